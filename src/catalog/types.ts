@@ -1,0 +1,156 @@
+/**
+ * The part model shared by the catalog, the API and the renderer (farm/ imports these types).
+ * `specs` holds only normalised, render-relevant values; the raw OpenDB record is kept apart.
+ */
+import { z } from 'zod';
+
+export const CATEGORIES = [
+  'PCCase',
+  'Motherboard',
+  'CPU',
+  'CPUCooler',
+  'GPU',
+  'RAM',
+  'Storage',
+  'PSU',
+  'CaseFan',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+export const categorySchema = z.enum(CATEGORIES);
+
+export function isCategory(value: unknown): value is Category {
+  return typeof value === 'string' && (CATEGORIES as readonly string[]).includes(value);
+}
+
+/** Motherboard form factors, largest first. */
+export type BoardFormFactor = 'E-ATX' | 'ATX' | 'Micro ATX' | 'Mini-ITX';
+
+/** Colours are CSS hex strings (`#1a1a1a`). */
+export interface CaseSpecs {
+  /** e.g. "ATX Mid Tower", "Mini ITX Tower" */
+  type: string;
+  /** largest motherboard form factor the case takes */
+  maxBoard: BoardFormFactor;
+  /** outer size in millimetres (derived from type when the record has none) */
+  widthMm: number;
+  heightMm: number;
+  depthMm: number;
+  sidePanel: 'glass' | 'mesh' | 'solid';
+  color: string;
+  accentColor: string;
+  maxGpuLengthMm: number;
+  /** whether the case hides the PSU under a shroud */
+  psuShroud: boolean;
+  rgb: boolean;
+}
+
+export interface MotherboardSpecs {
+  formFactor: BoardFormFactor;
+  socket: string;
+  color: string;
+  memorySlots: number;
+  pcieX16Slots: number;
+  m2Slots: number;
+}
+
+export interface CpuSpecs {
+  socket: string;
+  brand: 'Intel' | 'AMD' | 'Other';
+  cores: number;
+}
+
+export interface CoolerSpecs {
+  type: 'air' | 'liquid';
+  /** 0 for air coolers */
+  radiatorMm: 0 | 120 | 140 | 240 | 280 | 360 | 420;
+  /** tower height for air coolers */
+  heightMm: number;
+  fanSizeMm: number;
+  fanCount: number;
+  color: string;
+  rgb: boolean;
+}
+
+export interface GpuSpecs {
+  lengthMm: number;
+  /** expansion slots the card occupies (2, 2.5, 3 ...) */
+  slotWidth: number;
+  fanCount: number;
+  color: string;
+  rgb: boolean;
+  brand: 'NVIDIA' | 'AMD' | 'Intel' | 'Other';
+}
+
+export interface RamSpecs {
+  /** sticks in the kit */
+  modules: number;
+  capacityGb: number;
+  heightMm: number;
+  color: string;
+  rgb: boolean;
+}
+
+export interface StorageSpecs {
+  formFactor: 'M.2' | '2.5' | '3.5';
+  kind: 'SSD' | 'HDD';
+  capacityGb: number;
+}
+
+export interface PsuSpecs {
+  formFactor: 'ATX' | 'SFX' | 'SFX-L' | 'TFX';
+  lengthMm: number;
+  wattage: number;
+  color: string;
+}
+
+export interface CaseFanSpecs {
+  sizeMm: number;
+  /** fans in the pack */
+  quantity: number;
+  color: string;
+  rgb: boolean;
+}
+
+export interface SpecsByCategory {
+  PCCase: CaseSpecs;
+  Motherboard: MotherboardSpecs;
+  CPU: CpuSpecs;
+  CPUCooler: CoolerSpecs;
+  GPU: GpuSpecs;
+  RAM: RamSpecs;
+  Storage: StorageSpecs;
+  PSU: PsuSpecs;
+  CaseFan: CaseFanSpecs;
+}
+
+export interface Part<C extends Category = Category> {
+  id: string;
+  category: C;
+  name: string;
+  specs: SpecsByCategory[C];
+}
+
+/** Saved interactive state of a build (DESIGN.md section 6). */
+export const SLOT_PATTERN = /^(front|top|rear|bottom|side)-[1-9]$/;
+export const interactiveStateSchema = z
+  .object({
+    fans: z
+      .array(
+        z.object({ slot: z.string().regex(SLOT_PATTERN), partId: z.string().min(1).optional() }).strict(),
+      )
+      .max(24)
+      .optional(),
+    radiator: z.object({ slot: z.string().regex(/^(front|top|rear|bottom|side)$/) }).strict().optional(),
+    rgb: z
+      .object({
+        color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+        mode: z.enum(['static', 'off']).default('static'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type InteractiveState = z.infer<typeof interactiveStateSchema>;
+
+/** Part IDs grouped by category, as in the API. */
+export type PartIdMap = Partial<Record<Category, string[]>>;

@@ -1,0 +1,57 @@
+/** Helpers shared by the command files: global options -> config, database lifetime. */
+import type { Command } from 'commander';
+import { ConfigError, loadConfig, type Config, type ConfigInput } from '../config.js';
+import { UsageError } from './errors.js';
+
+/** Global options declared on the root program (see index.ts). */
+export interface GlobalOptions {
+  dataDir?: string;
+  databaseUrl?: string;
+  pgPort?: string;
+  logLevel?: string;
+}
+
+/** The config for a command: defaults < env < the root program's flags < extra (command flags). */
+export function configFor(cmd: Command, extra: Partial<Record<keyof ConfigInput, unknown>> = {}): Config {
+  const g = cmd.optsWithGlobals<GlobalOptions>();
+  try {
+    return loadConfig({
+      dataDir: g.dataDir,
+      databaseUrl: g.databaseUrl,
+      embeddedPgPort: g.pgPort,
+      logLevel: g.logLevel,
+      ...extra,
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Opens the database (migrated), runs fn, always closes (stops embedded Postgres if we started it). */
+export async function withDb<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+  const { openDatabase } = await import('../db/database.js');
+  const db = await openDatabase(cfg, { migrate: true, log: debugLog(cfg) });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export function debugLog(cfg: Config): (line: string) => void {
+  return cfg.logLevel === 'debug' ? (line) => process.stderr.write(`[pg] ${line}\n`) : () => {};
+}
+
+/** Prints JSON for scripts. */
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Parses an integer flag or throws a usage error naming it. */
+export function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,60 @@
+/**
+ * The CLI: declares the commands (each in its own file, loading its implementation lazily),
+ * maps errors to exit codes: 0 ok, 1 failure, 2 usage error.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitError } from './errors.js';
+
+const COMMANDS = ['up', 'serve', 'db', 'catalog', 'keys', 'builds', 'token', 'render'] as const;
+
+export function buildProgram(): Command {
+  const program = new Command('render-farm')
+    .description('Render farm for 360-degree turntable videos and sprite sheets of PC builds.')
+    .option('--data-dir <dir>', 'data directory: embedded Postgres, signing secret, artifacts (env RENDER_FARM_DATA_DIR, default ./.render-farm)')
+    .option('--database-url <url>', 'external PostgreSQL; nothing embedded starts (env DATABASE_URL)')
+    .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
+    .option('--log-level <level>', 'debug, info, warn, error or silent (env LOG_LEVEL)')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ render-farm up                          # API + worker on embedded defaults, prints a demo API key
+  $ render-farm token --customer acme --scopes data:read
+  $ render-farm catalog import ./open-db    # import BuildCores OpenDB records
+  $ render-farm render --share-code DEMO-GLASS --out ./out`,
+  );
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  for (const name of COMMANDS) {
+    const mod = (await import(`./${name}.ts`)) as { default: (p: Command) => void };
+    mod.default(program);
+  }
+  // every sub-command inherits the exit override so usage errors come back here
+  const override = (cmd: Command): void => {
+    cmd.exitOverride();
+    cmd.showHelpAfterError('(add --help for usage)');
+    cmd.commands.forEach(override);
+  };
+  program.commands.forEach(override);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
+      return 2;
+    }
+    if (err instanceof ExitError) {
+      process.stderr.write(`render-farm: ${err.message}\n`);
+      return err.code;
+    }
+    const e = err as Error;
+    process.stderr.write(`render-farm: ${e?.message ?? String(err)}\n`);
+    return 1;
+  }
+}

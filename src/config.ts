@@ -1,0 +1,116 @@
+/**
+ * The one place that reads the environment. Precedence: defaults < env < flags.
+ * Parsed once per process by `loadConfig`, validated by zod, frozen.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])])
+  .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+export const configSchema = z.object({
+  /** where embedded Postgres, the signing secret and artifacts live */
+  dataDir: z.string().min(1).default('./.render-farm'),
+  /** external PostgreSQL; when set nothing embedded starts */
+  databaseUrl: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  ),
+  /** port of the embedded PostgreSQL */
+  embeddedPgPort: z.coerce.number().int().min(1).max(65535).default(54329),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** base of the URLs the API returns (set it behind a proxy) */
+  publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  /** HS256 secret for session tokens; generated into the data dir when unset */
+  signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** JSON body limit */
+  bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  chromiumPath: optionalString,
+  ffmpegPath: optionalString,
+  ffprobePath: optionalString,
+  /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
+  glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
+  /** seed the demo catalog into an empty database on start */
+  seedDemo: bool.default(true),
+});
+
+export type Config = Readonly<z.output<typeof configSchema>>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** Environment variable for each config key. */
+export const ENV_NAMES: Record<keyof ConfigInput, string> = {
+  dataDir: 'RENDER_FARM_DATA_DIR',
+  databaseUrl: 'DATABASE_URL',
+  embeddedPgPort: 'RENDER_FARM_PG_PORT',
+  host: 'HOST',
+  port: 'PORT',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  signingSecret: 'RENDER_FARM_SIGNING_SECRET',
+  bodyLimit: 'RENDER_FARM_BODY_LIMIT',
+  logLevel: 'LOG_LEVEL',
+  chromiumPath: 'CHROMIUM_PATH',
+  ffmpegPath: 'FFMPEG_PATH',
+  ffprobePath: 'FFPROBE_PATH',
+  glBackend: 'RENDER_FARM_GL',
+  seedDemo: 'RENDER_FARM_SEED_DEMO',
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Builds the config from defaults, then `env`, then `flags` (undefined flags are ignored).
+ * Throws ConfigError naming each bad value and where it came from.
+ */
+export function loadConfig(
+  flags: Partial<Record<keyof ConfigInput, unknown>> = {},
+  env: Record<string, string | undefined> = process.env,
+): Config {
+  const merged: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
+  for (const [key, name] of Object.entries(ENV_NAMES)) {
+    if (env[name] !== undefined && env[name] !== '') {
+      merged[key] = env[name];
+      source[key] = `env ${name}`;
+    }
+  }
+  for (const [key, value] of Object.entries(flags)) {
+    if (value !== undefined) {
+      merged[key] = value;
+      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+    }
+  }
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0] ?? '');
+      return `${key} (${source[key] ?? 'default'}): ${i.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  const cfg = { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+  return Object.freeze(cfg);
+}
+
+/** Public base URL of the API, without a trailing slash. */
+export function baseUrl(cfg: Config, listeningPort?: number): string {
+  if (cfg.publicBaseUrl) return cfg.publicBaseUrl.replace(/\/+$/, '');
+  const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
+  return `http://${host}:${listeningPort ?? cfg.port}`;
+}
+
+/** Reads one environment variable that tools outside the config need (e.g. CI detection). */
+export function isCi(env: Record<string, string | undefined> = process.env): boolean {
+  return env.CI === 'true' || env.CI === '1';
+}

