@@ -1,0 +1,30 @@
+/** The Express application: middleware order matters (CORS before auth so 401s carry CORS). */
+import express, { type Express } from 'express';
+import type { ApiContext } from './context.js';
+import { cors } from './cors.js';
+import { errorMiddleware, notFoundHandler } from './errors.js';
+import { assetRoutes } from './routes/assets.js';
+import { authRoutes } from './routes/auth.js';
+import { buildRoutes } from './routes/builds.js';
+import { docsRoutes } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
+import { partsRoutes } from './routes/parts.js';
+import { renderRoutes } from './routes/render.js';
+
+export function createApp(ctx: ApiContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.cfg.publicBaseUrl ? 'loopback, linklocal, uniquelocal' : false);
+  app.use(cors);
+  app.use(express.json({ limit: ctx.cfg.bodyLimit, strict: true }));
+  app.use(healthRoutes(ctx));
+  app.use(docsRoutes(ctx));
+  app.use(assetRoutes(ctx));
+  app.use(authRoutes(ctx));
+  app.use(partsRoutes(ctx));
+  app.use(buildRoutes(ctx));
+  app.use(renderRoutes(ctx));
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(ctx.log));
+  return app;
+}

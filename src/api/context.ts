@@ -1,0 +1,31 @@
+/** What every route needs: config, database, signing secret, logger. Built once by the server. */
+import type { Request } from 'express';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Logger } from '../log.js';
+import type { Principal } from '../auth/authenticate.js';
+
+export interface ApiContext {
+  cfg: Config;
+  db: Db;
+  secret: string;
+  log: Logger;
+  version: string;
+  /** renderer facts for /health (GL backend), filled by the worker side when it is known */
+  renderer?: () => Record<string, unknown> | null;
+}
+
+/** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */
+export function publicBase(ctx: ApiContext, req: Request): string {
+  if (ctx.cfg.publicBaseUrl) return ctx.cfg.publicBaseUrl.replace(/\/+$/, '');
+  return `${req.protocol}://${req.get('host') ?? `${ctx.cfg.host}:${ctx.cfg.port}`}`;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      principal?: Principal;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/** The one error middleware: every failure becomes DESIGN.md's body; never a stack trace. */
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../log.js';
+import { HttpError } from './http-error.js';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+function toHttpError(err: unknown): HttpError | null {
+  if (err instanceof HttpError) return err;
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'invalid_json', 'the request body is not valid JSON');
+    case 'entity.too.large':
+      return new HttpError(413, 'payload_too_large', `the request body is larger than the limit of ${e.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'unsupported_encoding', e.message);
+    case 'request.aborted':
+      return new HttpError(400, 'request_aborted', 'the request was aborted');
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new HttpError(e.status, 'bad_request', e.message);
+  }
+  return null;
+}
+
+export function errorMiddleware(log: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const http = toHttpError(err);
+    if (!http) log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    const e = http ?? new HttpError(500, 'internal_error', 'internal error: the failure was logged');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(e.headers ?? {})) res.setHeader(k, v);
+    res.status(e.status).json({ error: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) });
+  };
+}
+
+export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
+  next(new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}: see /api-docs`));
+}

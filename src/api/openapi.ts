@@ -1,0 +1,170 @@
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas that validate requests
+ * (src/api/schemas.ts, src/render/options.ts): one source of truth.
+ */
+import { z } from 'zod';
+import * as s from './schemas.js';
+
+type Schema = z.ZodType;
+const json = (schema: Schema, io: 'input' | 'output') => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest;
+};
+
+const errorRef = { $ref: '#/components/schemas/Error' };
+const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((c) => [
+      String(c),
+      {
+        description:
+          {
+            400: 'invalid request (body, query, environment, conflicting options)',
+            401: 'missing, invalid, expired, environment- or origin-mismatched credentials',
+            403: 'the token lacks the required scope',
+            404: 'not found',
+            413: 'request body too large',
+            501: 'not implemented in this version',
+            503: 'database unreachable',
+          }[c] ?? 'error',
+        content: { 'application/json': { schema: errorRef } },
+      },
+    ]),
+  );
+
+const ok = (schema: Schema, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema: json(schema, 'output') } },
+});
+const body = (schema: Schema) => ({ required: true, content: { 'application/json': { schema: json(schema, 'input') } } });
+const envParam = {
+  name: 'environment',
+  in: 'query',
+  required: false,
+  description: 'prod (default: the credential\'s environment) or staging; a token is bound to the environment it was minted for',
+  schema: { type: 'string', enum: ['prod', 'staging'] },
+};
+const secured = (scope: string | null) => ({
+  security: [{ bearer: scope ? [scope] : [] }],
+  parameters: [envParam],
+});
+const notYet = ' **Not implemented yet in this version (job farm issue): valid requests get 501.**';
+
+export function buildOpenApi(version: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'render-farm API',
+      version,
+      description:
+        'Renders 360-degree turntable videos (MP4) and sprite sheets (WebP) of PC builds, and serves part and build data. ' +
+        'Authenticate with `Authorization: Bearer <token>`: a session token minted by POST /auth/render-session (browsers), ' +
+        'or a long-lived API key (server-side only; from a browser it still works but the response carries X-Service-Auth-Deprecation). ' +
+        'Errors have the body {error, message, details?}.',
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT session token or rfk_ API key' },
+      },
+      schemas: { Error: json(s.errorResponse, 'output') },
+    },
+    paths: {
+      '/auth/render-session': {
+        post: {
+          summary: 'Mint a session token (API key only)',
+          ...secured(null),
+          requestBody: body(s.renderSessionBody),
+          responses: { 200: ok(s.sessionTokenResponse), ...errors(400, 401, 413) },
+        },
+      },
+      '/available-parts': {
+        get: {
+          summary: 'List parts of one category (paged)',
+          ...secured('data:read'),
+          parameters: [
+            { name: 'category', in: 'query', required: true, schema: json(s.categoryParam, 'input') },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 100, default: 20 } },
+            { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+            envParam,
+          ],
+          responses: { 200: ok(s.availablePartsResponse), ...errors(400, 401, 403) },
+        },
+      },
+      '/parts': {
+        post: {
+          summary: 'Part details by ID (at most 100; unknown IDs are left out)',
+          ...secured('data:read'),
+          requestBody: body(s.partsBody),
+          responses: { 200: ok(s.partsResponse), ...errors(400, 401, 403, 413) },
+        },
+      },
+      '/build/{shareCode}': {
+        get: {
+          summary: 'A saved build by share code',
+          ...secured('data:read'),
+          parameters: [{ name: 'shareCode', in: 'path', required: true, schema: { type: 'string' } }, envParam],
+          responses: { 200: ok(s.buildResponse), ...errors(401, 403, 404) },
+        },
+      },
+      '/render-build': {
+        post: {
+          summary: 'Submit an asynchronous render job',
+          description: `Only the prod environment. New job: {job_id, status: processing}; cache hit: status completed with URLs and cached: true; in-flight reuse: reused: true.${notYet}`,
+          ...secured('render:submit'),
+          requestBody: body(s.renderBuildBody),
+          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+        },
+      },
+      '/render-build/{jobId}': {
+        get: {
+          summary: 'Poll a render job',
+          description: `Another customer's job, or an unknown or malformed id: 404.${notYet}`,
+          ...secured('render:status'),
+          parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
+          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404) },
+        },
+      },
+      '/render-by-share-code': {
+        post: {
+          summary: 'Render a saved build (its interactive state is applied)',
+          description: `Response carries share_code.${notYet}`,
+          ...secured('render:submit'),
+          requestBody: body(s.renderByShareCodeBody),
+          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+        },
+      },
+      '/internal-render': {
+        post: {
+          summary: 'Synchronous render for trusted server-side callers and CI',
+          description: `Body like /render-build; waits (bounded) and returns the final job object.${notYet}`,
+          ...secured('render:submit'),
+          requestBody: body(s.renderBuildBody),
+          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+        },
+      },
+      '/render-build-experimental': {
+        post: {
+          summary: 'Legacy: pregenerated bytes only',
+          description:
+            'Body like /render-build. Returns video/mp4 or image/webp bytes for a pregenerated visible-part combination; 404 otherwise. Never renders on demand. Pregeneration (`render-farm pregen`) is not in this version yet, so every combination is 404.',
+          ...secured('render:submit'),
+          requestBody: body(s.renderBuildBody),
+          responses: {
+            200: { description: 'the bytes', content: { 'video/mp4': {}, 'image/webp': {} } },
+            ...errors(400, 401, 403, 404),
+          },
+        },
+      },
+      '/health': {
+        get: { summary: 'Liveness and dependencies (no auth)', responses: { 200: ok(s.healthResponse), ...errors(503) } },
+      },
+      '/assets/parts/{id}': {
+        get: {
+          summary: 'Image of a part (no auth, for <img> tags)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'image', content: { 'image/svg+xml': {}, 'image/webp': {} } }, ...errors(404) },
+        },
+      },
+    },
+  };
+}

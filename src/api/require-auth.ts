@@ -1,0 +1,36 @@
+/** Route guard: authenticates the request and checks one scope (401 / 403 per DESIGN.md). */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
+import { hasScope, type Scope } from '../auth/scopes.js';
+import type { ApiContext } from './context.js';
+import { forbidden } from './http-error.js';
+
+/**
+ * Browsers send Sec-Fetch-Site and Sec-Fetch-Dest on every request; Sec-Fetch-Mode alone is
+ * not a browser sign, because Node's built-in fetch sends it too.
+ */
+function fromBrowser(req: Request): boolean {
+  return req.get('sec-fetch-site') !== undefined || req.get('sec-fetch-dest') !== undefined;
+}
+
+export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKeyOnly?: boolean } = {}): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const result = await authenticate(
+      ctx.db.db,
+      ctx.secret,
+      {
+        authorization: req.get('authorization'),
+        environment: req.query.environment,
+        origin: req.get('origin'),
+        secFetch: fromBrowser(req),
+      },
+      { allowSessionTokens: !opts.apiKeyOnly },
+    );
+    if (result.deprecatedBrowserKey) res.setHeader('X-Service-Auth-Deprecation', DEPRECATION_NOTICE);
+    if (scope && !hasScope(result.principal.scopes, scope)) {
+      throw forbidden('missing_scope', `this token lacks the ${scope} scope`);
+    }
+    req.principal = result.principal;
+    next();
+  };
+}

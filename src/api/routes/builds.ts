@@ -1,0 +1,38 @@
+/** GET /build/:shareCode (spec 4.6). */
+import { Router } from 'express';
+import { getBuild, getPartsByIds } from '../../catalog/repository.js';
+import { publicBase, type ApiContext } from '../context.js';
+import { notFound } from '../http-error.js';
+import { requireAuth } from '../require-auth.js';
+import { partImageUrl } from './assets.js';
+
+export function buildRoutes(ctx: ApiContext): Router {
+  const r = Router();
+  r.get('/build/:shareCode', requireAuth(ctx, 'data:read'), async (req, res) => {
+    const code = String(req.params.shareCode);
+    const build = code.length <= 64 ? await getBuild(ctx.db, code) : null;
+    if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(code)}`);
+    const ids = Object.values(build.parts).flat() as string[];
+    const rows = await getPartsByIds(ctx.db, [...new Set(ids)]);
+    const byId = new Map(rows.map((p) => [p.id, p]));
+    const base = publicBase(ctx, req);
+    const partDetails: Record<string, { id: string; name: string; image: string; category: string }[]> = {};
+    for (const [category, list] of Object.entries(build.parts)) {
+      // only parts found in the catalog (DESIGN.md section 4)
+      const found = [...new Set(list as string[])]
+        .map((id) => byId.get(id))
+        .filter((p) => p !== undefined)
+        .map((p) => ({ id: p.id, name: p.name, image: partImageUrl(base, p.id), category: p.category }));
+      if (found.length) partDetails[category] = found;
+    }
+    res.json({
+      shareCode: build.shareCode,
+      name: build.name,
+      description: build.description,
+      parts: build.parts,
+      partDetails,
+      hasInteractiveModel: build.interactiveState != null,
+    });
+  });
+  return r;
+}

@@ -1,0 +1,163 @@
+/**
+ * Request and response schemas of the API. The same zod objects validate requests and
+ * generate /api-docs/openapi.json, so the documentation cannot drift from the behaviour.
+ */
+import { z } from 'zod';
+import { CATEGORIES, interactiveStateSchema } from '../catalog/types.js';
+import { SCOPES } from '../auth/scopes.js';
+import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
+import { renderOptionsShape } from '../render/options.js';
+
+const httpOrigin = z
+  .string()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === s.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, 'origin must be an http(s) origin like https://shop.example (scheme, host and optional port only)')
+  .transform((s) => s.replace(/\/$/, ''));
+
+const ttl = z
+  .number({ error: 'ttl must be an integer number of seconds' })
+  .int('ttl must be an integer number of seconds')
+  .min(MIN_TTL, `ttl must be at least ${MIN_TTL} seconds`)
+  .max(MAX_TTL, `ttl must be at most ${MAX_TTL} seconds`);
+
+export const renderSessionBody = z
+  .object({
+    ttl_seconds: ttl.optional(),
+    ttlSeconds: ttl.optional(),
+    scopes: z
+      .array(z.enum(SCOPES, { error: (i) => `unknown scope ${JSON.stringify(i.input)}: one of ${SCOPES.join(', ')}` }))
+      .min(1, 'scopes must not be empty')
+      .max(SCOPES.length * 2)
+      .optional(),
+    origin: httpOrigin.optional(),
+  })
+  .strict()
+  .meta({ description: 'ttl_seconds (or ttlSeconds) 30..300, default 120; scopes default [render:submit, render:status].' });
+
+export const sessionTokenResponse = z.object({
+  session_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  expires_at: z.string().meta({ format: 'date-time' }),
+  scopes: z.array(z.enum(SCOPES)),
+  environment: z.enum(['prod', 'staging']),
+  origin: z.string().optional(),
+});
+
+export const categoryParam = z.enum(CATEGORIES, {
+  error: (i) =>
+    i.input === undefined ? 'category is required' : `unknown category ${JSON.stringify(i.input)}: one of ${CATEGORIES.join(', ')}`,
+});
+
+const intString = (name: string, min: number, max: number) =>
+  z
+    .string({ error: `${name} must be a single integer` })
+    .regex(/^\d+$/, `${name} must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
+
+export const MAX_LIMIT = 100;
+export const availablePartsQuery = z.object({
+  category: categoryParam,
+  limit: intString('limit', 0, MAX_LIMIT).optional(),
+  skip: intString('skip', 0, 1_000_000_000).optional(),
+  environment: z.enum(['prod', 'staging']).optional(),
+});
+
+export const partSummary = z.object({ id: z.string(), name: z.string(), image: z.string().meta({ format: 'uri' }) });
+export const partSummaryWithCategory = partSummary.extend({ category: z.enum(CATEGORIES) });
+
+export const availablePartsResponse = z.object({
+  data: z.record(z.string(), z.array(partSummary)),
+  category: z.enum(CATEGORIES),
+  pagination: z.object({
+    total: z.number().int(),
+    limit: z.number().int(),
+    skip: z.number().int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+  }),
+});
+
+export const MAX_IDS = 100;
+export const partsBody = z
+  .object({
+    ids: z
+      .array(z.string().min(1).max(64), { error: 'ids must be an array of part ID strings' })
+      .max(MAX_IDS, `ids may hold at most ${MAX_IDS} entries`),
+  })
+  .strict();
+export const partsResponse = z.object({ parts: z.array(partSummaryWithCategory) });
+
+export const buildResponse = z.object({
+  shareCode: z.string(),
+  name: z.string(),
+  description: z.string(),
+  parts: z.record(z.string(), z.array(z.string())),
+  partDetails: z.record(z.string(), z.array(partSummaryWithCategory)),
+  hasInteractiveModel: z.boolean(),
+});
+
+export const partsMap = z
+  .record(z.string(), z.array(z.string().min(1).max(64)).min(1).max(16))
+  .meta({ description: 'part IDs grouped by category, e.g. {"GPU": ["z7pyphm9k"]}' });
+
+export const renderBuildBody = z
+  .object({ parts: partsMap, ...renderOptionsShape })
+  .strict()
+  .meta({
+    description:
+      'width and height (256..8192) go together; winterMode and springMode are exclusive; cameraOffsetX (-0.3..0.3) and cameraZoom (0.5..2.0) are clamped. gridSettings: cellThickness, sectionThickness, color, fadeDistance, renderOrder.',
+  });
+
+export const renderByShareCodeBody = z
+  .object({ shareCode: z.string().min(1).max(64), ...renderOptionsShape })
+  .strict();
+
+export const spriteLayoutSchema = z.object({
+  columns: z.number().int(),
+  rows: z.number().int(),
+  frames: z.number().int(),
+  frame_width: z.number().int(),
+  frame_height: z.number().int(),
+});
+
+export const renderJobResponse = z.object({
+  job_id: z.string().meta({ format: 'uuid' }),
+  status: z.enum(['queued', 'processing', 'completed', 'error']),
+  job_type: z.literal('render').optional(),
+  url: z.string().nullable().optional(),
+  video_url: z.string().nullable().optional(),
+  sprite_url: z.string().nullable().optional(),
+  screenshot_url: z.string().nullable().optional(),
+  end_time: z.string().nullable().optional(),
+  progress: z.number().min(0).max(1).optional(),
+  error: z.string().optional(),
+  sprite: spriteLayoutSchema.nullable().optional(),
+  cached: z.boolean().optional(),
+  reused: z.boolean().optional(),
+  share_code: z.string().optional(),
+});
+
+export const healthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  db: z.enum(['ok', 'down']),
+  queue: z.object({ queued: z.number().int(), processing: z.number().int() }),
+  workers: z.number().int(),
+  renderer: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+
+export const errorResponse = z.object({
+  error: z.string().meta({ description: 'machine-readable code, e.g. invalid_body, token_expired' }),
+  message: z.string(),
+  details: z.array(z.object({ field: z.string().optional(), message: z.string() }).passthrough()).optional(),
+});
+
+export const interactiveState = interactiveStateSchema;

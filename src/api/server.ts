@@ -1,0 +1,73 @@
+/**
+ * Starts the HTTP API: database (migrated), demo catalog on an empty database, signing secret,
+ * Express app. Library function: the CLI's `serve` and `up` and the tests call it.
+ */
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import type { Config } from '../config.js';
+import { openDatabase, type Db } from '../db/database.js';
+import { resolveSigningSecret } from '../auth/signing-secret.js';
+import { createLogger, type Logger } from '../log.js';
+import { VERSION } from '../version.js';
+import { createApp } from './app.js';
+import type { ApiContext } from './context.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: ApiContext;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** reuse an open database (tests); otherwise one is opened and closed with the server */
+  db?: Db;
+  log?: Logger;
+}
+
+export async function startServer(cfg: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const log = opts.log ?? createLogger(cfg);
+  const db = opts.db ?? (await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }));
+  try {
+    if (cfg.seedDemo) {
+      const { seedDemoCatalog } = await import('../catalog/repository.js');
+      const seeded = await seedDemoCatalog(db);
+      if (seeded.parts || seeded.builds) log.info(seeded, 'seeded the demo catalog');
+    }
+    const secret = await resolveSigningSecret(cfg);
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION };
+    const app = createApp(ctx);
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) =>
+        reject(
+          err.code === 'EADDRINUSE'
+            ? new Error(`port ${cfg.port} on ${cfg.host} is in use: pass --port or set PORT`)
+            : err,
+        ),
+      );
+      server.listen(cfg.port, cfg.host, resolve);
+    });
+    const port = (server.address() as AddressInfo).port;
+    const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
+    const url = cfg.publicBaseUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
+    return {
+      url,
+      port,
+      ctx,
+      close: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // in-flight requests get a few seconds, then the rest are cut
+          setTimeout(() => server.closeAllConnections(), 5_000).unref();
+        });
+        if (!opts.db) await db.close();
+      },
+    };
+  } catch (err) {
+    if (!opts.db) await db.close();
+    throw err;
+  }
+}

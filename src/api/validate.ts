@@ -1,0 +1,28 @@
+/** zod parsing for requests: failures become 400s that name each bad field. */
+import type { z } from 'zod';
+import { HttpError, type ErrorDetail } from './http-error.js';
+
+export function issuesToDetails(error: z.ZodError): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) details.push({ field: base ? `${base}.${key}` : key, message: 'unknown field' });
+    } else {
+      details.push({ field: base || undefined, message: issue.message });
+    }
+  }
+  return details;
+}
+
+/** Parses `value` or throws a 400 `invalid_<what>` naming the fields. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what: 'body' | 'query' | 'params'): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const details = issuesToDetails(r.error);
+  const summary = details
+    .slice(0, 3)
+    .map((d) => (d.field ? `${d.field}: ${d.message}` : d.message))
+    .join('; ');
+  throw new HttpError(400, `invalid_${what}`, `invalid request ${what}: ${summary}`, details);
+}

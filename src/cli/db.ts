@@ -1,0 +1,40 @@
+/** `render-farm db migrate|status`. */
+import type { Command } from 'commander';
+import { configFor, printJson } from './common.js';
+
+export default function register(program: Command): void {
+  const db = program.command('db').description('Database schema: apply and inspect migrations (sql/).');
+  db.command('migrate')
+    .description('Apply pending migrations (also done on serve/up start). Idempotent.')
+    .addHelpText('after', '\nExample:\n  $ DATABASE_URL=postgres://u:p@db/render render-farm db migrate')
+    .action(async (_opts, cmd: Command) => {
+      const cfg = configFor(cmd);
+      const { openDatabase } = await import('../db/database.js');
+      const { migrate } = await import('../db/migrate.js');
+      const handle = await openDatabase(cfg);
+      try {
+        const applied = await migrate(handle.pool);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      } finally {
+        await handle.close();
+      }
+    });
+  db.command('status')
+    .description('List migrations and whether each is applied.')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ render-farm db status --json')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
+      const { migrationStatus } = await import('../db/migrate.js');
+      // status reads only: open without migrating
+      const { openDatabase } = await import('../db/database.js');
+      const handle = await openDatabase(cfg);
+      try {
+        const status = await migrationStatus(handle.pool);
+        if (opts.json) printJson(status);
+        else for (const s of status) process.stdout.write(`${s.applied ? 'applied' : 'pending'}  ${s.version}${s.appliedAt ? `  ${s.appliedAt.toISOString()}` : ''}\n`);
+      } finally {
+        await handle.close();
+      }
+    });
+}

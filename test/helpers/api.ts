@@ -1,0 +1,59 @@
+/** Starts the real API on a fresh test database (port 0) with one API key. */
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { startServer, type RunningServer } from '../../src/api/server.js';
+import { createLogger } from '../../src/log.js';
+import { createTestDb, type TestDb } from './db.js';
+
+export interface TestApi {
+  t: TestDb;
+  server: RunningServer;
+  url: string;
+  key: string;
+  call(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{
+    status: number;
+    headers: Headers;
+    json: any;
+    text: string;
+  }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(): Promise<TestApi> {
+  const t = await createTestDb({ port: 0, seedDemo: true });
+  const server = await startServer(t.cfg, { db: t.db, log: createLogger({ logLevel: 'silent' }) });
+  const { key } = await createApiKey(t.db.db, 'acme', 'prod');
+  const call: TestApi['call'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(server.url + path, { method, headers, body });
+    const text = await res.text();
+    let json: any = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+  return {
+    t,
+    server,
+    url: server.url,
+    key,
+    call,
+    close: async () => {
+      await server.close();
+      await t.close();
+    },
+  };
+}
+
+/** The error body of DESIGN.md section 4. */
+export function isErrorBody(json: unknown): boolean {
+  const j = json as { error?: unknown; message?: unknown; stack?: unknown };
+  return typeof j?.error === 'string' && typeof j?.message === 'string' && j.stack === undefined;
+}

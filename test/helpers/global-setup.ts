@@ -1,0 +1,55 @@
+/**
+ * vitest globalSetup: one real PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL's
+ * server), with a migrated template database that each test file clones (createTestDb).
+ */
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export const TEMPLATE_DB = 'rf_test_template';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+let handle: EmbeddedPostgresHandle | null = null;
+let dataDir: string | null = null;
+
+export async function setup(project: TestProject): Promise<void> {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-test-pg-'));
+  await fs.chmod(dataDir, 0o755);
+  handle = await startEmbeddedPostgres(dataDir, await freePort());
+  const admin = new pg.Client({ connectionString: handle.connectionString('postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: handle.connectionString(TEMPLATE_DB) });
+  await migrate(pool);
+  await pool.end();
+  project.provide('pgAdminUrl', handle.connectionString('postgres'));
+  project.provide('pgTemplate', TEMPLATE_DB);
+}
+
+export async function teardown(): Promise<void> {
+  await handle?.stop();
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgTemplate: string;
+  }
+}
