@@ -8,6 +8,7 @@ import { authRoutes } from './routes/auth.js';
 import { buildRoutes } from './routes/builds.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { partsRoutes } from './routes/parts.js';
 import { renderRoutes } from './routes/render.js';
 
@@ -18,6 +19,7 @@ export function createApp(ctx: ApiContext): Express {
   app.use(cors);
   app.use(express.json({ limit: ctx.cfg.bodyLimit, strict: true }));
   app.use(healthRoutes(ctx));
+  app.use(metricsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(assetRoutes(ctx));
   app.use(authRoutes(ctx));

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
 
 export interface ApiContext {
   cfg: Config;
@@ -11,8 +12,7 @@ export interface ApiContext {
   secret: string;
   log: Logger;
   version: string;
-  /** renderer facts for /health (GL backend), filled by the worker side when it is known */
-  renderer?: () => Record<string, unknown> | null;
+  store: ArtifactStore;
 }
 
 /** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */

@@ -24,8 +24,7 @@ const errors = (...codes: number[]) =>
             403: 'the token lacks the required scope',
             404: 'not found',
             413: 'request body too large',
-            501: 'not implemented in this version',
-            503: 'database unreachable',
+                        503: 'database unreachable',
           }[c] ?? 'error',
         content: { 'application/json': { schema: errorRef } },
       },
@@ -48,7 +47,6 @@ const secured = (scope: string | null) => ({
   security: [{ bearer: scope ? [scope] : [] }],
   parameters: [envParam],
 });
-const notYet = ' **Not implemented yet in this version (job farm issue): valid requests get 501.**';
 
 export function buildOpenApi(version: string): Record<string, unknown> {
   return {
@@ -109,16 +107,18 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       '/render-build': {
         post: {
           summary: 'Submit an asynchronous render job',
-          description: `Only the prod environment. New job: {job_id, status: processing}; cache hit: status completed with URLs and cached: true; in-flight reuse: reused: true.${notYet}`,
+          description:
+            'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again.',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
         },
       },
       '/render-build/{jobId}': {
         get: {
           summary: 'Poll a render job',
-          description: `Another customer's job, or an unknown or malformed id: 404.${notYet}`,
+          description:
+            "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404.",
           ...secured('render:status'),
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
           responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404) },
@@ -127,19 +127,20 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       '/render-by-share-code': {
         post: {
           summary: 'Render a saved build (its interactive state is applied)',
-          description: `Response carries share_code.${notYet}`,
+          description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404.',
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
-          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
         },
       },
       '/internal-render': {
         post: {
           summary: 'Synchronous render for trusted server-side callers and CI',
-          description: `Body like /render-build; waits (bounded) and returns the final job object.${notYet}`,
+          description:
+            'Body like /render-build. Waits for the render (bounded by RENDER_FARM_INTERNAL_RENDER_WAIT, default 300 s) and returns the job object: 200 when completed or failed, 202 with the current state when the bound passed first (poll /render-build/{jobId}).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 501) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
         },
       },
       '/render-build-experimental': {

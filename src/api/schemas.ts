@@ -151,7 +151,7 @@ export const healthResponse = z.object({
   db: z.enum(['ok', 'down']),
   queue: z.object({ queued: z.number().int(), processing: z.number().int() }),
   workers: z.number().int(),
-  renderer: z.record(z.string(), z.unknown()).nullable().optional(),
+  renderers: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 export const errorResponse = z.object({

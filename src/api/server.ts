@@ -1,13 +1,17 @@
 /**
- * Starts the HTTP API: database (migrated), demo catalog on an empty database, signing secret,
- * Express app. Library function: the CLI's `serve` and `up` and the tests call it.
+ * Starts the HTTP API: database (migrated, queue schema installed), demo catalog on an empty
+ * database, signing secret, artifact store, dead-worker sweeper, Express app. Library
+ * function: the CLI's `serve` and `up` and the tests call it.
  */
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import type { Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { resolveSigningSecret } from '../auth/signing-secret.js';
+import { installQueue } from '../jobs/queue.js';
+import { startSweeper } from '../jobs/sweeper.js';
 import { createLogger, type Logger } from '../log.js';
+import { openArtifactStore } from '../storage/artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import type { ApiContext } from './context.js';
@@ -20,7 +24,7 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** reuse an open database (tests); otherwise one is opened and closed with the server */
+  /** reuse an open database (tests, `up`); otherwise one is opened and closed with the server */
   db?: Db;
   log?: Logger;
 }
@@ -28,14 +32,18 @@ export interface StartOptions {
 export async function startServer(cfg: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(cfg);
   const db = opts.db ?? (await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }));
+  let stopSweeper = () => {};
   try {
+    await installQueue(db.pool);
     if (cfg.seedDemo) {
       const { seedDemoCatalog } = await import('../catalog/repository.js');
       const seeded = await seedDemoCatalog(db);
       if (seeded.parts || seeded.builds) log.info(seeded, 'seeded the demo catalog');
     }
     const secret = await resolveSigningSecret(cfg);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION };
+    const store = await openArtifactStore(cfg);
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store };
+    stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000;
@@ -57,6 +65,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       port,
       ctx,
       close: async () => {
+        stopSweeper();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -67,6 +76,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       },
     };
   } catch (err) {
+    stopSweeper();
     if (!opts.db) await db.close();
     throw err;
   }

@@ -1,4 +1,4 @@
-/** `render-farm up`: everything on embedded defaults, with a demo API key to try it. */
+/** `render-farm up`: API + one in-process render worker on embedded defaults, with a demo API key. */
 import type { Command } from 'commander';
 import { configFor } from './common.js';
 import { runUntilSignal } from './signals.js';
@@ -6,36 +6,69 @@ import { runUntilSignal } from './signals.js';
 export default function register(program: Command): void {
   program
     .command('up')
-    .description('Start the API on embedded defaults (PostgreSQL in the data dir, demo catalog) and print a demo API key.')
+    .description('Start everything on embedded defaults: PostgreSQL in the data dir, the demo catalog, the API and one render worker. Prints a demo API key.')
     .option('--port <port>', 'port to listen on (default 8080)')
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--no-worker', 'API only: do not start the in-process render worker')
     .addHelpText(
       'after',
       `
 Examples:
   $ render-farm up
-  $ render-farm up --port 9000 --data-dir /var/lib/render-farm`,
+  $ render-farm up --port 9000 --data-dir /var/lib/render-farm
+  $ render-farm up --no-worker          # and run "render-farm worker" elsewhere`,
     )
-    .action(async (opts: { port?: string; host?: string }, cmd: Command) => {
+    .action(async (opts: { port?: string; host?: string; worker: boolean }, cmd: Command) => {
       const cfg = configFor(cmd, { port: opts.port, host: opts.host, seedDemo: true });
+      const { openDatabase } = await import('../db/database.js');
+      const { createLogger } = await import('../log.js');
       const { startServer } = await import('../api/server.js');
       const { demoApiKey } = await import('../auth/demo-key.js');
-      const server = await startServer(cfg);
-      const key = await demoApiKey(server.ctx.db.db, cfg.dataDir);
-      process.stdout.write(
-        [
-          `render-farm is up at ${server.url}`,
-          `  API docs:     ${server.url}/api-docs`,
-          `  data dir:     ${cfg.dataDir}${server.ctx.db.embedded ? ' (embedded PostgreSQL)' : ''}`,
-          `  demo API key: ${key}`,
-          '',
-          'Try it:',
-          `  curl -s -X POST ${server.url}/auth/render-session -H "Authorization: Bearer ${key}" -H 'Content-Type: application/json' -d '{"scopes":["data:read","render:submit","render:status"]}'`,
-          '',
-          'Press Ctrl-C to stop.',
-          '',
-        ].join('\n'),
-      );
-      await runUntilSignal(() => server.close());
+      const log = createLogger(cfg);
+      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l), poolSize: 20 });
+      let server: Awaited<ReturnType<typeof startServer>> | null = null;
+      let worker: { stop(): Promise<void> } | null = null;
+      const shutdown = async () => {
+        await worker?.stop().catch(() => {});
+        await server?.close().catch(() => {});
+        await db.close();
+      };
+      try {
+        server = await startServer(cfg, { db, log });
+        if (opts.worker) {
+          const { startWorker } = await import('../jobs/worker.js');
+          try {
+            worker = await startWorker(cfg, db, server.ctx.store, log, {
+              concurrency: cfg.workerConcurrency,
+              renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
+              drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
+            });
+          } catch (err) {
+            // the data API still works; renders wait in the queue for a worker
+            process.stderr.write(`render-farm: the render worker did not start: ${(err as Error).message}\n`);
+          }
+        }
+        const key = await demoApiKey(db.db, cfg.dataDir);
+        const u = server.url;
+        process.stdout.write(
+          [
+            `render-farm is up at ${u}${worker ? ' (API + 1 render worker)' : ' (API only)'}`,
+            `  API docs:     ${u}/api-docs`,
+            `  data dir:     ${cfg.dataDir}${db.embedded ? ' (embedded PostgreSQL)' : ''}`,
+            `  demo API key: ${key}`,
+            '',
+            'Try it:',
+            `  TOKEN=$(curl -s -X POST ${u}/auth/render-session -H "Authorization: Bearer ${key}" -H 'Content-Type: application/json' -d '{"scopes":["data:read","render:submit","render:status"]}' | sed 's/.*"session_token":"\\([^"]*\\)".*/\\1/')`,
+            `  curl -s -X POST ${u}/render-by-share-code -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"shareCode":"DEMO-GLASS","format":"sprite","width":256,"height":256,"profile":"fast"}'`,
+            '',
+            'Press Ctrl-C to stop.',
+            '',
+          ].join('\n'),
+        );
+      } catch (err) {
+        await shutdown();
+        throw err;
+      }
+      await runUntilSignal(shutdown);
     });
 }

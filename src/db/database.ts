@@ -49,6 +49,8 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
   const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10 });
   // an idle client losing its server must not crash the process; queries report it instead
   pool.on('error', () => {});
+  // a client whose connection drops mid-use reports through its query; keep the process alive
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     client.release();

@@ -49,7 +49,54 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
+export type RenderStatus = 'queued' | 'processing' | 'completed' | 'error';
+
+export interface RendersTable {
+  id: Generated<string>;
+  cache_key: string;
+  status: ColumnType<RenderStatus, RenderStatus | undefined, RenderStatus>;
+  format: 'video' | 'sprite';
+  request: Json<Record<string, unknown>>;
+  progress: ColumnType<number, number | undefined, number>;
+  artifacts: Json<Record<string, string>> | null;
+  sprite_layout: Json<Record<string, number>> | null;
+  error: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  worker_id: string | null;
+  locked_by: string | null;
+  backend: string | null;
+  frames_per_second: number | null;
+  render_ms: number | null;
+  created_at: Timestamp;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: Generated<string>;
+  customer_id: string;
+  render_id: string;
+  share_code: string | null;
+  created_at: Timestamp;
+}
+
+export interface WorkersTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  concurrency: number;
+  graphile_ids: ColumnType<string[], string[] | undefined, string[]>;
+  backend: Json<Record<string, unknown>> | null;
+  started_at: Timestamp;
+  last_seen: Timestamp;
+  stopped_at: Date | null;
+}
+
 export interface Database {
+  renders: RendersTable;
+  jobs: JobsTable;
+  workers: WorkersTable;
   customers: CustomersTable;
   api_keys: ApiKeysTable;
   parts: PartsTable;

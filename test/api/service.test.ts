@@ -6,7 +6,7 @@ describe('service endpoints', () => {
   let api: TestApi;
   let token: string;
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ internalRenderWaitSeconds: 1 });
     token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'] } })).json.session_token;
   });
   afterAll(async () => api?.close());
@@ -14,7 +14,8 @@ describe('service endpoints', () => {
   it('GET /health needs no auth and reports the database', async () => {
     const r = await api.call('GET', '/health');
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'ok', db: 'ok', queue: { queued: 0, processing: 0 }, workers: 0 });
+    expect(r.json).toMatchObject({ status: 'ok', db: 'ok', workers: 0 });
+    expect(r.json.queue).toEqual({ queued: expect.any(Number), processing: expect.any(Number) });
     expect(r.json.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -52,7 +53,7 @@ describe('service endpoints', () => {
     expect(isErrorBody(r.json)).toBe(true);
   });
 
-  describe('render submission validation (the job farm itself comes later)', () => {
+  describe('render submission without a worker', () => {
     const parts = async () => {
       const out: Record<string, string[]> = {};
       for (const c of ['PCCase', 'GPU']) {
@@ -99,16 +100,58 @@ describe('service endpoints', () => {
       expect([400, 401]).toContain(staging.status);
     });
 
-    it('valid submissions say plainly that the job farm is not there yet (501)', async () => {
-      const r = await api.call('POST', '/render-build', { token, body: { parts: await parts(), cameraZoom: 9 } });
-      expect(r.status).toBe(501);
-      expect(r.json.error).toBe('not_implemented');
+    it('a valid submission is accepted (202 processing), then reused; the job polls as queued', async () => {
+      const body = { parts: await parts(), cameraZoom: 9, format: 'sprite', width: 256, height: 256, profile: 'fast' };
+      const r = await api.call('POST', '/render-build', { token, body });
+      expect(r.status).toBe(202);
+      expect(Object.keys(r.json).sort()).toEqual(['job_id', 'status']);
+      expect(r.json.status).toBe('processing');
+      const again = await api.call('POST', '/render-build', { token, body: { ...body, cameraZoom: 2 } });
+      expect(again.json).toEqual({ job_id: r.json.job_id, status: 'processing', reused: true });
+      const poll = await api.call('GET', `/render-build/${r.json.job_id}`, { token });
+      expect(poll.status).toBe(200);
+      expect(poll.json).toMatchObject({ job_id: r.json.job_id, status: 'queued', job_type: 'render', url: null, sprite_url: null, video_url: null, end_time: null, progress: 0 });
+      const health = await api.call('GET', '/health');
+      expect(health.json.queue.queued).toBeGreaterThanOrEqual(1);
     });
 
-    it('share-code submissions: unknown code 404, missing code 400', async () => {
+    it('another customer cannot see the job (404) but gets its own id for the same render', async () => {
+      const body = { parts: await parts(), cameraZoom: 1.77 };
+      const mine = await api.call('POST', '/render-build', { token, body });
+      const { createApiKey } = await import('../../src/auth/api-keys.js');
+      const other = (await createApiKey(api.t.db.db, 'globex')).key;
+      expect((await api.call('GET', `/render-build/${mine.json.job_id}`, { token: other })).status).toBe(404);
+      const theirs = await api.call('POST', '/render-build', { token: other, body });
+      expect(theirs.json.reused).toBe(true);
+      expect(theirs.json.job_id).not.toBe(mine.json.job_id);
+      expect((await api.call('GET', `/render-build/${theirs.json.job_id}`, { token: other })).status).toBe(200);
+    });
+
+    it('rejects more parts per category than a PC holds', async () => {
+      const r = await api.call('POST', '/render-build', { token, body: { parts: { PCCase: ['a', 'b'] } } });
+      expect(r.status).toBe(400);
+      expect(r.json.error).toBe('invalid_parts');
+    });
+
+    it('internal-render waits at most its bound and answers 202 with the job while still queued', async () => {
+      const r = await api.call('POST', '/internal-render', { token, body: { parts: await parts(), cameraZoom: 0.66 } });
+      expect(r.status).toBe(202);
+      expect(r.json).toMatchObject({ status: 'queued', job_type: 'render' });
+    });
+
+    it('share-code submissions: unknown code 404, missing code 400, known code carries share_code', async () => {
       expect((await api.call('POST', '/render-by-share-code', { token, body: { shareCode: 'no-such-code' } })).status).toBe(404);
       expect((await api.call('POST', '/render-by-share-code', { token, body: { format: 'sprite' } })).status).toBe(400);
-      expect((await api.call('POST', '/render-by-share-code', { token, body: { shareCode: DEMO_BUILDS[0].shareCode } })).status).toBe(501);
+      const r = await api.call('POST', '/render-by-share-code', { token, body: { shareCode: DEMO_BUILDS[0].shareCode } });
+      expect(r.status).toBe(202);
+      expect(r.json).toMatchObject({ status: 'processing', share_code: DEMO_BUILDS[0].shareCode });
+    });
+
+    it('GET /metrics exposes submissions and queue depth', async () => {
+      const r = await fetch(`${api.url}/metrics`);
+      const text = await r.text();
+      expect(text).toMatch(/render_farm_submissions_total\{outcome="new",format="(video|sprite)"\} \d+/);
+      expect(text).toMatch(/render_farm_queue_depth \d+/);
     });
 
     it('polling: malformed or unknown job id -> 404', async () => {

@@ -18,8 +18,8 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(): Promise<TestApi> {
-  const t = await createTestDb({ port: 0, seedDemo: true });
+export async function startTestApi(overrides: Parameters<typeof createTestDb>[0] = {}): Promise<TestApi> {
+  const t = await createTestDb({ port: 0, seedDemo: true, ...overrides });
   const server = await startServer(t.cfg, { db: t.db, log: createLogger({ logLevel: 'silent' }) });
   const { key } = await createApiKey(t.db.db, 'acme', 'prod');
   const call: TestApi['call'] = async (method, path, opts = {}) => {

@@ -1,26 +1,29 @@
-/** GET /health: no auth; 503 when the database is unreachable. */
+/** GET /health: no auth; queue depth, live workers and their GL backends; 503 when the database is unreachable. */
 import { Router } from 'express';
 import { sql } from 'kysely';
+import { queueCounts } from '../../jobs/queue.js';
+import { liveWorkers } from '../../jobs/workers-repository.js';
 import type { ApiContext } from '../context.js';
 
 export function healthRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/health', async (_req, res) => {
-    let db: 'ok' | 'down' = 'ok';
+    res.setHeader('Cache-Control', 'no-store');
     try {
       await sql`SELECT 1`.execute(ctx.db.db);
     } catch {
-      db = 'down';
+      res.status(503).json({ status: 'degraded', version: ctx.version, db: 'down', queue: { queued: 0, processing: 0 }, workers: 0 });
+      return;
     }
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(db === 'ok' ? 200 : 503).json({
-      status: db === 'ok' ? 'ok' : 'degraded',
+    const [queue, workers] = await Promise.all([queueCounts(ctx.db.db), liveWorkers(ctx.db)]);
+    res.json({
+      status: 'ok',
       version: ctx.version,
-      db,
-      // the job farm (graphile-worker queue and workers) is not part of this version yet
-      queue: { queued: 0, processing: 0 },
-      workers: 0,
-      renderer: ctx.renderer?.() ?? null,
+      db: 'ok',
+      queue,
+      workers: workers.length,
+      // GL backend of each live worker (egl = Mesa llvmpipe or a GPU; swiftshader = CPU fallback)
+      renderers: workers.map((w) => ({ worker: w.id, ...(w.backend ?? {}) })),
     });
   });
   return r;

@@ -1,14 +1,18 @@
 /**
- * Render endpoints (spec 4.3, 4.4, 4.5, 4.8, 4.9). Requests are authenticated and fully
- * validated here; submitting jobs needs the job farm, which this version does not have yet,
- * so valid submissions get 501 `not_implemented` (and there are no jobs to poll).
+ * Render endpoints (spec 4.3, 4.4, 4.5, 4.8, 4.9): validate, submit to the job farm, poll.
+ * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
-import { getBuild, getPartsByIds } from '../../catalog/repository.js';
-import { CATEGORIES, isCategory } from '../../catalog/types.js';
+import { getBuild } from '../../catalog/repository.js';
+import { countProblems } from '../../catalog/build-rules.js';
+import { CATEGORIES, isCategory, type InteractiveState } from '../../catalog/types.js';
+import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
+import { jobView } from '../../jobs/job-view.js';
+import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';
+import { submissions } from '../../metrics.js';
 import { renderOptionsProblem, type RenderOptions } from '../../render/options.js';
-import type { ApiContext } from '../context.js';
-import { badRequest, HttpError, notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../context.js';
+import { badRequest, notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
@@ -28,7 +32,8 @@ function requireProd(req: Request): void {
   }
 }
 
-async function checkParts(ctx: ApiContext, parts: Record<string, string[]>): Promise<void> {
+/** Category names and per-category counts (existence is checked on submit). */
+export function checkPartsShape(parts: Record<string, string[]>): void {
   const categories = Object.keys(parts);
   if (categories.length === 0) throw badRequest('invalid_body', 'parts must not be empty', [{ field: 'parts', message: 'empty' }]);
   const bad = categories.filter((c) => !isCategory(c));
@@ -39,56 +44,104 @@ async function checkParts(ctx: ApiContext, parts: Record<string, string[]>): Pro
       bad.map((c) => ({ field: `parts.${c}`, message: 'unknown category' })),
     );
   }
-  const ids = [...new Set(Object.values(parts).flat())];
-  const found = await getPartsByIds(ctx.db, ids);
-  const byId = new Map(found.map((p) => [p.id, p]));
-  const missing = ids.filter((id) => !byId.has(id));
-  if (missing.length) {
-    throw notFound('part_not_found', `unknown part ID${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, missing.map((id) => ({ field: 'parts', message: 'not found', id })));
-  }
-  const misplaced = Object.entries(parts).flatMap(([c, list]) =>
-    list.filter((id) => byId.get(id)!.category !== c).map((id) => ({ field: `parts.${c}`, message: `${id} is a ${byId.get(id)!.category}`, id })),
-  );
-  if (misplaced.length) throw badRequest('invalid_parts', 'parts listed under the wrong category', misplaced);
+  const counts = countProblems(parts);
+  if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
 }
 
-const notYet = () =>
-  new HttpError(501, 'not_implemented', 'render jobs need the job farm, which this server version does not include yet');
+async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
+  try {
+    const s = await submitRender(ctx.db, { customerId: req.principal!.customerId, parts, state, options, shareCode });
+    submissions.inc({ outcome: s.outcome, format: s.render.format });
+    ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
+    return s;
+  } catch (err) {
+    if (err instanceof UnknownPartsError) {
+      throw notFound('part_not_found', err.message, err.ids.map((id) => ({ field: 'parts', message: 'not found', id })));
+    }
+    throw err;
+  }
+}
+
+/** The submission response of spec 4.3 (plus share_code on share-code submissions). */
+async function submissionBody(ctx: ApiContext, req: Request, s: Submission, shareCode?: string) {
+  const body: Record<string, unknown> = { job_id: s.jobId, status: s.outcome === 'cached' ? 'completed' : 'processing' };
+  if (s.outcome === 'cached') {
+    const view = await jobView(s.jobId, s.render, urlFor(ctx, req));
+    Object.assign(body, {
+      url: view.url,
+      video_url: view.video_url,
+      sprite_url: view.sprite_url,
+      screenshot_url: view.screenshot_url,
+      end_time: view.end_time,
+      ...(view.sprite ? { sprite: view.sprite } : {}),
+      cached: true,
+    });
+  }
+  if (s.outcome === 'reused') body.reused = true;
+  if (shareCode) body.share_code = shareCode;
+  return body;
+}
+
+function urlFor(ctx: ApiContext, req: Request) {
+  const base = publicBase(ctx, req);
+  return (key: string) => ctx.store.url(key, base);
+}
 
 export function renderRoutes(ctx: ApiContext): Router {
   const r = Router();
-  const submit = requireAuth(ctx, 'render:submit');
+  const submitAuth = requireAuth(ctx, 'render:submit');
 
-  r.post(['/render-build', '/internal-render'], submit, async (req) => {
+  r.post('/render-build', submitAuth, async (req, res) => {
     const body = parseOr400(renderBuildBody, req.body, 'body');
     checkOptions(body);
     requireProd(req);
-    await checkParts(ctx, body.parts);
-    throw notYet();
+    checkPartsShape(body.parts);
+    const { parts, ...options } = body;
+    const s = await submit(ctx, req, parts, null, options);
+    res.status(s.outcome === 'new' ? 202 : 200).json(await submissionBody(ctx, req, s));
   });
 
-  r.post('/render-by-share-code', submit, async (req) => {
+  r.post('/render-by-share-code', submitAuth, async (req, res) => {
     const body = parseOr400(renderByShareCodeBody, req.body, 'body');
     checkOptions(body);
     requireProd(req);
-    if (!(await getBuild(ctx.db, body.shareCode))) {
-      throw notFound('build_not_found', `no build with share code ${JSON.stringify(body.shareCode)}`);
-    }
-    throw notYet();
+    const { shareCode, ...options } = body;
+    const build = await getBuild(ctx.db, shareCode);
+    if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(shareCode)}`);
+    const s = await submit(ctx, req, build.parts as Record<string, string[]>, build.interactiveState, options, build.shareCode);
+    res.status(s.outcome === 'new' ? 202 : 200).json(await submissionBody(ctx, req, s, build.shareCode));
   });
 
-  r.post('/render-build-experimental', submit, async (req) => {
+  r.post('/internal-render', submitAuth, async (req, res) => {
     const body = parseOr400(renderBuildBody, req.body, 'body');
     checkOptions(body);
-    await checkParts(ctx, body.parts);
+    requireProd(req);
+    checkPartsShape(body.parts);
+    const { parts, ...options } = body;
+    const s = await submit(ctx, req, parts, null, options);
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const done = await waitForJob(ctx.db, s.jobId, req.principal!.customerId, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
+    const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
+    // 200 once final; 202 with the current state when the wait bound passed first
+    res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
+  });
+
+  r.post('/render-build-experimental', submitAuth, async (req) => {
+    const body = parseOr400(renderBuildBody, req.body, 'body');
+    checkOptions(body);
+    checkPartsShape(body.parts);
     // nothing is pregenerated until `render-farm pregen` exists
     throw notFound('not_pregenerated', 'this part combination has not been pregenerated');
   });
 
-  r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req) => {
+  r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
     if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
-    throw notFound('job_not_found', `no job ${id} for this customer`);
+    const job = await getJobForCustomer(ctx.db, id, req.principal!.customerId);
+    if (!job) throw notFound('job_not_found', `no job ${id} for this customer`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
   });
   return r;
 }

@@ -1,0 +1,22 @@
+/** GET /metrics: Prometheus text format (no auth: bind the API to a private network or scrape through a proxy). */
+import { Router } from 'express';
+import { queueCounts } from '../../jobs/queue.js';
+import { liveWorkers } from '../../jobs/workers-repository.js';
+import { liveWorkerCount, processing, queueDepth, registry } from '../../metrics.js';
+import type { ApiContext } from '../context.js';
+
+export function metricsRoutes(ctx: ApiContext): Router {
+  const r = Router();
+  r.get('/metrics', async (_req, res) => {
+    try {
+      const [q, w] = await Promise.all([queueCounts(ctx.db.db), liveWorkers(ctx.db)]);
+      queueDepth.set(q.queued);
+      processing.set(q.processing);
+      liveWorkerCount.set(w.length);
+    } catch {
+      // database down: the process metrics are still worth serving
+    }
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  return r;
+}

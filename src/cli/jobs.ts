@@ -1,0 +1,60 @@
+/** `render-farm jobs list|show|retry`: what operators need to see and fix renders. */
+import type { Command } from 'commander';
+import { UsageError } from './errors.js';
+import { configFor, intFlag, printJson, withDb } from './common.js';
+
+const STATUSES = ['queued', 'processing', 'completed', 'error'];
+
+export default function register(program: Command): void {
+  const jobs = program.command('jobs').description('Inspect and retry render jobs.');
+
+  jobs
+    .command('list')
+    .description('Newest jobs first.')
+    .option('--status <status>', `only ${STATUSES.join(', ')}`)
+    .option('--limit <n>', 'how many (default 50)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200')
+    .action(async (opts: { status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+      if (opts.status && !STATUSES.includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      const limit = intFlag('limit', opts.limit, 1, 10_000);
+      const { listJobs } = await import('../jobs/jobs-repository.js');
+      const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
+      if (opts.json) return printJson(list);
+      if (!list.length) return void process.stdout.write('no jobs\n');
+      for (const j of list) {
+        const r = j.render;
+        const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
+        process.stdout.write(
+          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}${r.error ? `  ${r.error}` : ''}\n`,
+        );
+      }
+    });
+
+  jobs
+    .command('show <jobId>')
+    .description('One job with its render: request, state, timings, artifacts, error.')
+    .addHelpText('after', '\nExample:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    .action(async (jobId: string, _opts, cmd: Command) => {
+      const { getJob } = await import('../jobs/jobs-repository.js');
+      const job = await withDb(configFor(cmd), (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? getJob(db, jobId) : Promise.resolve(null)));
+      if (!job) throw new UsageError(`no job ${jobId}`);
+      printJson(job);
+    });
+
+  jobs
+    .command('retry <jobId>')
+    .description('Queue a failed render again (--force: also a completed one).')
+    .option('--force', 're-render even when it completed')
+    .addHelpText('after', '\nExample:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
+      const { retryJob } = await import('../jobs/jobs-repository.js');
+      const { installQueue } = await import('../jobs/queue.js');
+      const job = await withDb(configFor(cmd), async (db) => {
+        await installQueue(db.pool);
+        return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;
+      });
+      if (!job) throw new UsageError(`no job ${jobId}`);
+      process.stdout.write(`${job.jobId}: ${job.render.status}\n`);
+    });
+}

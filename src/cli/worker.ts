@@ -1,0 +1,45 @@
+/** `render-farm worker`: joins the render farm on the shared PostgreSQL. */
+import type { Command } from 'commander';
+import { configFor } from './common.js';
+import { runUntilSignal } from './signals.js';
+
+export default function register(program: Command): void {
+  program
+    .command('worker')
+    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains.')
+    .option('--concurrency <n>', 'renders at once (env RENDER_FARM_WORKER_CONCURRENCY, default 1; rendering is CPU-bound)')
+    .option('--render-timeout <seconds>', 'abort (and retry) a render after this long (default 900)')
+    .option('--drain-timeout <seconds>', 'on SIGTERM, wait this long for the running render (default 60)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ DATABASE_URL=postgres://u:p@db/render render-farm worker --concurrency 1
+  $ render-farm worker                      # joins the embedded database of a local "render-farm up"`,
+    )
+    .action(async (opts: { concurrency?: string; renderTimeout?: string; drainTimeout?: string }, cmd: Command) => {
+      const cfg = configFor(cmd, {
+        workerConcurrency: opts.concurrency,
+        renderTimeoutSeconds: opts.renderTimeout,
+        drainTimeoutSeconds: opts.drainTimeout,
+      });
+      const { openDatabase } = await import('../db/database.js');
+      const { createLogger } = await import('../log.js');
+      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { startWorker } = await import('../jobs/worker.js');
+      const log = createLogger(cfg);
+      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) });
+      try {
+        const store = await openArtifactStore(cfg);
+        const worker = await startWorker(cfg, db, store, log, {
+          concurrency: cfg.workerConcurrency,
+          renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
+          drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
+        });
+        process.stderr.write(`render-farm: worker ${worker.id} is taking jobs (concurrency ${cfg.workerConcurrency})\n`);
+        await runUntilSignal(() => worker.stop());
+      } finally {
+        await db.close();
+      }
+    });
+}

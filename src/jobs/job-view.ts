@@ -1,0 +1,49 @@
+/** The render job object of spec 2.3 (plus DESIGN.md's progress, error and sprite layout). */
+import type { RenderArtifacts, RenderRow } from './render-row.js';
+
+export interface JobView {
+  job_id: string;
+  status: RenderRow['status'];
+  job_type: 'render';
+  url: string | null;
+  video_url: string | null;
+  sprite_url: string | null;
+  screenshot_url: string | null;
+  end_time: string | null;
+  progress: number;
+  created_at: string;
+  error?: string;
+  sprite?: Record<string, number> | null;
+  share_code?: string;
+}
+
+/** `urlFor` turns an artifact key into a client URL (the artifact store decides how). */
+export async function jobView(
+  jobId: string,
+  render: RenderRow,
+  urlFor: (key: string) => Promise<string>,
+  extra: { shareCode?: string | null; createdAt?: Date } = {},
+): Promise<JobView> {
+  const a = (render.status === 'completed' ? render.artifacts ?? {} : {}) as RenderArtifacts;
+  const [video, sprite, screenshot] = await Promise.all([
+    a.video ? urlFor(a.video) : null,
+    a.sprite ? urlFor(a.sprite) : null,
+    a.screenshot ? urlFor(a.screenshot) : null,
+  ]);
+  const ended = render.status === 'completed' || render.status === 'error';
+  return {
+    job_id: jobId,
+    status: render.status,
+    job_type: 'render',
+    url: video ?? sprite,
+    video_url: video,
+    sprite_url: sprite,
+    screenshot_url: screenshot,
+    end_time: ended && render.finished_at ? new Date(render.finished_at).toISOString() : null,
+    progress: render.status === 'completed' ? 1 : Number(render.progress ?? 0),
+    created_at: new Date(extra.createdAt ?? render.created_at).toISOString(),
+    ...(render.status === 'error' ? { error: render.error ?? 'the render failed' } : {}),
+    ...(render.format === 'sprite' ? { sprite: render.sprite_layout } : {}),
+    ...(extra.shareCode ? { share_code: extra.shareCode } : {}),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * graphile-worker plumbing: its schema, and transactional enqueueing with plain SQL so a
+ * render row and its queue job commit together (or not at all).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type pg from 'pg';
+import type { Database } from '../db/schema.js';
+
+export const RENDER_TASK = 'render';
+/** attempts before a render is marked failed (transient failures retry with backoff) */
+export const MAX_ATTEMPTS = 3;
+
+/** Installs or upgrades graphile-worker's schema (idempotent; safe from many processes). */
+export async function installQueue(pool: pg.Pool): Promise<void> {
+  const gw = await import('graphile-worker');
+  await gw.runMigrations({ pgPool: pool, logger: quietLogger(gw.Logger) });
+}
+
+export async function enqueueRender(trx: Kysely<Database> | Transaction<Database>, renderId: string): Promise<void> {
+  await sql`SELECT graphile_worker.add_job(${RENDER_TASK}, json_build_object('renderId', ${renderId}::text), job_key := ${`render:${renderId}`}, max_attempts := ${MAX_ATTEMPTS})`.execute(
+    trx,
+  );
+}
+
+/** Counts for /health and metrics. */
+export async function queueCounts(db: Kysely<Database>): Promise<{ queued: number; processing: number }> {
+  const rows = await db
+    .selectFrom('renders')
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('status', 'in', ['queued', 'processing'])
+    .groupBy('status')
+    .execute();
+  const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { queued: get('queued'), processing: get('processing') };
+}
+
+/** graphile-worker's logger, silenced below warnings (ours logs job events). */
+export function quietLogger(LoggerClass: typeof import('graphile-worker').Logger): import('graphile-worker').Logger {
+  return new LoggerClass(() => (level, message) => {
+    if (level === 'error' || level === 'warning') process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
+  });
+}

@@ -1,0 +1,17 @@
+/** A row of `renders` as the job code reads it. */
+import type { Selectable } from 'kysely';
+import type { RendersTable } from '../db/schema.js';
+
+export type RenderRow = Selectable<RendersTable>;
+
+/** Artifact keys of a render, by kind. */
+export interface RenderArtifacts {
+  video?: string;
+  sprite?: string;
+  screenshot?: string;
+}
+
+/** Content-addressed artifact key: shared renders share files. */
+export function artifactKey(cacheKey: string, file: string): string {
+  return `renders/${cacheKey.slice(0, 2)}/${cacheKey}/${file}`;
+}

@@ -1,0 +1,81 @@
+/**
+ * Render submission: normalise, compute the cache key, and either share an existing render
+ * (completed: cache hit; queued/processing: reuse) or create and enqueue a new one. The
+ * unique cache key in `renders` makes concurrent identical submissions render once.
+ */
+import type { Db } from '../db/database.js';
+import { resolveBuildParts } from '../catalog/repository.js';
+import type { InteractiveState } from '../catalog/types.js';
+import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
+import { rendererVersion } from '../render/renderer-version.js';
+import { cacheKey, normaliseRequest } from './cache-key.js';
+import { enqueueRender } from './queue.js';
+import type { RenderRow } from './render-row.js';
+
+export interface SubmitInput {
+  customerId: string;
+  parts: Record<string, string[]>;
+  state: InteractiveState | null;
+  options: RenderOptions;
+  shareCode?: string;
+}
+
+export type SubmitOutcome = 'new' | 'reused' | 'cached';
+
+export interface Submission {
+  jobId: string;
+  outcome: SubmitOutcome;
+  render: RenderRow;
+}
+
+/** Parts that do not exist (the API answers 404 naming them). */
+export class UnknownPartsError extends Error {
+  constructor(public readonly ids: string[]) {
+    super(`unknown part ID${ids.length > 1 ? 's' : ''}: ${ids.join(', ')}`);
+    this.name = 'UnknownPartsError';
+  }
+}
+
+export async function submitRender(db: Db, input: SubmitInput): Promise<Submission> {
+  const options = resolveRenderOptions(input.options);
+  const resolved = await resolveBuildParts(db, input.parts);
+  if (resolved.missing.length) throw new UnknownPartsError(resolved.missing);
+  const request = normaliseRequest(input.parts, input.state, options);
+  const key = cacheKey(request, resolved.versions, await rendererVersion());
+
+  return db.db.transaction().execute(async (trx) => {
+    let outcome: SubmitOutcome = 'new';
+    let render = (await trx
+      .insertInto('renders')
+      .values({ cache_key: key, format: options.format, request: JSON.stringify(request) })
+      .onConflict((oc) => oc.column('cache_key').doNothing())
+      .returningAll()
+      .executeTakeFirst()) as RenderRow | undefined;
+    if (render) {
+      await enqueueRender(trx, render.id);
+    } else {
+      // a failed render is tried again when someone asks for it again
+      render = (await trx
+        .updateTable('renders')
+        .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, updated_at: new Date() })
+        .where('cache_key', '=', key)
+        .where('status', '=', 'error')
+        .returningAll()
+        .executeTakeFirst()) as RenderRow | undefined;
+      if (render) {
+        await enqueueRender(trx, render.id);
+      } else {
+        render = (await trx.selectFrom('renders').selectAll().where('cache_key', '=', key).executeTakeFirstOrThrow()) as RenderRow;
+        outcome = render.status === 'completed' ? 'cached' : 'reused';
+      }
+    }
+    const job = await trx
+      .insertInto('jobs')
+      .values({ customer_id: input.customerId, render_id: render.id, share_code: input.shareCode ?? null })
+      // one job per customer and render: re-submitting returns the same job id
+      .onConflict((oc) => oc.columns(['customer_id', 'render_id']).doUpdateSet((eb) => ({ share_code: eb.fn.coalesce('jobs.share_code', 'excluded.share_code') })))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { jobId: job.id, outcome, render };
+  });
+}

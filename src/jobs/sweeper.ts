@@ -1,0 +1,53 @@
+/**
+ * Dead-worker recovery. Workers heartbeat every few seconds; a worker silent for longer than
+ * DEAD_AFTER has its queue jobs force-unlocked (graphile-worker would otherwise keep them
+ * locked for ~4 hours) and its renders put back to `queued`, so another worker takes them.
+ * Runs in every worker and in serve; idempotent, so several sweepers are harmless.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+export const HEARTBEAT_MS = 5_000;
+export const DEAD_AFTER_S = 30;
+export const SWEEP_MS = 10_000;
+
+export interface SweepResult {
+  deadWorkers: string[];
+  requeuedRenders: number;
+}
+
+export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promise<SweepResult> {
+  const dead = await db.db
+    .selectFrom('workers')
+    .select(['id', 'graphile_ids'])
+    .where('stopped_at', 'is', null)
+    .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${deadAfterS})`)
+    .execute();
+  if (!dead.length) return { deadWorkers: [], requeuedRenders: 0 };
+  const graphileIds = dead.flatMap((w) => w.graphile_ids);
+  if (graphileIds.length) {
+    // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
+    await sql`SELECT graphile_worker.force_unlock_workers(${sql.val(graphileIds)}::text[])`.execute(db.db);
+  }
+  const ids = dead.map((w) => w.id);
+  const requeued = await db.db
+    .updateTable('renders')
+    .set({ status: 'queued', progress: 0, updated_at: new Date() })
+    .where('status', '=', 'processing')
+    .where('worker_id', 'in', ids)
+    .executeTakeFirst();
+  await db.db.updateTable('workers').set({ stopped_at: new Date() }).where('id', 'in', ids).execute();
+  return { deadWorkers: ids, requeuedRenders: Number(requeued.numUpdatedRows) };
+}
+
+/** Starts sweeping every SWEEP_MS; returns a stop function. */
+export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS): () => void {
+  const timer = setInterval(() => {
+    sweepDeadWorkers(db).then(
+      (r) => r.deadWorkers.length && onSweep?.(r),
+      () => {},
+    );
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

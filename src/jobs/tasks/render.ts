@@ -1,0 +1,151 @@
+/**
+ * The `render` task: claims a render, renders it with the warm engine, uploads the files and
+ * marks it completed. Bad data fails at once; transient failures (browser or ffmpeg crash,
+ * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { resolveBuildParts } from '../../catalog/repository.js';
+import { interactiveStateSchema } from '../../catalog/types.js';
+import type { Db } from '../../db/database.js';
+import type { Logger } from '../../log.js';
+import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
+import type { ResolvedRenderOptions } from '../../render/options.js';
+import type { ArtifactStore } from '../../storage/artifact-store.js';
+import type { NormalisedRequest } from '../cache-key.js';
+import { PermanentRenderError } from '../errors.js';
+import { RENDER_TASK } from '../queue.js';
+import { artifactKey, type RenderArtifacts, type RenderRow } from '../render-row.js';
+import type { RenderEngine } from '../render-engine.js';
+import { defineTask } from './registry.js';
+
+export interface RenderTaskContext {
+  db: Db;
+  store: ArtifactStore;
+  engine: RenderEngine;
+  log: Logger;
+  /** this worker process's id (workers table) */
+  workerId: string;
+  timeoutMs: number;
+}
+
+const FILE_NAMES = { video: 'turntable.mp4', sprite: 'sprite.webp', screenshot: 'hero' } as const;
+const PROGRESS_EVERY_MS = 1_000;
+
+export function renderTask(ctx: RenderTaskContext) {
+  return defineTask({
+    name: RENDER_TASK,
+    payload: z.object({ renderId: z.string().uuid() }),
+    async run({ renderId }, helpers) {
+      const { db, log } = ctx;
+      const claimed = (await db.db
+        .updateTable('renders')
+        .set((eb) => ({
+          status: 'processing',
+          started_at: new Date(),
+          worker_id: ctx.workerId,
+          locked_by: helpers.job.locked_by,
+          attempts: eb('attempts', '+', 1),
+          progress: 0,
+          updated_at: new Date(),
+        }))
+        .where('id', '=', renderId)
+        .where('status', 'in', ['queued', 'processing'])
+        .returningAll()
+        .executeTakeFirst()) as RenderRow | undefined;
+      if (!claimed) {
+        log.info({ renderId }, 'render already finished: nothing to do');
+        return;
+      }
+      const jlog = log.child({ renderId, cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
+      jlog.info('render started');
+      const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-job-'));
+      const timeout = AbortSignal.timeout(ctx.timeoutMs);
+      const signal = AbortSignal.any([timeout, helpers.abortSignal]);
+      let lastWrite = 0;
+      try {
+        const request = claimed.request as unknown as NormalisedRequest;
+        const state = request.state ? interactiveStateSchema.safeParse(request.state) : null;
+        if (state && !state.success) throw new PermanentRenderError(`the build's saved state is invalid: ${state.error.issues[0]?.message}`);
+        const resolved = await resolveBuildParts(db, request.parts);
+        if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
+        const result = await ctx.engine.render({
+          build: { parts: resolved.parts, state: state?.data ?? null },
+          options: { ...request.options, requestedWidth: request.options.width, requestedHeight: request.options.height } as ResolvedRenderOptions,
+          outDir: tmp,
+          signal,
+          onProgress: (p) => {
+            const now = Date.now();
+            if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
+            lastWrite = now;
+            void db.db
+              .updateTable('renders')
+              .set({ progress: Math.min(0.99, p.frame / p.total), updated_at: new Date() })
+              .where('id', '=', renderId)
+              .where('status', '=', 'processing')
+              .execute()
+              .catch(() => {});
+          },
+        });
+        const artifacts: RenderArtifacts = {};
+        for (const f of result.files) {
+          const ext = path.extname(f.path);
+          const name = f.kind === 'screenshot' ? `${FILE_NAMES.screenshot}${ext}` : FILE_NAMES[f.kind];
+          const key = artifactKey(claimed.cache_key, name);
+          await ctx.store.putFile(key, f.path, f.mime);
+          artifacts[f.kind] = key;
+        }
+        await db.db
+          .updateTable('renders')
+          .set({
+            status: 'completed',
+            progress: 1,
+            artifacts: JSON.stringify(artifacts),
+            sprite_layout: result.sprite ? JSON.stringify(result.sprite) : null,
+            error: null,
+            backend: result.backend,
+            frames_per_second: result.framesPerSecond,
+            render_ms: Math.round(result.timings.total),
+            finished_at: new Date(),
+            updated_at: new Date(),
+          })
+          .where('id', '=', renderId)
+          .execute();
+        renderResults.inc({ result: 'completed' });
+        renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
+        framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
+        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
+      } catch (err) {
+        const permanent = err instanceof PermanentRenderError;
+        const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+        const reason = timeout.aborted
+          ? `the render timed out after ${Math.round(ctx.timeoutMs / 1000)} s`
+          : helpers.abortSignal.aborted
+            ? 'the worker shut down during the render'
+            : (err as Error).message;
+        if (permanent || lastAttempt) {
+          await db.db
+            .updateTable('renders')
+            .set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() })
+            .where('id', '=', renderId)
+            .execute();
+          renderResults.inc({ result: 'failed' });
+          jlog.error({ err: reason, permanent }, 'render failed');
+          return; // final: do not let graphile retry
+        }
+        await db.db
+          .updateTable('renders')
+          .set({ status: 'queued', progress: 0, error: reason, updated_at: new Date() })
+          .where('id', '=', renderId)
+          .execute();
+        renderResults.inc({ result: 'retried' });
+        jlog.warn({ err: reason }, 'render failed, will retry');
+        throw err;
+      } finally {
+        await fs.rm(tmp, { recursive: true, force: true });
+      }
+    },
+  });
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCustomer } from '../../src/auth/customers.js';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { installQueue } from '../../src/jobs/queue.js';
+import { submitRender, UnknownPartsError } from '../../src/jobs/submit.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
+
+describe('render submission (no worker running)', () => {
+  let t: TestDb;
+  let acme: string;
+  let globex: string;
+  const parts = () => DEMO_BUILDS[0].parts as Record<string, string[]>;
+  const queueJobs = async () =>
+    Number((await t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render'`)).rows[0].n);
+
+  beforeAll(async () => {
+    t = await createTestDb();
+    await installQueue(t.db.pool);
+    await seedDemoCatalog(t.db);
+    acme = (await ensureCustomer(t.db.db, 'acme')).id;
+    globex = (await ensureCustomer(t.db.db, 'globex')).id;
+  });
+  afterAll(async () => t?.close());
+
+  it('creates and enqueues a new render, then reuses it for the same customer with the same job id', async () => {
+    const first = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.11 } });
+    expect(first.outcome).toBe('new');
+    expect(first.render.status).toBe('queued');
+    const again = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.11 } });
+    expect(again).toMatchObject({ outcome: 'reused', jobId: first.jobId });
+    expect(again.render.id).toBe(first.render.id);
+  });
+
+  it('gives another customer its own job id for the shared render', async () => {
+    const a = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.22 } });
+    const g = await submitRender(t.db, { customerId: globex, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.22 } });
+    expect(g.outcome).toBe('reused');
+    expect(g.jobId).not.toBe(a.jobId);
+    expect(g.render.id).toBe(a.render.id);
+  });
+
+  it('renders 20 concurrent identical submissions once', async () => {
+    const before = await queueJobs();
+    const opts = { format: 'video' as const, cameraZoom: 1.33 };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submitRender(t.db, { customerId: i % 2 ? acme : globex, parts: parts(), state: null, options: opts })),
+    );
+    expect(new Set(results.map((r) => r.render.id)).size).toBe(1);
+    expect(results.filter((r) => r.outcome === 'new')).toHaveLength(1);
+    expect(new Set(results.map((r) => r.jobId)).size).toBe(2);
+    expect(await queueJobs()).toBe(before + 1);
+    const { rows } = await t.db.pool.query(`SELECT count(*) AS n FROM renders WHERE cache_key = $1`, [results[0].render.cache_key]);
+    expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it('re-queues a failed render when it is asked for again', async () => {
+    const s = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { cameraZoom: 1.44 } });
+    await t.db.db.updateTable('renders').set({ status: 'error', error: 'boom' }).where('id', '=', s.render.id).execute();
+    const again = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { cameraZoom: 1.44 } });
+    expect(again.outcome).toBe('new');
+    expect(again.jobId).toBe(s.jobId);
+    expect(again.render).toMatchObject({ status: 'queued', error: null });
+  });
+
+  it('names unknown parts', async () => {
+    await expect(submitRender(t.db, { customerId: acme, parts: { GPU: ['nosuch111', 'nosuch222'] }, state: null, options: {} })).rejects.toThrow(UnknownPartsError);
+  });
+
+  it('keys saved state: the same parts with a different state are a different render', async () => {
+    const withState = DEMO_BUILDS.find((b) => b.interactiveState)!;
+    const p = withState.parts as Record<string, string[]>;
+    const a = await submitRender(t.db, { customerId: acme, parts: p, state: withState.interactiveState!, options: {} });
+    const b = await submitRender(t.db, { customerId: acme, parts: p, state: null, options: {} });
+    expect(a.render.id).not.toBe(b.render.id);
+  });
+});
