@@ -37,8 +37,36 @@ export const configSchema = z.object({
   ffprobePath: optionalString,
   /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
   glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
+  /** render jobs one worker process runs at once (rendering is CPU-bound: 1 per 2 cores) */
+  workerConcurrency: z.coerce.number().int().min(1).max(64).default(1),
+  /** a single render is aborted (and retried) after this long */
+  renderTimeoutSeconds: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** on SIGTERM a worker waits this long for its running render before releasing it */
+  drainTimeoutSeconds: z.coerce.number().int().min(0).max(3_600).default(60),
+  /** POST /internal-render waits at most this long for the result */
+  internalRenderWaitSeconds: z.coerce.number().int().min(1).max(3_600).default(300),
   /** seed the demo catalog into an empty database on start */
   seedDemo: bool.default(true),
+  /**
+   * Artifact store: unset = filesystem under `<dataDir>/artifacts`; `file:///abs/dir` = another
+   * directory; `s3://bucket/optional/prefix` = an S3-compatible bucket (see the s3* keys).
+   */
+  storageUrl: optionalString.pipe(
+    z.string().regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?|file:\/\/\/.+)$/, 'must be s3://bucket[/prefix] or file:///absolute/dir').optional(),
+  ),
+  /** S3-compatible endpoint (MinIO, R2, ...); unset = AWS `https://s3.<region>.amazonaws.com` */
+  s3Endpoint: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  s3Region: z.string().min(1).default('us-east-1'),
+  s3AccessKeyId: optionalString,
+  s3SecretAccessKey: optionalString,
+  /** temporary credentials (STS) carry a session token */
+  s3SessionToken: optionalString,
+  /** path-style URLs (`endpoint/bucket/key`); unset = on when s3Endpoint is set, else virtual-hosted */
+  s3ForcePathStyle: bool.optional(),
+  /** base URL when the bucket (or a CDN in front of it) is public; unset = presigned GET URLs */
+  s3PublicUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  /** lifetime of presigned URLs; SigV4 allows at most 7 days */
+  s3PresignSeconds: z.coerce.number().int().min(60).max(604800).default(3600),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -60,6 +88,27 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   ffprobePath: 'FFPROBE_PATH',
   glBackend: 'RENDER_FARM_GL',
   seedDemo: 'RENDER_FARM_SEED_DEMO',
+  workerConcurrency: 'RENDER_FARM_WORKER_CONCURRENCY',
+  renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',
+  drainTimeoutSeconds: 'RENDER_FARM_DRAIN_TIMEOUT',
+  internalRenderWaitSeconds: 'RENDER_FARM_INTERNAL_RENDER_WAIT',
+  storageUrl: 'STORAGE_URL',
+  s3Endpoint: 'S3_ENDPOINT',
+  s3Region: 'S3_REGION',
+  s3AccessKeyId: 'S3_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'S3_SECRET_ACCESS_KEY',
+  s3SessionToken: 'S3_SESSION_TOKEN',
+  s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
+  s3PublicUrl: 'S3_PUBLIC_URL',
+  s3PresignSeconds: 'S3_PRESIGN_SECONDS',
+};
+
+/** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */
+export const ENV_FALLBACK_NAMES: Partial<Record<keyof ConfigInput, string>> = {
+  s3Region: 'AWS_REGION',
+  s3AccessKeyId: 'AWS_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
+  s3SessionToken: 'AWS_SESSION_TOKEN',
 };
 
 export class ConfigError extends Error {
@@ -79,6 +128,13 @@ export function loadConfig(
 ): Config {
   const merged: Record<string, unknown> = {};
   const source: Record<string, string> = {};
+  // fallbacks first so that the primary name, read next, wins when both are set
+  for (const [key, name] of Object.entries(ENV_FALLBACK_NAMES)) {
+    if (env[name] !== undefined && env[name] !== '') {
+      merged[key] = env[name];
+      source[key] = `env ${name}`;
+    }
+  }
   for (const [key, name] of Object.entries(ENV_NAMES)) {
     if (env[name] !== undefined && env[name] !== '') {
       merged[key] = env[name];

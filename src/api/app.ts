@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { ApiContext } from './context.js';
 import { cors } from './cors.js';
 import { errorMiddleware, notFoundHandler } from './errors.js';
+import { artifactRoutes } from './routes/artifacts.js';
 import { assetRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
 import { buildRoutes } from './routes/builds.js';
@@ -22,6 +23,8 @@ export function createApp(ctx: ApiContext): Express {
   app.use(metricsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(assetRoutes(ctx));
+  // S3 artifacts are fetched from the bucket (public or presigned URLs), not through the API
+  if (ctx.store.kind === 'fs') app.use(artifactRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(partsRoutes(ctx));
   app.use(buildRoutes(ctx));

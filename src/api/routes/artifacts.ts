@@ -13,6 +13,7 @@ import type { Logger } from '../../log.js';
 import { isArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore, StoredArtifact } from '../../storage/artifact-store.js';
 import { parseRangeHeader } from '../../storage/byte-range.js';
+import { ArtifactNotFoundError } from '../../storage/storage-errors.js';
 import { HttpError, notFound } from '../http-error.js';
 
 /** Keys are content-addressed: the bytes behind a URL never change. */
@@ -73,9 +74,19 @@ export function artifactRoutes(ctx: ArtifactRouteContext): Router {
         'Content-Range': `bytes */${meta.size}`,
       });
     }
+    const range = wanted.kind === 'partial' ? wanted.range : undefined;
+    // opened before any header is set, so an artifact deleted since stat() is still a clean 404
+    let body: NodeJS.ReadableStream | null = null;
+    if (req.method !== 'HEAD' && meta.size > 0) {
+      try {
+        body = await ctx.store.read(key, range);
+      } catch (err) {
+        if (err instanceof ArtifactNotFoundError) throw notFound('artifact_not_found', `no artifact at /artifacts/${key}`);
+        throw err;
+      }
+    }
     setEntityHeaders(res, meta);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    const range = wanted.kind === 'partial' ? wanted.range : undefined;
     res.setHeader('Content-Type', meta.contentType);
     if (range) {
       res.status(206);
@@ -84,12 +95,10 @@ export function artifactRoutes(ctx: ArtifactRouteContext): Router {
     } else {
       res.setHeader('Content-Length', String(meta.size));
     }
-    if (req.method === 'HEAD' || meta.size === 0) {
+    if (!body) {
       res.end();
       return;
     }
-
-    const body = await ctx.store.read(key, range);
     try {
       await pipeline(body, res);
     } catch (err) {

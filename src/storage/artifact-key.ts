@@ -1,0 +1,45 @@
+/**
+ * Artifact keys: relative, slash-separated paths such as `renders/ab/abcdef.../video.mp4`.
+ * The same key names a file under the fs root, an object in the bucket and a URL path, so the
+ * rules are strict enough to be safe in all three without escaping.
+ */
+
+/** Longest accepted key; S3 allows 1024 bytes and the bucket prefix shares that budget. */
+export const MAX_KEY_LENGTH = 512;
+
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
+/** Thrown for a key that breaks the rules; routes turn it into a 404. */
+export class InvalidArtifactKeyError extends Error {
+  constructor(key: string, reason: string) {
+    super(`invalid artifact key ${JSON.stringify(key.slice(0, 100))}: ${reason}`);
+    this.name = 'InvalidArtifactKeyError';
+  }
+}
+
+/** Why `key` is not a valid artifact key, or null when it is. */
+export function artifactKeyProblem(key: string): string | null {
+  if (typeof key !== 'string' || key.length === 0) return 'empty';
+  if (key.length > MAX_KEY_LENGTH) return `longer than ${MAX_KEY_LENGTH} characters`;
+  if (key.startsWith('/')) return 'must not start with a slash';
+  for (const segment of key.split('/')) {
+    if (segment === '') return 'empty path segment (double or trailing slash)';
+    // a leading dot also rules out `.` and `..`; and it keeps the fs store's temp files
+    // and metadata folder (both dot-named) out of reach of any key
+    if (segment.startsWith('.')) return 'a path segment must not start with a dot';
+    if (!SEGMENT.test(segment)) return 'only A-Z a-z 0-9 / _ . - are allowed';
+  }
+  return null;
+}
+
+/** True when `key` is a valid artifact key. */
+export function isArtifactKey(key: string): boolean {
+  return artifactKeyProblem(key) === null;
+}
+
+/** Returns `key` unchanged, or throws InvalidArtifactKeyError. */
+export function assertArtifactKey(key: string): string {
+  const problem = artifactKeyProblem(key);
+  if (problem) throw new InvalidArtifactKeyError(key, problem);
+  return key;
+}

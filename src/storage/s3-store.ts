@@ -1,0 +1,213 @@
+/**
+ * S3-compatible artifact store (AWS S3, MinIO, Cloudflare R2, ...) for `STORAGE_URL=s3://bucket/prefix`.
+ * Plain fetch plus our own SigV4 signer (sigv4.ts). A PUT of a whole object is atomic in S3:
+ * readers see the old object or the new one, so no temp-key dance is needed.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat as fsStat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../config.js';
+import { assertArtifactKey } from './artifact-key.js';
+import type { ArtifactStore, ByteRange, StoredArtifact } from './artifact-store.js';
+import { checkRange } from './byte-range.js';
+import { ArtifactNotFoundError, StorageError } from './storage-errors.js';
+import { EMPTY_SHA256, encodePath, presignUrl, sha256Hex, signHeaders, type AwsCredentials } from './sigv4.js';
+
+/** Keys are content-addressed: an object never changes, so caches may keep it for a year. */
+const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** HEAD and DELETE are small; uploads and downloads are not bounded (large files). */
+const SMALL_REQUEST_TIMEOUT_MS = 30_000;
+const ATTEMPTS = 3;
+
+/** Everything the S3 store needs; `fromConfig` fills it from the config. */
+export interface S3StoreOptions {
+  bucket: string;
+  /** folder in the bucket, without slashes at the ends; '' for the bucket root */
+  prefix: string;
+  /** e.g. `http://127.0.0.1:9000`; default `https://s3.<region>.amazonaws.com` */
+  endpoint?: string;
+  region: string;
+  credentials: AwsCredentials;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key` */
+  forcePathStyle: boolean;
+  /** base URL of the public bucket (or CDN); the object key is appended. Unset: presigned URLs */
+  publicUrl?: string;
+  presignSeconds: number;
+}
+
+interface SendOptions {
+  headers?: Record<string, string>;
+  /** SHA-256 hex of the body, or EMPTY_SHA256 when there is none */
+  payloadHash?: string;
+  /** called once per attempt, so a retry gets a fresh stream */
+  body?: () => BodyInit;
+  timeoutMs?: number;
+}
+
+/** Artifact store on an S3-compatible bucket. */
+export class S3ArtifactStore implements ArtifactStore {
+  readonly kind = 's3' as const;
+
+  constructor(readonly opts: S3StoreOptions) {}
+
+  /** Builds the store from STORAGE_URL's bucket and prefix and the s3* config keys. */
+  static fromConfig(cfg: Config, bucket: string, prefix: string): S3ArtifactStore {
+    if (!cfg.s3AccessKeyId || !cfg.s3SecretAccessKey) {
+      throw new Error(
+        `STORAGE_URL is ${cfg.storageUrl}: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)`,
+      );
+    }
+    return new S3ArtifactStore({
+      bucket,
+      prefix,
+      endpoint: cfg.s3Endpoint,
+      region: cfg.s3Region,
+      credentials: { accessKeyId: cfg.s3AccessKeyId, secretAccessKey: cfg.s3SecretAccessKey, sessionToken: cfg.s3SessionToken },
+      // MinIO and most self-hosted servers have no per-bucket DNS names; AWS prefers virtual hosts
+      forcePathStyle: cfg.s3ForcePathStyle ?? Boolean(cfg.s3Endpoint),
+      publicUrl: cfg.s3PublicUrl,
+      presignSeconds: cfg.s3PresignSeconds,
+    });
+  }
+
+  /** The object's name in the bucket: prefix + key. */
+  objectKey(key: string): string {
+    assertArtifactKey(key);
+    return this.opts.prefix ? `${this.opts.prefix}/${key}` : key;
+  }
+
+  private objectUrl(key: string): URL {
+    const endpoint = new URL(this.opts.endpoint ?? `https://s3.${this.opts.region}.amazonaws.com`);
+    const base = endpoint.pathname.replace(/\/+$/, '');
+    const objectPath = `/${encodePath(this.objectKey(key))}`;
+    if (this.opts.forcePathStyle) return new URL(`${endpoint.origin}${base}/${this.opts.bucket}${objectPath}`);
+    return new URL(`${endpoint.protocol}//${this.opts.bucket}.${endpoint.host}${base}${objectPath}`);
+  }
+
+  /** Signs and sends one request, retrying network failures and 5xx (all our calls are idempotent). */
+  private async send(method: string, key: string, o: SendOptions = {}): Promise<Response> {
+    const url = this.objectUrl(key);
+    const payloadHash = o.payloadHash ?? EMPTY_SHA256;
+    for (let attempt = 1; ; attempt++) {
+      const signed = signHeaders(
+        { method, url, headers: { ...o.headers, 'x-amz-content-sha256': payloadHash } },
+        payloadHash,
+        { credentials: this.opts.credentials, region: this.opts.region, service: 's3' },
+      );
+      // fetch sets Host from the URL itself (the same value that was signed)
+      delete signed.host;
+      try {
+        const res = await fetch(url, {
+          method,
+          headers: signed,
+          body: o.body?.(),
+          duplex: 'half',
+          signal: o.timeoutMs ? AbortSignal.timeout(o.timeoutMs) : undefined,
+        } as RequestInit);
+        if (res.status < 500 || attempt >= ATTEMPTS) return res;
+        await res.body?.cancel();
+      } catch (err) {
+        if (attempt >= ATTEMPTS) {
+          throw new StorageError(`S3 ${method} ${url.host}${url.pathname} failed: ${(err as Error).message}`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+    }
+  }
+
+  private async fail(res: Response, what: string): Promise<never> {
+    const text = await res.text().catch(() => '');
+    const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
+    const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
+    throw new StorageError(
+      `S3 ${what} failed: HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`,
+      res.status,
+      code,
+    );
+  }
+
+  async putFile(key: string, localPath: string, contentType: string): Promise<StoredArtifact> {
+    const { size } = await fsStat(localPath);
+    // hashing first costs a second read, but lets S3 verify every byte it stores
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(localPath), hash);
+    const body = () => Readable.toWeb(createReadStream(localPath)) as unknown as BodyInit;
+    return this.put(key, size, hash.digest('hex'), contentType, body);
+  }
+
+  async putBuffer(key: string, buf: Uint8Array, contentType: string): Promise<StoredArtifact> {
+    return this.put(key, buf.byteLength, sha256Hex(buf), contentType, () => buf as BodyInit);
+  }
+
+  private async put(key: string, size: number, sha: string, contentType: string, body: () => BodyInit): Promise<StoredArtifact> {
+    const res = await this.send('PUT', key, {
+      // an explicit length keeps fetch from chunking the stream, which S3 rejects
+      headers: { 'content-type': contentType, 'content-length': String(size), 'cache-control': CACHE_CONTROL },
+      payloadHash: sha,
+      body,
+    });
+    if (!res.ok) await this.fail(res, `PUT ${key}`);
+    await res.body?.cancel();
+    return { key, size, contentType, etag: res.headers.get('etag') ?? `"${sha}"`, lastModified: new Date() };
+  }
+
+  async stat(key: string): Promise<StoredArtifact | null> {
+    const res = await this.send('HEAD', key, { timeoutMs: SMALL_REQUEST_TIMEOUT_MS });
+    if (res.status === 404) return null;
+    if (!res.ok) await this.fail(res, `HEAD ${key}`);
+    const modified = res.headers.get('last-modified');
+    return {
+      key,
+      size: Number(res.headers.get('content-length') ?? 0),
+      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+      etag: res.headers.get('etag') ?? '""',
+      lastModified: modified ? new Date(modified) : undefined,
+    };
+  }
+
+  async read(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream> {
+    if (range) checkRange(range, Number.MAX_SAFE_INTEGER);
+    const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {};
+    const res = await this.send('GET', key, { headers });
+    if (res.status === 404) {
+      await res.body?.cancel();
+      throw new ArtifactNotFoundError(key);
+    }
+    if (res.status === 416) {
+      await res.body?.cancel();
+      throw new RangeError(`byte range ${range?.start}-${range?.end} is outside ${key}`);
+    }
+    if (!res.ok) await this.fail(res, `GET ${key}`);
+    if (range && res.status !== 206) {
+      await res.body?.cancel();
+      throw new StorageError(`S3 GET ${key} ignored the Range header (HTTP ${res.status})`, res.status);
+    }
+    if (!res.body) throw new StorageError(`S3 GET ${key} returned no body`, res.status);
+    return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  }
+
+  async delete(key: string): Promise<void> {
+    const res = await this.send('DELETE', key, { timeoutMs: SMALL_REQUEST_TIMEOUT_MS });
+    if (!res.ok && res.status !== 404) await this.fail(res, `DELETE ${key}`);
+    await res.body?.cancel();
+  }
+
+  /**
+   * The public URL, or a presigned GET. Presigning uses a signing time rounded down to half the
+   * lifetime, so repeated calls (a client polling a job) return the same URL for a while and
+   * browsers can cache the download; each URL stays valid for at least half the lifetime.
+   */
+  async url(key: string, _baseUrl?: string): Promise<string> {
+    if (this.opts.publicUrl) return `${this.opts.publicUrl.replace(/\/+$/, '')}/${encodePath(this.objectKey(key))}`;
+    const step = Math.max(1, Math.floor(this.opts.presignSeconds / 2)) * 1000;
+    const signedAt = new Date(Math.floor(Date.now() / step) * step);
+    return presignUrl({ method: 'GET', url: this.objectUrl(key) }, this.opts.presignSeconds, {
+      credentials: this.opts.credentials,
+      region: this.opts.region,
+      service: 's3',
+      date: signedAt,
+    });
+  }
+}
