@@ -1,0 +1,55 @@
+/**
+ * ffmpeg arguments for turning a stream of captured frames into an MP4 (a pure builder,
+ * unit-tested without running ffmpeg). The result is H.264, yuv420p (plays everywhere),
+ * with the moov atom up front (+faststart) so browsers start playing before the download ends.
+ */
+
+/** How frames arrive on ffmpeg's stdin. */
+export type FrameInput = 'jpeg' | 'png' | 'h264';
+
+export interface FfmpegArgsOptions {
+  input: FrameInput;
+  fps: number;
+  width: number;
+  height: number;
+  /** output file (written by ffmpeg; the caller renames it into place) */
+  output: string;
+  /** x264 constant rate factor: 18 is visually lossless for product turntables */
+  crf?: number;
+  /** x264 preset: veryfast keeps encoding well under render time on 2 cores */
+  preset?: string;
+}
+
+/** Input and output option lists, split the way fluent-ffmpeg takes them. */
+export interface FfmpegOptionLists {
+  inputOptions: string[];
+  outputOptions: string[];
+}
+
+/** Options before and after `-i pipe:0`. */
+export function buildFfmpegOptions(o: FfmpegArgsOptions): FfmpegOptionLists {
+  const inputOptions =
+    o.input === 'h264'
+      ? // an Annex B elementary stream has no container timing: give it the frame rate
+        ['-f', 'h264', '-framerate', String(o.fps)]
+      : ['-f', 'image2pipe', '-framerate', String(o.fps), '-c:v', o.input === 'jpeg' ? 'mjpeg' : 'png'];
+  const codec =
+    o.input === 'h264'
+      ? ['-c:v', 'copy']
+      : [
+          '-c:v', 'libx264',
+          '-preset', o.preset ?? 'veryfast',
+          '-crf', String(o.crf ?? 18),
+          '-pix_fmt', 'yuv420p',
+          // exact size: the canvas is already the requested size; even sizes are checked upstream
+          '-vf', `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
+        ];
+  const outputOptions = [...codec, '-r', String(o.fps), '-an', '-movflags', '+faststart', '-f', 'mp4'];
+  return { inputOptions, outputOptions };
+}
+
+/** The complete ffmpeg argv (without the program), frames read from stdin. */
+export function buildFfmpegArgs(o: FfmpegArgsOptions): string[] {
+  const { inputOptions, outputOptions } = buildFfmpegOptions(o);
+  return ['-hide_banner', '-loglevel', 'error', '-y', ...inputOptions, '-i', 'pipe:0', ...outputOptions, o.output];
+}

@@ -1,0 +1,59 @@
+/**
+ * Composes a WebP sprite sheet from frames as they arrive. Each frame is decoded and copied
+ * straight into one raw sheet buffer, so memory is the sheet (which libwebp needs whole
+ * anyway) plus one frame, never every encoded and decoded frame at once.
+ */
+import sharp from 'sharp';
+import type { SpriteLayout } from '../render/options.js';
+import { cellOrigin, sheetSize } from './sprite-layout.js';
+
+/** Collects frames into a sheet and encodes it once every frame is in. */
+export class SpriteSheetWriter {
+  private readonly sheet: Buffer;
+  private readonly size: { width: number; height: number };
+  private readonly seen = new Set<number>();
+
+  /** `alpha`: keep transparency (4 channels) instead of RGB. */
+  constructor(
+    readonly layout: SpriteLayout,
+    private readonly alpha = false,
+  ) {
+    this.size = sheetSize(layout);
+    this.sheet = Buffer.alloc(this.size.width * this.size.height * this.channels);
+  }
+
+  private get channels(): number {
+    return this.alpha ? 4 : 3;
+  }
+
+  /** Decodes one encoded frame (JPEG/PNG/WebP) and places it at its cell. */
+  async add(index: number, encoded: Buffer): Promise<void> {
+    const { left, top } = cellOrigin(this.layout, index);
+    const fw = this.layout.frame_width;
+    const fh = this.layout.frame_height;
+    let img = sharp(encoded).resize(fw, fh, { fit: 'fill' });
+    img = this.alpha ? img.ensureAlpha() : img.removeAlpha();
+    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+    if (info.width !== fw || info.height !== fh || info.channels !== this.channels) {
+      throw new Error(`frame ${index} decoded to ${info.width}x${info.height}x${info.channels}, expected ${fw}x${fh}x${this.channels}`);
+    }
+    const rowBytes = fw * this.channels;
+    const sheetRow = this.size.width * this.channels;
+    for (let y = 0; y < fh; y++) {
+      data.copy(this.sheet, (top + y) * sheetRow + left * this.channels, y * rowBytes, (y + 1) * rowBytes);
+    }
+    this.seen.add(index);
+  }
+
+  /** Encodes the sheet as WebP to `file`; every frame must have been added. Returns the bytes written. */
+  async writeWebp(file: string, quality = 90): Promise<number> {
+    if (this.seen.size !== this.layout.frames) {
+      throw new Error(`sprite sheet has ${this.seen.size} of ${this.layout.frames} frames`);
+    }
+    const info = await sharp(this.sheet, { raw: { width: this.size.width, height: this.size.height, channels: this.channels as 3 | 4 } })
+      // effort 2: sheets are large; higher efforts cost seconds for ~2% smaller files
+      .webp({ quality, alphaQuality: 100, effort: 2 })
+      .toFile(file);
+    return info.size;
+  }
+}

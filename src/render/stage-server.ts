@@ -1,0 +1,88 @@
+/**
+ * A loopback HTTP server for the stage page. The page must be served over http (not
+ * file:// or about:blank) for WebCodecs and fetch to work, and the page posts captured frames
+ * back here as raw bytes: a binary POST measured cheaper than base64 through the DevTools
+ * protocol. Only 127.0.0.1 listens; nothing else is served.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The stage page: an html document and its one script (served at any `*.js` path). */
+export interface StageBundle {
+  html: string;
+  js: string;
+}
+
+/** Receives one posted frame; resolving the promise acknowledges it (backpressure for the page). */
+export type FrameReceiver = (index: number, bytes: Buffer) => Promise<void>;
+
+/** A running stage server. */
+export interface StageServer {
+  /** base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** The receiver for frames posted under `token`; returns an unregister function. */
+  onFrames(token: string, receiver: FrameReceiver): () => void;
+  close(): Promise<void>;
+}
+
+const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+
+/** Starts the server on an ephemeral loopback port. */
+export async function startStageServer(bundle: StageBundle): Promise<StageServer> {
+  const receivers = new Map<string, FrameReceiver>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const frame = /^\/frames\/([A-Za-z0-9_-]+)\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'POST' && frame) {
+      const receiver = receivers.get(frame[1]!);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_FRAME_BYTES) req.destroy();
+        else chunks.push(c);
+      });
+      req.on('end', () => {
+        if (!receiver) {
+          res.writeHead(410).end();
+          return;
+        }
+        receiver(Number(frame[2]), Buffer.concat(chunks)).then(
+          () => res.writeHead(204).end(),
+          (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+        );
+      });
+      return;
+    }
+    if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(bundle.html);
+      return;
+    }
+    if (req.method === 'GET' && url.pathname.endsWith('.js')) {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(bundle.js);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  // the page and Node talk over keep-alive sockets; no request should hang forever
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    onFrames(token, receiver) {
+      receivers.set(token, receiver);
+      return () => {
+        if (receivers.get(token) === receiver) receivers.delete(token);
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

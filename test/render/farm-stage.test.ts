@@ -1,0 +1,57 @@
+/**
+ * What the real farm stage draws responds to the build and options (runs only when
+ * farm/build.ts exists; the stand-in fixture does not model parts faithfully).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StageBuild } from '../../farm/src/contract.js';
+import type { BrowserPool } from '../../src/render/browser-pool.js';
+import { resolveRenderOptions, type RenderOptions } from '../../src/render/options.js';
+import { renderStills } from '../../src/render/renderer.js';
+import type { Part } from '../../src/catalog/types.js';
+import { demoPart, demoStageBuild } from './helpers/demo-build.js';
+import { diffFraction, opaquePixels } from './helpers/pixels.js';
+import { HAS_FARM, testPool } from './helpers/stage.js';
+
+let pool: BrowserPool;
+const base = demoStageBuild('DEMO-GLASS');
+const opts = (o: RenderOptions = {}) => resolveRenderOptions({ width: 256, height: 256, profile: 'flat', ...o });
+const still = async (build: StageBuild, o: RenderOptions = {}, transparent = false, frame = 15) =>
+  (await renderStills({ pool, build, options: opts(o), indices: [frame], transparent }))[0]!;
+const withPart = (build: StageBuild, part: Part): StageBuild => ({ ...build, parts: { ...build.parts, [part.category]: [part] } });
+
+describe.skipIf(!HAS_FARM)('farm stage', () => {
+  beforeAll(async () => {
+    ({ pool } = await testPool());
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('a longer GPU changes the silhouette', async () => {
+    const short = await still(withPart(base, demoPart('gpuMini1Fan')));
+    const long = await still(withPart(base, demoPart('gpuFlagship')));
+    expect(await diffFraction(short, long)).toBeGreaterThan(0.003);
+  });
+
+  it('a glass side panel shows something a solid one hides', async () => {
+    const glass = base.parts.PCCase![0]!;
+    const solid = { ...glass, specs: { ...glass.specs, sidePanel: 'solid' } } as Part;
+    expect(await diffFraction(await still(base, {}, false, 0), await still(withPart(base, solid), {}, false, 0))).toBeGreaterThan(0.01);
+  });
+
+  it("a build's saved fan placement changes the frames versus the default", async () => {
+    expect(await diffFraction(await still(base, {}, false, 0), await still({ ...base, state: null }, {}, false, 0))).toBeGreaterThan(0.001);
+  });
+
+  it('winter and spring look different', async () => {
+    expect(await diffFraction(await still(base, { winterMode: true }), await still(base, { springMode: true }))).toBeGreaterThan(0.05);
+  });
+
+  it('cameraZoom 2.0 shows the build smaller than 0.5', async () => {
+    const plain = { showBackground: false, showGrid: false };
+    const far = await opaquePixels(await still(base, { ...plain, cameraZoom: 2 }, true));
+    const near = await opaquePixels(await still(base, { ...plain, cameraZoom: 0.5 }, true));
+    expect(far).toBeGreaterThan(0);
+    expect(far).toBeLessThan(near);
+  });
+});

@@ -1,0 +1,35 @@
+/** Pure pieces of the render engine: Chromium flags, backend naming, frame ordering. */
+import { describe, expect, it } from 'vitest';
+import { backendFromRenderer } from '../../src/render/browser-pool.js';
+import { buildChromiumArgs, glFlags } from '../../src/render/chromium-args.js';
+import { FrameSequencer } from '../../src/render/frame-sequencer.js';
+
+describe('buildChromiumArgs', () => {
+  it('keeps Chromium off the network and uses a fresh profile', () => {
+    const args = buildChromiumArgs({ backend: 'egl', userDataDir: '/tmp/p', noSandbox: true });
+    for (const flag of ['--no-sandbox', '--user-data-dir=/tmp/p', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run']) {
+      expect(args).toContain(flag);
+    }
+    expect(buildChromiumArgs({ backend: 'egl', userDataDir: '/tmp/p', noSandbox: false })).not.toContain('--no-sandbox');
+  });
+
+  it('selects ANGLE over EGL or SwiftShader', () => {
+    expect(glFlags('egl')).toEqual(expect.arrayContaining(['--use-gl=angle', '--use-angle=gl-egl']));
+    expect(glFlags('swiftshader')).toEqual(expect.arrayContaining(['--use-angle=swiftshader', '--enable-unsafe-swiftshader']));
+    expect(backendFromRenderer('egl', 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)))')).toBe('swiftshader');
+    expect(backendFromRenderer('egl', 'ANGLE (Mesa/X.org, llvmpipe (LLVM 15.0.6 256 bits), OpenGL ES 3.2)')).toBe('egl');
+  });
+});
+
+describe('FrameSequencer', () => {
+  it('delivers frames in render order whatever order they arrive in', async () => {
+    const got: number[] = [];
+    const seq = new FrameSequencer([0, 1, 2, 3], async (i) => {
+      got.push(i);
+    });
+    await Promise.all([seq.push(2, Buffer.alloc(0)), seq.push(0, Buffer.alloc(0)), seq.push(3, Buffer.alloc(0)), seq.push(1, Buffer.alloc(0))]);
+    expect(got).toEqual([0, 1, 2, 3]);
+    expect(seq.delivered).toBe(4);
+    await expect(seq.push(9, Buffer.alloc(0))).rejects.toThrow(/unexpected/);
+  });
+});
