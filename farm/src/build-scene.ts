@@ -1,0 +1,311 @@
+/**
+ * The model-only entry: builds a whole PC (or one part) as a three.js object tree from
+ * catalog data, with no DOM and no WebGL, so it runs in Node (tests) and in the stage page.
+ *
+ * The build group is in case coordinates, millimetres (see layout/case-layout.ts): origin at
+ * the centre of the case floor, +y up, +z toward the front, the window side on -x.
+ * Each part is a child group named `<Category>:<partId>` with `userData.category`,
+ * `userData.partId` (and `userData.slot` for case fans), merged to one mesh per material.
+ */
+import * as THREE from 'three';
+import type { CaseFanSpecs, Category, InteractiveState, Part, SpecsByCategory } from '../../src/catalog/types.js';
+import type { StageBuild } from './contract.js';
+import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
+import { dimmFillOrder } from './layout/board-layout.js';
+import { normalizeSpecs } from './layout/normalize.js';
+import { placeFans, placeRadiator, type Placement } from './layout/placement.js';
+import { buildAirCooler } from './models/air-cooler.js';
+import { buildPump, buildRadiator, buildTubes, RADIATOR_CORE } from './models/aio.js';
+import { buildCase } from './models/case.js';
+import { buildCpu, CPU_HEIGHT } from './models/cpu.js';
+import { buildFan } from './models/fan.js';
+import { buildGpu, CARD_HEIGHT } from './models/gpu.js';
+import { buildMotherboard } from './models/motherboard.js';
+import { buildPsu, psuSize } from './models/psu.js';
+import { buildRamStick, DIMM_LENGTH } from './models/ram.js';
+import { buildStorage } from './models/storage.js';
+import { countTriangles } from './util/geometry.js';
+import { MaterialKit, type RgbSettings } from './util/materials.js';
+import { mergeByMaterial } from './util/merge.js';
+
+export interface BuiltBuild {
+  group: THREE.Group;
+  warnings: string[];
+  triangles: number;
+  /** the case frame actually drawn, fan and radiator placement (for tests and debugging) */
+  layout: CaseLayout | null;
+  placement: Placement;
+  kit: MaterialKit;
+}
+
+type Normalized<C extends Category> = { id: string; specs: SpecsByCategory[C] };
+
+/** The parts of a category as a clean list (the input is JSON from the Node side: trust nothing). */
+function partsOf<C extends Category>(build: StageBuild, category: C, warnings: string[]): Normalized<C>[] {
+  const raw = (build?.parts as Record<string, unknown> | undefined)?.[category];
+  const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  return list
+    .filter((p): p is Part<C> => p !== null && typeof p === 'object')
+    .map((p, i) => ({ id: typeof p.id === 'string' ? p.id : `${category}-${i + 1}`, specs: normalizeSpecs(category, p, warnings) }));
+}
+
+function firstOf<C extends Category>(list: Normalized<C>[], category: C, warnings: string[]): Normalized<C> | null {
+  if (list.length > 1) warnings.push(`${list.length} ${category} parts in the build; drew the first`);
+  return list[0] ?? null;
+}
+
+function rgbSettings(state: InteractiveState | null | undefined): RgbSettings {
+  const rgb = state?.rgb;
+  const color = typeof rgb?.color === 'string' && /^#[0-9a-f]{6}$/i.test(rgb.color) ? rgb.color.toLowerCase() : null;
+  return { color, off: rgb?.mode === 'off' };
+}
+
+function named(g: THREE.Object3D, category: Category | 'Tubes', id: string, extra: Record<string, unknown> = {}): THREE.Group {
+  const merged = mergeByMaterial(g);
+  merged.name = `${category}:${id}`;
+  merged.userData = { category, partId: id, ...extra };
+  return merged;
+}
+
+/** A sensible default for builds that lack a category the frame needs. */
+function fallback<C extends Category>(category: C, warnings: string[], why: string): Normalized<C> {
+  warnings.push(why);
+  return { id: 'default', specs: normalizeSpecs(category, { specs: {} as never }, []) };
+}
+
+export function buildBuildGroup(build: StageBuild): BuiltBuild {
+  const warnings: string[] = [];
+  const state = (build && typeof build === 'object' ? build.state : null) ?? null;
+  const kit = new MaterialKit(rgbSettings(state));
+  const group = new THREE.Group();
+  group.name = 'build';
+
+  const cases = partsOf(build, 'PCCase', warnings);
+  const boards = partsOf(build, 'Motherboard', warnings);
+  const all = (['CPU', 'CPUCooler', 'GPU', 'RAM', 'Storage', 'PSU', 'CaseFan'] as const).map((c) => partsOf(build, c, warnings));
+  const [cpus, coolers, gpus, rams, drives, psus, fans] = all as [
+    Normalized<'CPU'>[],
+    Normalized<'CPUCooler'>[],
+    Normalized<'GPU'>[],
+    Normalized<'RAM'>[],
+    Normalized<'Storage'>[],
+    Normalized<'PSU'>[],
+    Normalized<'CaseFan'>[],
+  ];
+
+  const pcCase = firstOf(cases, 'PCCase', warnings) ?? fallback('PCCase', warnings, 'no PCCase in the build; drew a default ATX mid tower');
+  const board = firstOf(boards, 'Motherboard', warnings) ?? fallback('Motherboard', warnings, 'no Motherboard in the build; drew a default ATX board');
+  const cpu = firstOf(cpus, 'CPU', warnings);
+  const cooler = firstOf(coolers, 'CPUCooler', warnings);
+  const psu = firstOf(psus, 'PSU', warnings);
+
+  const layout = computeCaseLayout(pcCase.specs, board.specs, psu?.specs ?? null, warnings);
+  const bl = layout.board;
+  group.add(named(buildCase(kit, layout, pcCase.specs), 'PCCase', pcCase.id));
+
+  const mb = buildMotherboard(kit, board.specs, bl);
+  mb.position.set(layout.boardFaceX, layout.boardTopY, layout.boardRearZ);
+  group.add(named(mb, 'Motherboard', board.id));
+
+  const socket = boardToCase(layout, bl.socket.u, bl.socket.v);
+  if (cpu) {
+    const c = buildCpu(kit, cpu.specs);
+    c.position.set(layout.boardFaceX, socket.y, socket.z);
+    group.add(named(c, 'CPU', cpu.id));
+  }
+
+  // cooler and radiator
+  let radiator: Placement['radiator'] = null;
+  if (cooler) {
+    const top = new THREE.Vector3(layout.boardFaceX - CPU_HEIGHT, socket.y, socket.z);
+    if (cooler.specs.type === 'air') {
+      const room = top.x - layout.windowX - 3;
+      let specs = cooler.specs;
+      if (specs.heightMm > room) {
+        warnings.push(`CPUCooler ${cooler.id}: ${Math.round(specs.heightMm)} mm tower is taller than the case allows (${Math.round(room)} mm); drawn at ${Math.round(room)} mm`);
+        specs = { ...specs, heightMm: room };
+      }
+      const air = buildAirCooler(kit, specs);
+      air.position.copy(top);
+      group.add(named(air, 'CPUCooler', cooler.id, { type: 'air' }));
+    } else {
+      const parts = new THREE.Group();
+      const pump = buildPump(kit, cooler.specs);
+      pump.position.copy(top);
+      parts.add(pump);
+      radiator = placeRadiator(layout, cooler.specs, state?.radiator?.slot, warnings);
+      if (radiator) {
+        const rad = buildRadiator(kit, cooler.specs);
+        const inward = new THREE.Vector3(...radiator.slots[0]!.inward);
+        const centre = radiator.slots
+          .reduce((acc, s) => acc.add(new THREE.Vector3(...s.center)), new THREE.Vector3())
+          .divideScalar(radiator.slots.length)
+          .addScaledVector(inward, -(3 + 12.5));
+        // local z -> into the case; local x -> along the panel's row (z for top/bottom, y otherwise)
+        const along = radiator.panel === 'top' || radiator.panel === 'bottom' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0, 1, 0);
+        const third = new THREE.Vector3().crossVectors(inward, along);
+        rad.quaternion.setFromRotationMatrix(new THREE.Matrix4().makeBasis(along, third, inward));
+        rad.position.copy(centre);
+        parts.add(rad);
+        // tubes into the end tank nearest the pump
+        const half = (rad.userData.length as number) / 2 - 11;
+        const ends = [centre.clone().addScaledVector(along, half), centre.clone().addScaledVector(along, -half)].map((p) =>
+          p.addScaledVector(inward, RADIATOR_CORE + 2),
+        );
+        const fitting = top.clone().add(new THREE.Vector3(-26, 41, 0));
+        const end = ends[0]!.distanceTo(fitting) < ends[1]!.distanceTo(fitting) ? ends[0]! : ends[1]!;
+        parts.add(buildTubes(kit, fitting, end, inward));
+      }
+      group.add(named(parts, 'CPUCooler', cooler.id, { type: 'liquid', radiator: radiator?.panel ?? null }));
+    }
+  }
+
+  // graphics cards in the x16 slots, top first
+  gpus.forEach((gpu, i) => {
+    const v = bl.pcieV[i];
+    if (v === undefined) {
+      warnings.push(`GPU ${gpu.id}: the board has no free x16 slot; not drawn`);
+      return;
+    }
+    const card = buildGpu(kit, gpu.specs);
+    const { y } = boardToCase(layout, 0, v);
+    const z0 = -layout.depth / 2 + WALL + 8;
+    card.position.set(layout.boardFaceX, y, z0);
+    const room = layout.depth / 2 - WALL - z0 - 4;
+    if (gpu.specs.lengthMm > Math.min(room, pcCase.specs.maxGpuLengthMm)) {
+      warnings.push(`GPU ${gpu.id}: ${Math.round(gpu.specs.lengthMm)} mm card is longer than the case allows (${Math.round(Math.min(room, pcCase.specs.maxGpuLengthMm))} mm)`);
+    }
+    if (layout.boardFaceX - CARD_HEIGHT < layout.windowX) warnings.push(`GPU ${gpu.id}: the case is too narrow for the card`);
+    group.add(named(card, 'GPU', gpu.id, { slot: i }));
+  });
+
+  // RAM: every stick of every kit, in the board's fill order
+  const sticks = rams.flatMap((r) => Array.from({ length: r.specs.modules }, () => r));
+  const order = dimmFillOrder(bl.dimmU.length, sticks.length);
+  if (sticks.length > bl.dimmU.length) warnings.push(`${sticks.length} RAM sticks but ${bl.dimmU.length} DIMM slots; drew ${bl.dimmU.length}`);
+  const stickY = layout.boardTopY - (bl.dimmV[0] + bl.dimmV[1]) / 2;
+  order.forEach((slotIndex, k) => {
+    const r = sticks[k]!;
+    const s = buildRamStick(kit, r.specs);
+    s.position.set(layout.boardFaceX, stickY, layout.boardRearZ + bl.dimmU[slotIndex]!);
+    group.add(named(s, 'RAM', r.id, { dimm: slotIndex, length: DIMM_LENGTH }));
+  });
+
+  placeDrives(group, kit, layout, drives, warnings);
+
+  if (psu) {
+    const p = buildPsu(kit, psu.specs);
+    const [w, h, l] = psuSize(psu.specs);
+    const b = layout.psu;
+    p.position.set(b.min[0] + w / 2, b.min[1] + h / 2, b.min[2] + l / 2);
+    group.add(named(p, 'PSU', psu.id, { hidden: layout.shroud }));
+  }
+
+  const placedFans = placeFans(layout, fans, state, radiator, warnings);
+  for (const f of placedFans) group.add(named(placeFan(kit, f.specs, f.slot.center, f.slot.inward), 'CaseFan', f.partId, { slot: f.slot.id }));
+
+  return { group, warnings, triangles: countTriangles(group), layout, placement: { fans: placedFans, radiator }, kit };
+}
+
+function placeFan(kit: MaterialKit, specs: CaseFanSpecs, center: [number, number, number], inward: [number, number, number]): THREE.Group {
+  const fan = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb });
+  fan.traverse((o) => (o.castShadow = o.receiveShadow = true));
+  const holder = new THREE.Group();
+  fan.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), new THREE.Vector3(...inward));
+  holder.add(fan);
+  holder.position.set(...center);
+  return holder;
+}
+
+/** M.2 drives on the board's sockets; 2.5" behind the tray; 3.5" in a cage at the bottom front. */
+function placeDrives(group: THREE.Group, kit: MaterialKit, layout: CaseLayout, drives: Normalized<'Storage'>[], warnings: string[]): void {
+  let m2 = 0;
+  let ssd = 0;
+  let hdd = 0;
+  for (const d of drives) {
+    let ff = d.specs.formFactor;
+    if (ff === 'M.2' && m2 >= layout.board.m2.length) {
+      warnings.push(`Storage ${d.id}: no free M.2 socket; mounted behind the tray`);
+      ff = '2.5';
+    }
+    const model = buildStorage(kit, { ...d.specs, formFactor: ff });
+    if (ff === 'M.2') {
+      const s = layout.board.m2[m2++]!;
+      const p = boardToCase(layout, s.u, s.v);
+      model.position.set(layout.boardFaceX, p.y, p.z);
+    } else if (ff === '2.5') {
+      // on the back of the tray, thin side against it
+      model.rotation.z = -Math.PI / 2;
+      model.position.set(layout.trayX + 2, layout.height - WALL - 80 - (ssd++ % 4) * 105, -layout.depth / 2 + 120);
+    } else {
+      const y = WALL + 2 + (hdd++ % 3) * 30;
+      model.position.set(chamberCenterX(layout), y, layout.depth / 2 - WALL - FRONT_ZONE - 80);
+    }
+    group.add(named(model, 'Storage', d.id, { formFactor: ff }));
+  }
+}
+
+/**
+ * One part on its own (part thumbnails), centred on the origin in millimetres.
+ * A case is drawn empty; a liquid cooler shows its pump and radiator side by side.
+ */
+export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Object3D {
+  const warnings: string[] = [];
+  const category = (part && typeof part === 'object' ? part.category : undefined) as Category | undefined;
+  let model: THREE.Object3D;
+  switch (category) {
+    case 'PCCase': {
+      const specs = normalizeSpecs('PCCase', part as Part<'PCCase'>, warnings);
+      const board = normalizeSpecs('Motherboard', { specs: { formFactor: specs.maxBoard } as never }, []);
+      model = buildCase(kit, computeCaseLayout(specs, board, null, warnings), specs);
+      break;
+    }
+    case 'Motherboard': {
+      const specs = normalizeSpecs('Motherboard', part as Part<'Motherboard'>, warnings);
+      const layout = computeCaseLayout(normalizeSpecs('PCCase', { specs: {} as never }, []), specs, null, []);
+      model = buildMotherboard(kit, specs, layout.board);
+      break;
+    }
+    case 'CPU':
+      model = buildCpu(kit, normalizeSpecs('CPU', part as Part<'CPU'>, warnings));
+      break;
+    case 'CPUCooler': {
+      const specs = normalizeSpecs('CPUCooler', part as Part<'CPUCooler'>, warnings);
+      if (specs.type === 'air') model = buildAirCooler(kit, specs);
+      else {
+        model = new THREE.Group();
+        const rad = buildRadiator(kit, specs);
+        rad.rotation.x = -Math.PI / 2;
+        const pump = buildPump(kit, specs);
+        pump.position.set(0, 0, 110);
+        model.add(rad, pump);
+      }
+      break;
+    }
+    case 'GPU':
+      model = buildGpu(kit, normalizeSpecs('GPU', part as Part<'GPU'>, warnings));
+      break;
+    case 'RAM':
+      model = buildRamStick(kit, normalizeSpecs('RAM', part as Part<'RAM'>, warnings));
+      break;
+    case 'Storage':
+      model = buildStorage(kit, normalizeSpecs('Storage', part as Part<'Storage'>, warnings));
+      break;
+    case 'PSU':
+      model = buildPsu(kit, normalizeSpecs('PSU', part as Part<'PSU'>, warnings));
+      break;
+    case 'CaseFan': {
+      const specs = normalizeSpecs('CaseFan', part as Part<'CaseFan'>, warnings);
+      model = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb });
+      break;
+    }
+    default:
+      model = new THREE.Group();
+  }
+  const merged = mergeByMaterial(model);
+  const bb = new THREE.Box3().setFromObject(merged);
+  if (!bb.isEmpty()) merged.position.sub(bb.getCenter(new THREE.Vector3()));
+  merged.name = `${category ?? 'unknown'}:${typeof part?.id === 'string' ? part.id : '?'}`;
+  merged.userData = { category, partId: part?.id, warnings };
+  return merged;
+}

@@ -1,0 +1,34 @@
+/**
+ * What each render profile turns on (DESIGN.md section 4). Measured on Mesa llvmpipe, see
+ * the farm section of the README for ms/frame.
+ *
+ *   cinematic  key-light shadows (1024 PCF), contact shadow, environment reflections,
+ *              bloom on emissive RGB, FXAA, the preset's coloured light rig
+ *   flat       clean neutral product light: white rig, small environment, contact shadow,
+ *              FXAA, no shadow map, no bloom
+ *   fast       minimum for speed: lights only (no environment, no shadows), no AA, no post
+ *
+ * Antialiasing is FXAA, not MSAA: on llvmpipe a 4x multisampled target almost doubled the
+ * frame time (189 vs 107 ms at 512x512) while FXAA costs a few ms (see post.ts).
+ */
+import type { Profile } from '../../../src/render/options.js';
+
+export interface ProfileSettings {
+  shadowMapSize: number;
+  /** PMREM size, 0 = no environment map */
+  envSize: number;
+  bloom: boolean;
+  fxaa: boolean;
+  neutralLights: boolean;
+  contactShadow: boolean;
+}
+
+export const PROFILE_SETTINGS: Record<Profile, ProfileSettings> = {
+  cinematic: { shadowMapSize: 1024, envSize: 128, bloom: true, fxaa: true, neutralLights: false, contactShadow: true },
+  flat: { shadowMapSize: 0, envSize: 64, bloom: false, fxaa: true, neutralLights: true, contactShadow: true },
+  fast: { shadowMapSize: 0, envSize: 0, bloom: false, fxaa: false, neutralLights: false, contactShadow: true },
+};
+
+export function profileSettings(profile: unknown): ProfileSettings {
+  return typeof profile === 'string' && profile in PROFILE_SETTINGS ? PROFILE_SETTINGS[profile as Profile] : PROFILE_SETTINGS.cinematic;
+}

@@ -1,0 +1,239 @@
+/**
+ * One loaded build on the stage: the scene graph, the camera, the post stack and the
+ * per-frame pose. Created by stage.ts on load(); renderFrame() only turns the build (and
+ * moves seasonal particles) and draws: everything else is prepared once.
+ */
+import * as THREE from 'three';
+import type { Category, Part } from '../../src/catalog/types.js';
+import type { StageBuild, StageInfo, StageOptions } from './contract.js';
+import { buildBuildGroup, buildPartModel } from './build-scene.js';
+import { buildBackground } from './scene/background.js';
+import { frameCamera, sweepOf } from './scene/camera.js';
+import { environmentFor } from './scene/environment.js';
+import { buildGrid } from './scene/grid.js';
+import { buildGround } from './scene/ground.js';
+import { buildLights } from './scene/lights.js';
+import { presetFor } from './scene/presets.js';
+import { profileSettings } from './scene/profiles.js';
+import { PostStack } from './scene/post.js';
+import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js';
+import { countTriangles } from './util/geometry.js';
+import type { MaterialKit } from './util/materials.js';
+import { mergeByMaterial } from './util/merge.js';
+import { bool, num } from './util/sanitize.js';
+
+/** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
+export const HERO_YAW = (50 * Math.PI) / 180;
+const MM = 0.001;
+
+/** The options the stage uses, every field checked (the page gets JSON from outside). */
+export interface SessionOptions {
+  width: number;
+  height: number;
+  frames: number;
+  profile: unknown;
+  scene: unknown;
+  showBackground: boolean;
+  showGrid: boolean;
+  winterMode: boolean;
+  springMode: boolean;
+  cameraOffsetX: number;
+  cameraZoom: number;
+  gridSettings: StageOptions['gridSettings'] | undefined;
+  transparent: boolean;
+}
+
+export function sessionOptions(o: Partial<StageOptions> | null | undefined): SessionOptions {
+  const winter = bool(o?.winterMode, false);
+  return {
+    width: Math.round(num(o?.width, 512, 16, 8192)),
+    height: Math.round(num(o?.height, 512, 16, 8192)),
+    frames: Math.max(1, Math.round(num(o?.frames, 120, 1, 100000))),
+    profile: o?.profile,
+    scene: o?.scene,
+    showBackground: bool(o?.showBackground, true),
+    showGrid: bool(o?.showGrid, false),
+    winterMode: winter,
+    // mutually exclusive: the API rejects both; winter wins if both still arrive
+    springMode: !winter && bool(o?.springMode, false),
+    cameraOffsetX: num(o?.cameraOffsetX, 0, -0.3, 0.3),
+    cameraZoom: num(o?.cameraZoom, 1, 0.5, 2),
+    gridSettings: o?.gridSettings,
+    transparent: bool(o?.transparent, false),
+  };
+}
+
+export class StageSession {
+  readonly scene = new THREE.Scene();
+  readonly camera = new THREE.PerspectiveCamera();
+  readonly turntable = new THREE.Group();
+  readonly info: StageInfo;
+  private post: PostStack | null = null;
+  private seasonal: SeasonalEffect | null = null;
+  private kit: MaterialKit | null = null;
+  private readonly disposables: { dispose(): void }[] = [];
+
+  constructor(
+    private readonly renderer: THREE.WebGLRenderer,
+    build: StageBuild,
+    readonly options: SessionOptions,
+  ) {
+    const o = options;
+    const preset = presetFor(o.scene);
+    const profile = profileSettings(o.profile);
+    const warnings: string[] = [];
+
+    // the model: a whole build, or a lone part (part thumbnails)
+    const lone = lonePart(build);
+    let model: THREE.Object3D;
+    if (lone) {
+      model = buildPartModel(lone);
+      warnings.push(...((model.userData.warnings as string[] | undefined) ?? []));
+    } else {
+      const built = buildBuildGroup(build);
+      warnings.push(...built.warnings);
+      this.kit = built.kit;
+      // one mesh per material for the whole build: draw calls dominate on a CPU rasteriser
+      model = mergeByMaterial(built.group);
+    }
+    model.scale.setScalar(MM);
+    const modelBox = new THREE.Box3().setFromObject(model);
+    if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
+    this.turntable.add(model);
+    this.turntable.name = 'turntable';
+    this.scene.add(this.turntable);
+
+    const sweep = sweepOf(model);
+    const floorY = sweep.minY;
+    const center = new THREE.Vector3(0, (sweep.minY + sweep.maxY) / 2, 0);
+    const radius = Math.hypot(sweep.radius, (sweep.maxY - sweep.minY) / 2);
+
+    // renderer state for this load
+    const r = this.renderer;
+    r.setPixelRatio(1);
+    r.setSize(o.width, o.height, true);
+    r.toneMapping = THREE.ACESFilmicToneMapping;
+    r.toneMappingExposure = preset.exposure;
+    r.outputColorSpace = THREE.SRGBColorSpace;
+    r.shadowMap.enabled = profile.shadowMapSize > 0;
+    r.shadowMap.type = THREE.PCFShadowMap;
+    r.setClearColor(0x000000, o.transparent ? 0 : 1);
+
+    const lights = buildLights(preset, center, radius, profile.shadowMapSize, profile.neutralLights);
+    this.scene.add(lights.group);
+    if (profile.envSize > 0) {
+      this.scene.environment = environmentFor(r, String(o.scene), preset, profile.envSize);
+      this.scene.environmentIntensity = preset.env.intensity * (profile.neutralLights ? 0.9 : 1);
+    }
+
+    frameCamera(this.camera, sweep, o.width / o.height, o.cameraZoom, o.cameraOffsetX, o.width, o.height);
+
+    if (!o.transparent) {
+      this.scene.background = this.bakeBackground(buildBackground(preset, !o.showBackground, 60));
+      const footprint = lone ? { width: 0.3, depth: 0.3 } : { width: (modelBox.max.x - modelBox.min.x) * 0.9, depth: (modelBox.max.z - modelBox.min.z) * 0.9 };
+      const ground = buildGround(footprint, floorY, radius, preset.shadowOpacity, profile.shadowMapSize > 0);
+      if (profile.contactShadow) this.turntable.add(ground);
+      this.trackTree(ground);
+      if (o.showGrid) {
+        const grid = buildGrid(o.gridSettings, floorY);
+        this.turntable.add(grid);
+        this.disposables.push(grid.geometry, grid.material as THREE.Material);
+      }
+      if (o.winterMode || o.springMode) {
+        const volume = { radius: radius * 1.8, minY: floorY, maxY: floorY + (sweep.maxY - sweep.minY) * 1.6 };
+        this.seasonal = o.winterMode ? buildSnow(volume, floorY) : buildPetals(volume, floorY);
+        this.scene.add(this.seasonal.world);
+        this.turntable.add(this.seasonal.ground);
+      }
+    }
+
+    if (profile.fxaa || (profile.bloom && !o.transparent)) {
+      this.post = new PostStack(r, this.scene, this.camera, {
+        width: o.width,
+        height: o.height,
+        fxaa: profile.fxaa,
+        bloom: profile.bloom && !o.transparent,
+      });
+    }
+
+    this.info = { triangles: countTriangles(this.scene), warnings, heroFrame: 0 };
+  }
+
+  /**
+   * Draws the sky once into a texture of the frame's size and uses it as the background.
+   * The camera never moves, so the sky never changes; a per-pixel sky shader every frame
+   * cost about as much as the whole build on llvmpipe.
+   *
+   * The sky is seen through a level copy of the camera (pitched down only slightly), so the
+   * horizon sits in the upper part of the frame with sky above it, instead of being pushed
+   * out of frame by the camera looking down at the build. The floor's grid and shadows fade
+   * out well before that horizon, so the two perspectives never meet.
+   */
+  private bakeBackground(sky: THREE.Mesh): THREE.Texture {
+    const { width, height } = this.options;
+    const target = new THREE.WebGLRenderTarget(width, height, { type: THREE.HalfFloatType, depthBuffer: false });
+    const only = new THREE.Scene();
+    only.add(sky);
+    const r = this.renderer;
+    const previous = r.getRenderTarget();
+    const level = this.camera.clone();
+    level.position.set(0, 0, 0);
+    level.lookAt(0, -Math.tan((3 * Math.PI) / 180), -1);
+    level.updateMatrixWorld(true);
+    r.setRenderTarget(target);
+    r.render(only, level);
+    r.setRenderTarget(previous);
+    sky.geometry.dispose();
+    (sky.material as THREE.Material).dispose();
+    this.disposables.push(target);
+    return target.texture;
+  }
+
+  /** Turns the build to frame `index` of the turn and draws it (synchronous). */
+  renderFrame(index: number): void {
+    const frames = this.options.frames;
+    const i = Number.isFinite(index) ? Math.floor(index) : 0;
+    const k = ((i % frames) + frames) % frames;
+    this.turntable.rotation.y = HERO_YAW + (k / frames) * Math.PI * 2;
+    this.seasonal?.update(k, frames);
+    if (this.post) this.post.render();
+    else this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Compiles shaders ahead of the first frame so frame timings are steady. */
+  async warm(): Promise<void> {
+    const r = this.renderer as THREE.WebGLRenderer & { compileAsync?: (s: THREE.Object3D, c: THREE.Camera) => Promise<unknown> };
+    if (r.compileAsync) await r.compileAsync(this.scene, this.camera);
+    this.renderFrame(0);
+  }
+
+  private trackTree(root: THREE.Object3D): void {
+    root.traverse((o) => {
+      const m = o as THREE.Mesh;
+      if (m.isMesh) this.disposables.push(m.geometry, m.material as THREE.Material);
+    });
+  }
+
+  dispose(): void {
+    this.turntable.traverse((o) => {
+      const m = o as THREE.Mesh;
+      if (m.isMesh) m.geometry.dispose();
+    });
+    for (const d of this.disposables) d.dispose();
+    this.seasonal?.dispose();
+    this.kit?.dispose();
+    this.post?.dispose();
+    this.scene.clear();
+  }
+}
+
+/** A build of exactly one part and no case is drawn as that part alone (thumbnails). */
+function lonePart(build: StageBuild): Part | null {
+  const all: Part[] = [];
+  for (const [category, list] of Object.entries((build?.parts ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue;
+    for (const p of list) if (p && typeof p === 'object') all.push({ ...(p as Part), category: category as Category });
+  }
+  if (all.length !== 1) return null;
+  return all[0]!.category === 'PCCase' ? null : all[0]!;
+}

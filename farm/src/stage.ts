@@ -1,0 +1,94 @@
+/**
+ * The stage page's entry (bundled by farm/build.ts): installs `window.renderStage`, the
+ * StageApi of contract.ts. One WebGL renderer per page, reused across loads; each load
+ * builds a StageSession. The page makes no network requests: everything is procedural.
+ */
+import * as THREE from 'three';
+import type { GlInfo, StageApi, StageBuild, StageInfo, StageOptions } from './contract.js';
+import { disposeEnvironments } from './scene/environment.js';
+import { sessionOptions, StageSession } from './stage-session.js';
+
+let canvas: HTMLCanvasElement | null = null;
+let renderer: THREE.WebGLRenderer | null = null;
+let session: StageSession | null = null;
+
+function ensureCanvas(): HTMLCanvasElement {
+  if (!canvas) {
+    canvas = document.createElement('canvas');
+    canvas.id = 'stage';
+    canvas.width = 512;
+    canvas.height = 512;
+    document.body.appendChild(canvas);
+  }
+  return canvas;
+}
+
+function ensureRenderer(): THREE.WebGLRenderer {
+  if (renderer) return renderer;
+  const c = ensureCanvas();
+  // probe first: three's own error on a missing context is vague
+  const probe = c.getContext('webgl2', { preserveDrawingBuffer: true, alpha: true, antialias: false, premultipliedAlpha: true });
+  if (!probe) {
+    throw new Error(
+      'WebGL2 is not available in this browser: start Chromium with a GL backend (e.g. --use-gl=angle --use-angle=swiftshader or gl-egl) and without --disable-gpu',
+    );
+  }
+  try {
+    renderer = new THREE.WebGLRenderer({
+      canvas: c,
+      context: probe,
+      antialias: false, // MSAA comes from the composer's multisampled target (profiles.ts)
+      alpha: true,
+      premultipliedAlpha: true,
+      preserveDrawingBuffer: true, // the Node side reads the frame with canvas.toBlob after renderFrame
+      powerPreference: 'high-performance',
+    });
+  } catch (err) {
+    throw new Error(`WebGL renderer could not be created: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  renderer.setPixelRatio(1);
+  return renderer;
+}
+
+function glInfo(): GlInfo {
+  const gl = ensureRenderer().getContext() as WebGL2RenderingContext;
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  return {
+    vendor: String(ext ? gl.getParameter(ext.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR)),
+    renderer: String(ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)),
+    webgl2: typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext,
+    maxTextureSize: Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)),
+  };
+}
+
+async function load(build: StageBuild, options: StageOptions): Promise<StageInfo> {
+  const r = ensureRenderer();
+  session?.dispose();
+  session = null;
+  const next = new StageSession(r, build, sessionOptions(options));
+  await next.warm();
+  session = next;
+  return { ...next.info, warnings: [...next.info.warnings] };
+}
+
+function renderFrame(index: number): void {
+  if (!session) throw new Error('renderFrame called before load()');
+  session.renderFrame(index);
+}
+
+function dispose(): void {
+  session?.dispose();
+  session = null;
+  disposeEnvironments();
+  renderer?.renderLists.dispose();
+}
+
+const api: StageApi = {
+  glInfo,
+  load,
+  renderFrame,
+  canvas: () => ensureCanvas(),
+  dispose,
+};
+
+window.renderStage = api;

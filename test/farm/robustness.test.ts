@@ -1,0 +1,115 @@
+/**
+ * Every model builds from any data: every OpenDB sample record through the catalog's mapper,
+ * and hand-made hostile specs (NaN, zero, negative, huge, wrong types, missing fields).
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
+import type { StageBuild } from '../../farm/src/contract.js';
+import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
+import { CATEGORIES, type Category, type Part } from '../../src/catalog/types.js';
+import { boxOf, demoBuild, finite } from './helpers.js';
+
+const SAMPLE = '/work/shared/opendb/sample/open-db';
+const TRIANGLE_BUDGET = 150_000;
+const base = demoBuild('DEMO-GLASS');
+
+function records(category: Category): { file: string; record: unknown }[] {
+  const dir = join(SAMPLE, category);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ file: f, record: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown }));
+}
+
+/** The base build with `part` as the only part of its category. */
+function withPart(part: Part): StageBuild {
+  return { ...base, parts: { ...base.parts, [part.category]: [part] } };
+}
+
+describe.skipIf(!existsSync(SAMPLE))('every OpenDB sample record', () => {
+  for (const category of CATEGORIES) {
+    it(`${category}: maps, models alone and inside a full build`, () => {
+      const list = records(category);
+      expect(list.length).toBeGreaterThan(0);
+      let built = 0;
+      for (const { file, record } of list) {
+        const mapped = mapOpenDbRecord(category, record);
+        if (!mapped.ok) continue; // the mapper's own tests cover unusable records
+        const part = { id: file.slice(0, 9), category, name: mapped.name, specs: mapped.specs } as Part;
+        const alone = buildPartModel(part);
+        expect(finite(boxOf(alone)), `${category}/${file} alone`).toBe(true);
+        const full = buildBuildGroup(withPart(part));
+        expect(finite(boxOf(full.group)), `${category}/${file} in a build`).toBe(true);
+        expect(full.triangles).toBeLessThan(TRIANGLE_BUDGET);
+        built++;
+      }
+      expect(built).toBeGreaterThan(list.length * 0.9);
+    });
+  }
+});
+
+const HOSTILE_VALUES: unknown[] = [NaN, 0, -1, -1e9, 1e9, Infinity, -Infinity, null, undefined, 'abc', '', [], {}, true];
+
+/** Every field of every category's specs set to each hostile value, one field at a time. */
+function hostileSpecs(category: Category): unknown[] {
+  const template = (base.parts[category]?.[0]?.specs ?? {}) as Record<string, unknown>;
+  const out: unknown[] = [{}, null, undefined, 42, 'specs', [], { unknown: 1 }];
+  for (const key of Object.keys(template)) for (const v of HOSTILE_VALUES) out.push({ ...template, [key]: v });
+  // everything hostile at once
+  for (const v of HOSTILE_VALUES) out.push(Object.fromEntries(Object.keys(template).map((k) => [k, v])));
+  return out;
+}
+
+describe('hostile specs', () => {
+  for (const category of CATEGORIES) {
+    it(`${category}: never throws, stays finite and bounded`, () => {
+      for (const specs of hostileSpecs(category)) {
+        const part = { id: 'hostile', category, name: 'hostile', specs } as unknown as Part;
+        const label = `${category} ${JSON.stringify(specs)}`;
+        expect(finite(boxOf(buildPartModel(part))), label).toBe(true);
+        const full = buildBuildGroup(withPart(part));
+        const box = boxOf(full.group);
+        expect(finite(box), label).toBe(true);
+        // clamped: no part of a build is ever drawn larger than a metre
+        expect(box.max.x - box.min.x, label).toBeLessThan(1000);
+        expect(box.max.y - box.min.y, label).toBeLessThan(1000);
+        expect(box.max.z - box.min.z, label).toBeLessThan(1000);
+        expect(full.triangles).toBeLessThan(TRIANGLE_BUDGET);
+      }
+    });
+  }
+
+  it('reports replaced values as warnings', () => {
+    const gpu = { id: 'bad-gpu', category: 'GPU', name: 'x', specs: { ...base.parts.GPU![0]!.specs, lengthMm: NaN } } as Part;
+    const { warnings } = buildBuildGroup(withPart(gpu));
+    expect(warnings.some((w) => w.includes('GPU bad-gpu') && w.includes('lengthMm'))).toBe(true);
+  });
+});
+
+describe('hostile build shapes', () => {
+  const shapes: unknown[] = [
+    {},
+    { parts: null, state: null },
+    { parts: {}, state: null },
+    { parts: { GPU: 'not a list', RAM: [null, 3, 'x'] }, state: 'nonsense' },
+    { parts: { PCCase: [] }, state: { fans: 'x', radiator: 5, rgb: { color: 12 } } },
+    { ...base, state: { fans: [{ slot: 'front-9' }, { slot: 'nowhere-1' }, { slot: 'top-1', partId: 'missing' }], radiator: { slot: 'side' }, rgb: { color: 'red', mode: 'off' } } },
+    { parts: { ...base.parts, RAM: Array.from({ length: 12 }, () => base.parts.RAM![0]) }, state: null },
+    { parts: { ...base.parts, GPU: Array.from({ length: 5 }, () => base.parts.GPU![0]) }, state: null },
+    { parts: { ...base.parts, CaseFan: [{ ...base.parts.CaseFan![0]!, specs: { ...base.parts.CaseFan![0]!.specs, quantity: 9 } }] }, state: null },
+  ];
+  it('never throws and reports what it could not draw', () => {
+    for (const shape of shapes) {
+      const built = buildBuildGroup(shape as StageBuild);
+      expect(finite(boxOf(built.group)), JSON.stringify(shape).slice(0, 120)).toBe(true);
+      expect(Array.isArray(built.warnings)).toBe(true);
+    }
+    const crowded = buildBuildGroup(shapes[6] as StageBuild);
+    expect(crowded.warnings.some((w) => w.includes('DIMM'))).toBe(true);
+    const badSlots = buildBuildGroup(shapes[5] as StageBuild);
+    expect(badSlots.warnings.some((w) => w.includes('front-9'))).toBe(true);
+  });
+});
