@@ -64,7 +64,7 @@ export function mintSessionToken(secret: string, input: MintInput): SessionToken
     iat,
     exp,
   };
-  const token = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE, noTimestamp: true });
+  const token = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE });
   return {
     session_token: token,
     token_type: 'Bearer',

