@@ -35,6 +35,8 @@ export const configSchema = z.object({
   chromiumPath: optionalString,
   ffmpegPath: optionalString,
   ffprobePath: optionalString,
+  /** where to look for chromium/ffmpeg after the well-known locations */
+  searchPath: optionalString,
   /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
   glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
   /** render jobs one worker process runs at once (rendering is CPU-bound: 1 per 2 cores) */
@@ -87,6 +89,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   ffmpegPath: 'FFMPEG_PATH',
   ffprobePath: 'FFPROBE_PATH',
   glBackend: 'RENDER_FARM_GL',
+  searchPath: 'PATH',
   seedDemo: 'RENDER_FARM_SEED_DEMO',
   workerConcurrency: 'RENDER_FARM_WORKER_CONCURRENCY',
   renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',

@@ -161,8 +161,8 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const { findChromium, findFfmpeg, MissingToolError } = await import('../render/tool-paths.js');
   let chromium, ffmpegPath;
   try {
-    chromium = await findChromium(cfg);
-    ffmpegPath = (await findFfmpeg(cfg)).path;
+    chromium = await findChromium(cfg, cfg.searchPath);
+    ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
   } catch (err) {
     if (err instanceof MissingToolError) throw new ExitError(1, err.message);
     throw err;

@@ -34,8 +34,8 @@ export async function createRenderEngine(cfg: Config, log?: (line: string) => vo
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
   const { renderBuild } = await import('../render/renderer.js');
-  const chromium = await findChromium(cfg);
-  const ffmpeg = await findFfmpeg(cfg);
+  const chromium = await findChromium(cfg, cfg.searchPath);
+  const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   const pool = new BrowserPool({ chromiumPath: chromium.path, glBackend: cfg.glBackend, stage: farmStageBundle, log });
   return {
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),

@@ -24,12 +24,20 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${deadAfterS})`)
     .execute();
   if (!dead.length) return { deadWorkers: [], requeuedRenders: 0 };
-  const graphileIds = dead.flatMap((w) => w.graphile_ids);
+  const ids = dead.map((w) => w.id);
+  // the ids each worker reported, plus those its renders recorded when they were claimed
+  const claimedBy = await db.db
+    .selectFrom('renders')
+    .select('locked_by')
+    .where('status', '=', 'processing')
+    .where('worker_id', 'in', ids)
+    .where('locked_by', 'is not', null)
+    .execute();
+  const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!)])];
   if (graphileIds.length) {
     // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
     await sql`SELECT graphile_worker.force_unlock_workers(${sql.val(graphileIds)}::text[])`.execute(db.db);
   }
-  const ids = dead.map((w) => w.id);
   const requeued = await db.db
     .updateTable('renders')
     .set({ status: 'queued', progress: 0, updated_at: new Date() })

@@ -4,7 +4,9 @@
  * within the drain bound or is released for retry).
  */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import os from 'node:os';
+import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
@@ -13,6 +15,7 @@ import { installQueue, quietLogger } from './queue.js';
 import { createRenderEngine, type RenderEngine } from './render-engine.js';
 import { HEARTBEAT_MS, startSweeper } from './sweeper.js';
 import { renderTask } from './tasks/render.js';
+import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
 
 export interface WorkerOptions {
@@ -59,17 +62,24 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   beat.unref();
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'));
 
+  // listen before run(): the pool creates its workers before run() resolves
+  const events: WorkerEvents = new EventEmitter();
+  events.on('worker:create', ({ worker }) => {
+    graphileIds.push(worker.workerId);
+  });
   const runner = await gw.run({
     pgPool: db.pool,
     concurrency: opts.concurrency,
     noHandleSignals: true,
     pollInterval: 1_000,
+    // graphile aborts running tasks this long after stop(); that is our drain bound
+    gracefulShutdownAbortTimeout: opts.drainTimeoutMs,
+    events,
     logger: quietLogger(gw.Logger),
-    taskList: toTaskList([renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs })]),
-  });
-  runner.events.on('worker:create', ({ worker }) => {
-    graphileIds.push(worker.workerId);
-    void heartbeat();
+    taskList: toTaskList([
+      renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+      thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
+    ]),
   });
   await heartbeat();
 
@@ -80,7 +90,8 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     stop: () => {
       stopping ??= (async () => {
         wlog.info('draining: no new jobs');
-        const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs).unref());
+        // graphile aborts the running renders at the drain bound; this is the safety net after it
+        const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
         const outcome = await Promise.race([runner.stop().then(() => 'drained' as const), bound]);
         if (outcome === 'timeout') {
           wlog.warn('drain bound reached: releasing running renders for retry');

@@ -1,0 +1,123 @@
+/**
+ * Workers as real processes (`render-farm worker`) sharing one Postgres queue: SIGKILL
+ * recovery through heartbeats and the sweeper, SIGTERM drain, no job done twice.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+
+const BIN = path.resolve('bin/render-farm');
+
+interface Child {
+  proc: ChildProcess;
+  pid: number;
+  log: string[];
+  exited: Promise<number | null>;
+}
+
+describe('worker processes', () => {
+  let api: TestApi;
+  let token: string;
+  const children: Child[] = [];
+  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+
+  const spawnWorker = async (drainSeconds = 60): Promise<Child> => {
+    const proc = spawn('node', [BIN, 'worker', '--drain-timeout', String(drainSeconds)], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const log: string[] = [];
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const onData = (d: Buffer) => {
+      const text = d.toString();
+      log.push(text);
+      if (text.includes('is taking jobs')) ready();
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+    const child = { proc, pid: proc.pid!, log, exited };
+    children.push(child);
+    await Promise.race([isReady, exited.then((c) => Promise.reject(new Error(`worker exited ${c}: ${log.join('')}`)))]);
+    return child;
+  };
+  const submit = (body: unknown) => api.call('POST', '/render-build', { token, body });
+  const render = (jobId: string) =>
+    api.t.db.db.selectFrom('jobs').innerJoin('renders', 'renders.id', 'jobs.render_id').selectAll('renders').where('jobs.id', '=', jobId).executeTakeFirstOrThrow();
+  const waitFor = async <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  const ownerPid = (workerId: string | null) => Number(workerId?.split('-').at(-2));
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of children) c.proc.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    await api?.close();
+  });
+
+  it('a SIGKILLed worker\'s render is finished by another worker within 60 s', async () => {
+    const [a, b] = await Promise.all([spawnWorker(), spawnWorker()]);
+    const s = await submit({ parts: glass.parts, format: 'video', width: 384, height: 384, profile: 'fast', cameraZoom: 1.21 });
+    const running = await waitFor('the render to be under way', async () => {
+      const r = await render(s.json.job_id);
+      return r.status === 'processing' && r.progress > 0 ? r : null;
+    }, 60_000);
+    const victim = [a, b].find((c) => c.pid === ownerPid(running.worker_id))!;
+    const survivor = victim === a ? b : a;
+    expect(victim).toBeDefined();
+    victim.proc.kill('SIGKILL');
+    const killedAt = Date.now();
+    const done = await waitFor('the render to complete elsewhere', async () => {
+      const r = await render(s.json.job_id);
+      return r.status === 'completed' ? r : null;
+    }, 75_000);
+    const took = (Date.now() - killedAt) / 1000;
+    expect(took).toBeLessThan(60);
+    expect(ownerPid(done.worker_id)).toBe(survivor.pid);
+    expect(done.attempts).toBe(2);
+    const poll = await api.call('GET', `/render-build/${s.json.job_id}`, { token });
+    expect(poll.json.status).toBe('completed');
+    expect((await fetch(poll.json.video_url)).status).toBe(200);
+    const dead = await api.t.db.db.selectFrom('workers').select('stopped_at').where('id', '=', running.worker_id!).executeTakeFirstOrThrow();
+    expect(dead.stopped_at).not.toBeNull();
+  }, 180_000);
+
+  it('two workers share the queue and no render is done twice', async () => {
+    const bodies = [1.11, 1.12, 1.13, 1.14].map((z) => ({ parts: glass.parts, format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: z }));
+    const jobs = await Promise.all(bodies.map((b) => submit(b)));
+    const rows = await waitFor('all four renders', async () => {
+      const rs = await Promise.all(jobs.map((j) => render(j.json.job_id)));
+      return rs.every((r) => r.status === 'completed') ? rs : null;
+    }, 150_000);
+    for (const r of rows) expect(r.attempts).toBe(1);
+    const { rows: left } = await api.t.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`);
+    expect(left[0].n).toBe(0);
+  }, 180_000);
+
+  it('SIGTERM drains: the running render finishes, then the worker exits 0', async () => {
+    for (const c of children) c.proc.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    const w = await spawnWorker(60);
+    const s = await submit({ parts: glass.parts, format: 'video', width: 384, height: 384, profile: 'fast', cameraZoom: 1.31 });
+    await waitFor('the render to start', async () => (await render(s.json.job_id)).status === 'processing', 60_000);
+    w.proc.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    const r = await render(s.json.job_id);
+    expect(r.status, w.log.join('')).toBe('completed');
+    expect(ownerPid(r.worker_id)).toBe(w.pid);
+    expect(w.log.join(''), w.log.join('')).toContain('draining');
+  }, 180_000);
+});
