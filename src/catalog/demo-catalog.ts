@@ -395,7 +395,7 @@ export const DEMO_BUILDS: readonly DemoBuild[] = [
       GPU: [I.gpuRgb3Fan], RAM: [I.ramGoldRgb4x8], Storage: [I.ssdNvme2tb], PSU: [I.psu1000], CaseFan: [I.fan140Rgb3, I.fan140Rgb3],
     },
     interactiveState: {
-      fans: [{ slot: 'side-1' }, { slot: 'side-2' }, { slot: 'side-3' }, { slot: 'bottom-1' }, { slot: 'bottom-2' }, { slot: 'rear-1' }],
+      fans: [{ slot: 'side-1' }, { slot: 'side-2' }, { slot: 'front-1' }, { slot: 'bottom-1' }, { slot: 'bottom-2' }, { slot: 'rear-1' }],
       radiator: { slot: 'top' },
       rgb: { color: '#c13cff', mode: 'static' },
     },
