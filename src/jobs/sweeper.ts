@@ -9,7 +9,7 @@ import type { Db } from '../db/database.js';
 
 export const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_S = 30;
-export const SWEEP_MS = 10_000;
+export const SWEEP_MS = 5_000;
 
 export interface SweepResult {
   deadWorkers: string[];
