@@ -29,6 +29,10 @@ export const configSchema = z.object({
   publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   /** HS256 secret for session tokens; generated into the data dir when unset */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** requests a minute per customer on protected endpoints (0: no limit); per API process */
+  rateLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(1200),
+  /** requests a customer may send at once before the per-minute rate applies */
+  rateLimitBurst: z.coerce.number().int().min(1).max(100_000).default(200),
   /** JSON body limit */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -84,6 +88,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
   signingSecret: 'RENDER_FARM_SIGNING_SECRET',
   bodyLimit: 'RENDER_FARM_BODY_LIMIT',
+  rateLimitPerMinute: 'RENDER_FARM_RATE_LIMIT',
+  rateLimitBurst: 'RENDER_FARM_RATE_BURST',
   logLevel: 'LOG_LEVEL',
   chromiumPath: 'CHROMIUM_PATH',
   ffmpegPath: 'FFMPEG_PATH',

@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface ApiContext {
   cfg: Config;
@@ -13,6 +14,7 @@ export interface ApiContext {
   log: Logger;
   version: string;
   store: ArtifactStore;
+  rateLimiter: RateLimiter;
 }
 
 /** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */

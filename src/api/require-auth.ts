@@ -27,6 +27,7 @@ export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKey
       { allowSessionTokens: !opts.apiKeyOnly },
     );
     if (result.deprecatedBrowserKey) res.setHeader('X-Service-Auth-Deprecation', DEPRECATION_NOTICE);
+    ctx.rateLimiter.take(result.principal.customerId);
     if (scope && !hasScope(result.principal.scopes, scope)) {
       throw forbidden('missing_scope', `this token lacks the ${scope} scope`);
     }

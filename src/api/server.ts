@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../log.js';
 import { openArtifactStore } from '../storage/artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
+import { RateLimiter } from './rate-limit.js';
 import type { ApiContext } from './context.js';
 
 export interface RunningServer {
@@ -42,7 +43,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     }
     const secret = await resolveSigningSecret(cfg);
     const store = await openArtifactStore(cfg);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store };
+    const rateLimiter = new RateLimiter(cfg.rateLimitPerMinute, cfg.rateLimitBurst);
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { RateLimiter } from '../../src/api/rate-limit.js';
+import { HttpError } from '../../src/api/http-error.js';
+import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+
+describe('rate limiting', () => {
+  it('allows a burst, then refills at the per-minute rate', () => {
+    const rl = new RateLimiter(60, 3);
+    const t0 = 1_000_000;
+    for (let i = 0; i < 3; i++) rl.take('a', t0);
+    let err: HttpError | null = null;
+    try {
+      rl.take('a', t0);
+    } catch (e) {
+      err = e as HttpError;
+    }
+    expect(err?.status).toBe(429);
+    expect(err?.headers?.['Retry-After']).toBe('1');
+    rl.take('b', t0); // customers are limited apart
+    rl.take('a', t0 + 1_000); // one token back after a second at 60/min
+    expect(() => rl.take('a', t0 + 1_000)).toThrow(HttpError);
+    expect(() => new RateLimiter(0, 1).take('a')).not.toThrow();
+  });
+
+  describe('over HTTP', () => {
+    let api: TestApi;
+    beforeAll(async () => {
+      api = await startTestApi({ rateLimitPerMinute: 60, rateLimitBurst: 3 });
+    });
+    afterAll(async () => api?.close());
+
+    it('answers 429 with Retry-After and the error body, per customer', async () => {
+      const get = (key: string) => api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
+      for (let i = 0; i < 3; i++) expect((await get(api.key)).status).toBe(200);
+      const limited = await get(api.key);
+      expect(limited.status).toBe(429);
+      expect(isErrorBody(limited.json)).toBe(true);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      const other = (await createApiKey(api.t.db.db, 'other-customer')).key;
+      expect((await get(other)).status).toBe(200);
+      // /health is not limited
+      expect((await api.call('GET', '/health')).status).toBe(200);
+    });
+  });
+});
