@@ -305,7 +305,10 @@ export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Objec
   const merged = mergeByMaterial(model);
   const bb = new THREE.Box3().setFromObject(merged);
   if (!bb.isEmpty()) merged.position.sub(bb.getCenter(new THREE.Vector3()));
-  merged.name = `${category ?? 'unknown'}:${typeof part?.id === 'string' ? part.id : '?'}`;
-  merged.userData = { category, partId: part?.id, warnings };
-  return merged;
+  // the centring offset lives inside a wrapper, so scaling the returned object (mm -> m) scales it too
+  const wrapper = new THREE.Group();
+  wrapper.add(merged);
+  wrapper.name = `${category ?? 'unknown'}:${typeof part?.id === 'string' ? part.id : '?'}`;
+  wrapper.userData = { category, partId: part?.id, warnings };
+  return wrapper;
 }

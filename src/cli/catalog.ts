@@ -53,13 +53,18 @@ Examples:
       const { importOpenDb, OpenDbLayoutError } = await import('../catalog/importer.js');
       const cfg = configFor(cmd);
       const tty = !opts.json && process.stderr.isTTY;
+      let thumbnailsQueued = 0;
       const summary = await withDb(cfg, async (db) => {
         try {
-          return await importOpenDb(db, dir, {
+          const result = await importOpenDb(db, dir, {
             onProgress: tty
               ? (p) => process.stderr.write(`\r${p.overallDone}/${p.overallTotal} records (${p.category})   `)
               : undefined,
           });
+          // product shots of new and changed parts, rendered by workers after any renders
+          const { queueImportThumbnails } = await import('../pregen/import-hook.js');
+          thumbnailsQueued = await queueImportThumbnails(db, result);
+          return result;
         } catch (err) {
           if (err instanceof OpenDbLayoutError) throw new UsageError(err.message);
           throw err;
@@ -67,8 +72,11 @@ Examples:
           if (tty) process.stderr.write('\r\x1b[K');
         }
       });
-      if (opts.json) printJson(summary);
-      else process.stdout.write(importTable(summary));
+      if (opts.json) printJson({ ...summary, thumbnailsQueued });
+      else {
+        process.stdout.write(importTable(summary));
+        if (thumbnailsQueued) process.stdout.write(`queued ${thumbnailsQueued} part thumbnails for the workers (low priority)\n`);
+      }
       if (summary.total.read > 0 && summary.total.imported === 0) {
         throw new ExitError(1, `none of the ${summary.total.read} records could be imported`);
       }

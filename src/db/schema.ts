@@ -93,7 +93,29 @@ export interface WorkersTable {
   stopped_at: Date | null;
 }
 
+/** A pregenerated render (sql/0003_pregenerated.sql; written by src/pregen). */
+export interface PregeneratedTable {
+  combination_key: string;
+  format: 'video' | 'sprite';
+  width: number;
+  height: number;
+  profile: string;
+  options: Json<Record<string, unknown>>;
+  parts: Json<PartIdMap>;
+  visible: Json<Record<string, unknown>>;
+  artifact_key: string;
+  content_type: string;
+  /** bigint: pg returns it as a string */
+  bytes: ColumnType<string, number | string, number | string>;
+  renderer_version: string;
+  render_ms: number | null;
+  frames_per_second: number | null;
+  source: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  pregenerated: PregeneratedTable;
   renders: RendersTable;
   jobs: JobsTable;
   workers: WorkersTable;

@@ -15,6 +15,7 @@ import { installQueue, quietLogger } from './queue.js';
 import { createRenderEngine, type RenderEngine } from './render-engine.js';
 import { HEARTBEAT_MS, startSweeper } from './sweeper.js';
 import { renderTask } from './tasks/render.js';
+import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
 
 export interface WorkerOptions {
@@ -77,6 +78,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     logger: quietLogger(gw.Logger),
     taskList: toTaskList([
       renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+      thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
     ]),
   });
   await heartbeat();

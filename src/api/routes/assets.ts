@@ -1,10 +1,12 @@
 /**
  * Part images at stable URLs (`/assets/parts/<id>`). Public, because <img> tags cannot send
- * Authorization. Until a part's thumbnail is rendered, a generated per-category placeholder
- * (SVG) is served.
+ * Authorization. A part's rendered thumbnail (WebP product shot, `parts.image_key`, made by
+ * `pregen --thumbnails` or the `thumbnail` worker task) is served from the artifact store;
+ * until one is rendered, a generated per-category placeholder (SVG).
  */
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { Router, type Request, type Response } from 'express';
 import { getPartsByIds } from '../../catalog/repository.js';
 import type { Category } from '../../catalog/types.js';
 import type { ApiContext } from '../context.js';
@@ -36,12 +38,37 @@ export function placeholderSvg(category: Category, name: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 240 240"><rect width="240" height="240" fill="${s.bg}"/><g fill="${s.fg}">${s.glyph}</g><text x="120" y="222" font-family="sans-serif" font-size="11" fill="${s.fg}" text-anchor="middle">${escapeXml(title)}</text><text x="120" y="24" font-family="sans-serif" font-size="12" font-weight="bold" fill="${s.fg}" text-anchor="middle">${s.label}</text></svg>`;
 }
 
+/**
+ * Streams the stored thumbnail (the URL is stable while the image changes with the part's
+ * version, so clients revalidate by ETag). False when it is not in the store: placeholder.
+ */
+async function sendThumbnail(ctx: ApiContext, req: Request, res: Response, key: string): Promise<boolean> {
+  const meta = await ctx.store.stat(key).catch(() => null);
+  if (!meta) return false;
+  res.setHeader('ETag', meta.etag);
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  if (req.get('if-none-match') === meta.etag) {
+    res.status(304).end();
+    return true;
+  }
+  const body = await ctx.store.read(key).catch(() => null);
+  if (!body) return false;
+  res.setHeader('Content-Type', meta.contentType);
+  res.setHeader('Content-Length', String(meta.size));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  await pipeline(body, res).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE' && !req.destroyed) ctx.log.warn({ err, key }, 'thumbnail download failed');
+  });
+  return true;
+}
+
 export function assetRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/assets/parts/:id', async (req, res) => {
     const id = String(req.params.id);
     const [part] = /^[a-z0-9]{1,64}$/.test(id) ? await getPartsByIds(ctx.db, [id]) : [];
     if (!part) throw notFound('part_not_found', `no part with id ${JSON.stringify(id)}`);
+    if (part.image_key && (await sendThumbnail(ctx, req, res, part.image_key))) return;
     const svg = placeholderSvg(part.category, part.name);
     const etag = `"${createHash('sha1').update(svg).digest('base64url')}"`;
     res.setHeader('ETag', etag);

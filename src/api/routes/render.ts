@@ -1,5 +1,5 @@
 /**
- * Render endpoints (spec 4.3, 4.4, 4.5, 4.8, 4.9): validate, submit to the job farm, poll.
+ * Render endpoints (spec 4.3, 4.4, 4.5, 4.9; 4.8 is in legacy.ts): validate, submit to the job farm, poll.
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
@@ -19,7 +19,8 @@ import { parseOr400 } from '../validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function checkOptions(o: RenderOptions): void {
+/** Cross-field option rules (width with height, winter vs spring) as a 400. */
+export function checkOptions(o: RenderOptions): void {
   const p = renderOptionsProblem(o);
   if (p) throw badRequest('invalid_body', p.message, [{ field: p.field, message: p.message }]);
 }
@@ -48,6 +49,14 @@ export function checkPartsShape(parts: Record<string, string[]>): void {
   if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
 }
 
+/** UnknownPartsError -> 404 part_not_found naming the IDs; any other error unchanged. */
+export function asPartNotFound(err: unknown): unknown {
+  if (err instanceof UnknownPartsError) {
+    return notFound('part_not_found', err.message, err.ids.map((id) => ({ field: 'parts', message: 'not found', id })));
+  }
+  return err;
+}
+
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
   try {
     const s = await submitRender(ctx.db, { customerId: req.principal!.customerId, parts, state, options, shareCode });
@@ -55,10 +64,7 @@ async function submit(ctx: ApiContext, req: Request, parts: Record<string, strin
     ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
     return s;
   } catch (err) {
-    if (err instanceof UnknownPartsError) {
-      throw notFound('part_not_found', err.message, err.ids.map((id) => ({ field: 'parts', message: 'not found', id })));
-    }
-    throw err;
+    throw asPartNotFound(err);
   }
 }
 
@@ -125,14 +131,6 @@ export function renderRoutes(ctx: ApiContext): Router {
     const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
     // 200 once final; 202 with the current state when the wait bound passed first
     res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
-  });
-
-  r.post('/render-build-experimental', submitAuth, async (req) => {
-    const body = parseOr400(renderBuildBody, req.body, 'body');
-    checkOptions(body);
-    checkPartsShape(body.parts);
-    // nothing is pregenerated until `render-farm pregen` exists
-    throw notFound('not_pregenerated', 'this part combination has not been pregenerated');
   });
 
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {

@@ -1,0 +1,239 @@
+/**
+ * `render-farm pregen`: fills the pregenerated cache behind POST /render-build-experimental
+ * (src/pregen). `pregen ls` and `pregen rm` inspect and prune it. Flags are parsed here; the
+ * work (and the ink UI) loads lazily from src/pregen.
+ */
+import type { Command } from 'commander';
+import { ExitError, UsageError } from './errors.js';
+import { configFor, intFlag, printJson } from './common.js';
+import { renderOptionsFromFlags } from './render.js';
+
+interface RunFlags {
+  builds?: string;
+  matrix?: string;
+  from?: string;
+  limit?: string;
+  formats?: string;
+  profiles?: string;
+  sizes?: string;
+  frameQuality?: string;
+  scene?: string;
+  showBackground?: boolean;
+  showGrid?: boolean;
+  winter?: boolean;
+  spring?: boolean;
+  cameraOffsetX?: string;
+  cameraZoom?: string;
+  concurrency?: string;
+  farm?: boolean;
+  stale?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+  plain?: boolean;
+  thumbnails?: boolean;
+  category?: string;
+  force?: boolean;
+  gl?: string;
+}
+
+const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+function oneOf<T extends string>(flag: string, values: string[], allowed: readonly T[]): T[] {
+  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (bad.length) throw new UsageError(`--${flag}: ${bad.join(', ')} not one of ${allowed.join(', ')}`);
+  return [...new Set(values)] as T[];
+}
+
+export default function register(program: Command): void {
+  const pregen = program
+    .command('pregen')
+    .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.');
+
+  pregen
+    .command('run', { isDefault: true })
+    .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it).')
+    .option('--builds <codes>', 'saved builds: all, or share codes (comma-separated); their parts, without saved state')
+    .option('--matrix <spec>', 'cartesian product: "PCCase=a,b GPU=x,y,z CPUCooler=*" (* = every part of the category, + joins IDs)')
+    .option('--from <file>', 'a JSON array or NDJSON file of part maps ({"PCCase": ["id"], ...})')
+    .option('--limit <n>', 'at most n combinations')
+    .option('--formats <list>', 'video,sprite (default video, as the API)')
+    .option('--profiles <list>', 'cinematic,flat,fast (default cinematic, as the API)')
+    .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)')
+    .option('--frame-quality <q>', 'sprite frames: standard (72) or high (144)')
+    .option('--scene <scene>', 'lighting/background preset (default studio)')
+    .option('--show-background', 'draw the scene background')
+    .option('--no-show-background', 'plain background')
+    .option('--show-grid', 'draw the floor grid')
+    .option('--no-show-grid', 'no floor grid')
+    .option('--winter', 'winter mode')
+    .option('--spring', 'spring mode')
+    .option('--camera-offset-x <x>', 'horizontal camera offset, clamped to -0.3..0.3')
+    .option('--camera-zoom <z>', 'camera distance factor, clamped to 0.5..2.0')
+    .option('--concurrency <n>', 'renderers at once, each with its own browser (default 1; about one per 2 cores)')
+    .option('--farm', 'enqueue the renders on the job farm and follow them, instead of rendering here')
+    .option('--stale', 'also re-render entries drawn by an older renderer version')
+    .option('--thumbnails', 'render part thumbnails (the image of GET /assets/parts/:id) instead')
+    .option('--category <list>', 'with --thumbnails: only these categories')
+    .option('--force', 'with --thumbnails: re-render thumbnails that are current')
+    .option('--dry-run', 'list what would render; render nothing')
+    .option('--json', 'print a JSON summary (no UI)')
+    .option('--plain', 'plain progress lines even on a terminal')
+    .option('--gl <backend>', 'WebGL backend: auto, egl or swiftshader (env RENDER_FARM_GL)')
+    .addHelpText(
+      'after',
+      `
+Interrupt with Ctrl-C at any time: finished items stay, nothing half-written is kept, and
+running the same command again renders only what is missing. Exit code 1 if any item failed.
+
+Examples:
+  $ render-farm pregen --builds all --formats sprite --profiles cinematic
+  $ render-farm pregen --matrix "PCCase=adp88gxul,bgmmbze4a GPU=okgxgd18p,f24xmekd3" --formats video,sprite --sizes 512x512 --concurrency 2
+  $ render-farm pregen --from combos.ndjson --formats sprite --profiles fast --dry-run
+  $ render-farm pregen --builds all --farm            # through the workers
+  $ render-farm pregen --thumbnails --category GPU,CPUCooler`,
+    )
+    .action(async (flags: RunFlags, cmd: Command) => {
+      const code = await runCommand(flags, cmd);
+      if (code === 130) throw new ExitError(130, 'pregen interrupted; run the same command again to resume');
+      if (code !== 0) throw new ExitError(code, 'some items failed (see above)');
+    });
+
+  pregen
+    .command('ls')
+    .description('List pregenerated entries, newest first (stale = drawn by an older renderer).')
+    .option('--format <format>', 'video or sprite')
+    .option('--profile <profile>', 'cinematic, flat or fast')
+    .option('--source <source>', 'e.g. build:DEMO-GLASS, matrix, file:list.ndjson')
+    .option('--stale', 'only stale entries')
+    .option('--limit <n>', 'at most n entries (default 50)')
+    .option('--json', 'JSON output')
+    .action(async (flags: { format?: string; profile?: string; source?: string; stale?: boolean; limit?: string; json?: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
+      const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
+      const { withDb } = await import('./common.js');
+      const { listCache, cacheTable } = await import('../pregen/cache-admin.js');
+      const { cacheTotals } = await import('../pregen/cache-repository.js');
+      const { rendererVersion } = await import('../render/renderer-version.js');
+      const version = await rendererVersion();
+      await withDb(cfg, async (db) => {
+        const entries = await listCache(db, { format: formatFlag(flags.format), profile: flags.profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit }, version);
+        const totals = await cacheTotals(db);
+        if (flags.json) printJson({ rendererVersion: version, totals, entries });
+        else {
+          process.stdout.write(entries.length ? cacheTable(entries) : 'no pregenerated entries match\n');
+          process.stdout.write(`${totals.entries} entries in the cache in all (${(totals.bytes / 1024 / 1024).toFixed(1)} MiB); renderer ${version}\n`);
+        }
+      });
+    });
+
+  pregen
+    .command('rm [keys...]')
+    .description('Remove entries (rows and files): by key prefix, or by filter.')
+    .option('--all', 'every entry')
+    .option('--stale', 'entries drawn by an older renderer')
+    .option('--format <format>', 'video or sprite')
+    .option('--profile <profile>', 'cinematic, flat or fast')
+    .option('--source <source>', 'e.g. build:DEMO-GLASS')
+    .option('--dry-run', 'list what would be removed')
+    .option('--json', 'JSON output')
+    .action(async (keys: string[], flags: { all?: boolean; stale?: boolean; format?: string; profile?: string; source?: string; dryRun?: boolean; json?: boolean }, cmd: Command) => {
+      const bad = keys.filter((k) => !/^[0-9a-f]{4,64}$/i.test(k));
+      if (bad.length) throw new UsageError(`keys are hex prefixes of at least 4 characters (see pregen ls): ${bad.join(', ')}`);
+      if (!keys.length && !flags.all && !flags.stale && !flags.format && !flags.profile && !flags.source) {
+        throw new UsageError('say what to remove: key prefixes, --stale, --format, --profile, --source, or --all');
+      }
+      const cfg = configFor(cmd);
+      const { withDb } = await import('./common.js');
+      const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
+      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { rendererVersion } = await import('../render/renderer-version.js');
+      const version = await rendererVersion();
+      await withDb(cfg, async (db) => {
+        const filter = { keyPrefixes: keys, format: formatFlag(flags.format), profile: flags.profile, source: flags.source, staleAgainst: flags.stale ? version : undefined };
+        if (flags.dryRun) {
+          const entries = await listCache(db, filter, version);
+          if (flags.json) printJson({ dryRun: true, entries });
+          else process.stdout.write(`${entries.length ? cacheTable(entries) : ''}dry run: ${entries.length} entries would be removed\n`);
+          return;
+        }
+        const removed = await removeFromCache(db, await openArtifactStore(cfg), filter);
+        if (flags.json) printJson({ removed: removed.map((e) => e.key) });
+        else process.stdout.write(`removed ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'}\n`);
+      });
+    });
+}
+
+function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'video' && v !== 'sprite') throw new UsageError(`--format must be video or sprite, got "${v}"`);
+  return v;
+}
+
+async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
+  const { FORMATS, PROFILES } = await import('../render/options.js');
+  const { CATEGORIES } = await import('../catalog/types.js');
+  const { parseSizes } = await import('../pregen/plan.js');
+  const { PregenInputError } = await import('../pregen/sources.js');
+  if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
+  const cfg = configFor(cmd, { glBackend: flags.gl });
+  const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
+  const limit = intFlag('limit', flags.limit, 1, 10_000_000);
+  if (flags.thumbnails && (flags.builds || flags.matrix || flags.from)) throw new UsageError('--thumbnails renders parts: leave out --builds, --matrix and --from');
+  if (!flags.thumbnails && (flags.category || flags.force)) throw new UsageError('--category and --force go with --thumbnails');
+  if (flags.thumbnails && flags.farm) throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
+  const builds = flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
+  const categories = flags.category ? oneOf('category', list(flags.category), CATEGORIES) : undefined;
+  const base = renderOptionsFromFlags({
+    frameQuality: flags.frameQuality,
+    scene: flags.scene,
+    showBackground: flags.showBackground,
+    showGrid: flags.showGrid,
+    winter: flags.winter,
+    spring: flags.spring,
+    cameraOffsetX: flags.cameraOffsetX,
+    cameraZoom: flags.cameraZoom,
+  });
+
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    // the first Ctrl-C finishes cleanly (browsers closed, temp files gone); a second one insists
+    if (signals > 1) process.exit(130);
+    abort.abort(new ExitError(130, 'pregen interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const write = (t: string) => void process.stdout.write(t);
+  try {
+    const { pregenCommand } = await import('../pregen/command.js');
+    const { MissingToolError } = await import('../render/tool-paths.js');
+    try {
+      return await pregenCommand({
+        cfg,
+        inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
+        thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
+        variants: {
+          base: base as import('../render/options.js').RenderOptions,
+          formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
+          profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
+          sizes: parseSizes(flags.sizes),
+          stale: flags.stale,
+        },
+        concurrency,
+        farm: flags.farm ?? false,
+        dryRun: flags.dryRun ?? false,
+        output: flags.json ? 'json' : process.stdout.isTTY && !flags.plain ? 'ink' : 'plain',
+        write,
+        signal: abort.signal,
+      });
+    } catch (err) {
+      if (err instanceof PregenInputError) throw new UsageError(err.message);
+      if (err instanceof MissingToolError) throw new ExitError(1, err.message);
+      throw err;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

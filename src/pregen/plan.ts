@@ -1,0 +1,156 @@
+/**
+ * Turns sources x formats x profiles x sizes into pregen items: resolves the parts, keys each
+ * combination, and decides per item: render, already cached, a duplicate of another item's
+ * key (same visible parts and pixels), or invalid (unknown parts, no case, too many parts).
+ */
+import { countProblems } from '../catalog/build-rules.js';
+import { resolveBuildParts } from '../catalog/repository.js';
+import { isCategory, type Category, type Part, type PartIdMap } from '../catalog/types.js';
+import type { Db } from '../db/database.js';
+import { normaliseParts } from '../jobs/cache-key.js';
+import {
+  renderOptionsProblem,
+  renderOptionsSchema,
+  resolveRenderOptions,
+  type Format,
+  type Profile,
+  type RenderOptions,
+  type ResolvedRenderOptions,
+} from '../render/options.js';
+import { existingKeys } from './cache-repository.js';
+import { combinationKey, combinationMaterial, type CombinationMaterial } from './combination.js';
+import { PregenInputError, type PartMapSource } from './sources.js';
+
+/** The variations rendered for every combination. */
+export interface PlanOptions {
+  /** options shared by every item (scene, seasons, grid, camera, frame quality) */
+  base: RenderOptions;
+  formats: Format[];
+  profiles: Profile[];
+  /** frame sizes; empty = each format's default (video 1280x720, sprite 512x512) */
+  sizes: { width: number; height: number }[];
+  /** the current renderer version: with `stale`, entries of other versions render again */
+  rendererVersion: string;
+  stale?: boolean;
+}
+
+export type PlanAction = 'render' | 'cached' | 'duplicate' | 'invalid';
+
+/** One combination in one variation. */
+export interface PlanItem {
+  /** 1-based position in the plan */
+  index: number;
+  label: string;
+  source: string;
+  /** what the UI shows after the label: `sprite 512x512 cinematic` */
+  variant: string;
+  action: PlanAction;
+  /** why it is not rendered (cached, duplicate of #n, the invalid reason) */
+  reason?: string;
+  key: string;
+  /** normalised part IDs (canonical categories, sorted) and the parts in that order */
+  partIds: PartIdMap;
+  parts: Partial<Record<Category, Part[]>>;
+  input: RenderOptions;
+  options: ResolvedRenderOptions;
+  material: CombinationMaterial | null;
+  /** frames one render of this item draws */
+  frames: number;
+}
+
+/** `512x512,1280x720` -> sizes; an input error names the bad one. */
+export function parseSizes(spec: string | undefined): { width: number; height: number }[] {
+  if (!spec) return [];
+  return spec.split(',').map((s) => {
+    const m = /^\s*(\d+)x(\d+)\s*$/i.exec(s);
+    if (!m) throw new PregenInputError(`--sizes takes WIDTHxHEIGHT[,...] like 512x512, got "${s}"`);
+    return { width: Number(m[1]), height: Number(m[2]) };
+  });
+}
+
+/** The render options of one variation, validated like an API request. */
+function variantOptions(base: RenderOptions, format: Format, profile: Profile, size: { width: number; height: number } | null): RenderOptions {
+  const raw = { ...base, format, profile, ...(size ?? {}) };
+  const parsed = renderOptionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new PregenInputError(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
+  }
+  const problem = renderOptionsProblem(parsed.data);
+  if (problem) throw new PregenInputError(`${problem.field}: ${problem.message}`);
+  return parsed.data;
+}
+
+/** Why a part map cannot be rendered, or null. */
+function shapeProblem(parts: Record<string, string[]>): string | null {
+  const bad = Object.keys(parts).filter((c) => !isCategory(c));
+  if (bad.length) return `unknown categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}`;
+  const counts = countProblems(parts);
+  return counts.length ? counts.map((c) => c.message).join('; ') : null;
+}
+
+/** Builds the plan. Variations are checked first so a bad flag fails before any lookup. */
+export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOptions): Promise<PlanItem[]> {
+  const variants: { input: RenderOptions; options: ResolvedRenderOptions; text: string }[] = [];
+  for (const format of opts.formats) {
+    for (const profile of opts.profiles) {
+      for (const size of opts.sizes.length ? opts.sizes : [null]) {
+        const input = variantOptions(opts.base, format, profile, size);
+        const options = resolveRenderOptions(input);
+        const text = `${format} ${options.width}x${options.height} ${profile}${format === 'sprite' && options.frameQuality === 'high' ? ' high' : ''}`;
+        variants.push({ input, options, text });
+      }
+    }
+  }
+
+  const items: PlanItem[] = [];
+  for (const src of sources) {
+    const problem = shapeProblem(src.parts);
+    const resolved = problem ? null : await resolveBuildParts(db, src.parts);
+    const partIds = problem ? (src.parts as PartIdMap) : normaliseParts(src.parts);
+    let why: string | null = problem;
+    if (!why && resolved!.missing.length) why = `unknown part ID${resolved!.missing.length > 1 ? 's' : ''}: ${resolved!.missing.join(', ')}`;
+    if (!why && !resolved!.parts.PCCase?.length) why = 'no PCCase: a case is needed to render';
+    // render in the normalised order, the order the cache key assumes (first PSU, first cooler ...)
+    const parts: Partial<Record<Category, Part[]>> = {};
+    if (!why) {
+      for (const [c, list] of Object.entries(resolved!.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    for (const v of variants) {
+      const material = why ? null : combinationMaterial(parts, resolved!.versions, v.options);
+      items.push({
+        index: items.length + 1,
+        label: src.label,
+        source: src.source,
+        variant: v.text,
+        action: why ? 'invalid' : 'render',
+        reason: why ?? undefined,
+        key: material ? combinationKey(material) : '',
+        partIds,
+        parts,
+        input: v.input,
+        options: v.options,
+        material,
+        frames: v.options.frames,
+      });
+    }
+  }
+
+  const renderable = items.filter((i) => i.action === 'render');
+  const existing = await existingKeys(db, renderable.map((i) => i.key));
+  const firstOfKey = new Map<string, PlanItem>();
+  for (const item of renderable) {
+    const first = firstOfKey.get(item.key);
+    if (first) {
+      item.action = 'duplicate';
+      item.reason = `same visible parts and options as #${first.index} (${first.label})`;
+      continue;
+    }
+    firstOfKey.set(item.key, item);
+    const version = existing.get(item.key);
+    if (version !== undefined && !(opts.stale && version !== opts.rendererVersion)) {
+      item.action = 'cached';
+      item.reason = version === opts.rendererVersion ? 'already pregenerated' : 'already pregenerated (older renderer; --stale re-renders)';
+    }
+  }
+  return items;
+}

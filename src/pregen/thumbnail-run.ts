@@ -1,0 +1,86 @@
+/**
+ * `pregen --thumbnails`: renders the product shots of the parts that lack a current one, with
+ * `concurrency` warm engines, reporting through the same observers (UI, plain lines) as pregen.
+ */
+import type { PartRow } from '../catalog/repository.js';
+import type { Db } from '../db/database.js';
+import type { RenderEngine } from '../jobs/render-engine.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
+import { oneLine } from './local-executor.js';
+import type { ItemRef, PregenObserver } from './progress.js';
+import { fanOut, type FailedItem } from './runner.js';
+import { renderThumbnail, THUMBNAIL_SIZE } from './thumbnails.js';
+
+export interface ThumbnailRunOptions {
+  db: Db;
+  store: ArtifactStore;
+  concurrency: number;
+  signal: AbortSignal;
+  observers: PregenObserver[];
+  createEngine: () => Promise<RenderEngine>;
+}
+
+export interface ThumbnailRunSummary {
+  planned: number;
+  rendered: number;
+  failed: FailedItem[];
+  cancelled: number;
+  interrupted: boolean;
+  elapsedMs: number;
+}
+
+/** Renders a thumbnail for each of `parts`. */
+export async function runThumbnails(parts: PartRow[], opts: ThumbnailRunOptions): Promise<ThumbnailRunSummary> {
+  const started = performance.now();
+  const items: (ItemRef & { part: PartRow })[] = parts.map((part, i) => ({
+    index: i + 1,
+    label: part.id,
+    variant: `${part.category} ${THUMBNAIL_SIZE}x${THUMBNAIL_SIZE}  ${part.name.slice(0, 40)}`,
+    action: 'render',
+    frames: 1,
+    part,
+  }));
+  const summary: ThumbnailRunSummary = { planned: items.length, rendered: 0, failed: [], cancelled: 0, interrupted: false, elapsedMs: 0 };
+  const observer = fanOut([
+    {
+      done: () => summary.rendered++,
+      fail: (i, reason) => summary.failed.push({ index: i.index, label: i.label, variant: i.variant, reason }),
+      cancel: () => summary.cancelled++,
+    },
+    ...opts.observers,
+  ]);
+  observer.plan(items);
+  const queue = [...items];
+  const engines: RenderEngine[] = [];
+  try {
+    if (queue.length && !opts.signal.aborted) {
+      const slots = Math.max(1, Math.min(opts.concurrency, queue.length));
+      for (let k = 0; k < slots; k++) engines.push(await opts.createEngine());
+      await Promise.all(
+        engines.map(async (engine) => {
+          for (let item = queue.shift(); item; item = queue.shift()) {
+            if (opts.signal.aborted) {
+              observer.cancel(item);
+              continue;
+            }
+            observer.start(item);
+            try {
+              const r = await renderThumbnail({ db: opts.db, store: opts.store, engine }, item.part, opts.signal);
+              observer.done(item, { ms: r.ms, bytes: r.bytes, fps: 0 });
+            } catch (err) {
+              if (opts.signal.aborted) observer.cancel(item);
+              else observer.fail(item, oneLine(err));
+            }
+          }
+        }),
+      );
+    }
+  } finally {
+    for (const item of queue) observer.cancel(item);
+    await Promise.all(engines.map((e) => e.close().catch(() => {})));
+    summary.interrupted = opts.signal.aborted;
+    summary.elapsedMs = Math.round(performance.now() - started);
+    observer.finish({ interrupted: summary.interrupted });
+  }
+  return summary;
+}

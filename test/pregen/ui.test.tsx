@@ -1,0 +1,72 @@
+/** The pregen ink UI, rendered with ink-testing-library from a ProgressStore fed by runner events. */
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import type { PlanItem } from '../../src/pregen/plan.js';
+import { ProgressStore } from '../../src/pregen/progress.js';
+import { PregenApp } from '../../src/pregen/ui/pregen-app.js';
+
+const item = (index: number, label: string, action: PlanItem['action'] = 'render', reason?: string) =>
+  ({ index, label, variant: 'sprite 256x256 fast', action, reason, frames: 72 }) as PlanItem;
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+describe('pregen UI', () => {
+  it('shows overall progress, per-item status, frames/s, ETA and a failures summary', async () => {
+    let now = 0;
+    const store = new ProgressStore(0, () => now);
+    const items = [item(1, 'DEMO-GLASS'), item(2, 'DEMO-ITX'), item(3, 'DEMO-RGB'), item(4, 'matrix #4', 'cached', 'already pregenerated')];
+    const ui = render(<PregenApp store={store} />);
+    store.plan(items);
+    store.start(items[0]!);
+    now = 1_000;
+    store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
+    now = 5_000;
+    store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
+    await tick();
+    let frame = ui.lastFrame()!;
+    expect(frame).toMatch(/rendering\s+DEMO-GLASS\s+sprite 256x256 fast .*50%\s+9\.0 frames\/s/);
+    expect(frame).toMatch(/queued\s+DEMO-ITX/);
+    expect(frame).toMatch(/0\/3 items/);
+    // 36 frames in 4 s: 9 frames/s overall; 180 frames left -> 20 s
+    expect(frame).toMatch(/9\.0 frames\/s/);
+    expect(frame).toMatch(/ETA 20 s/);
+
+    store.done(items[0]!, { ms: 8_000, bytes: 120 * 1024, fps: 9 });
+    store.start(items[1]!);
+    store.fail(items[1]!, 'unknown part ID: nosuchgpu1');
+    store.start(items[2]!);
+    await tick();
+    frame = ui.lastFrame()!;
+    expect(frame).toMatch(/done\s+DEMO-GLASS .*8 s\s+9\.0 frames\/s\s+120\.0 KiB/);
+    expect(frame).toMatch(/failed\s+DEMO-ITX .*unknown part ID: nosuchgpu1/);
+    expect(frame).toMatch(/2\/3 items/);
+
+    store.finish({ interrupted: true });
+    await tick();
+    frame = ui.lastFrame()!;
+    expect(frame).toMatch(/1 failed:/);
+    expect(frame).toMatch(/#2 DEMO-ITX \(sprite 256x256 fast\): unknown part ID: nosuchgpu1/);
+    expect(frame).toMatch(/interrupted: 1 item not rendered; run the same command again to resume/);
+    expect(frame).not.toMatch(/ETA/);
+    ui.unmount();
+  });
+
+  it('keeps long runs on one screen: recent items, the running ones, and a count of the rest', async () => {
+    const store = new ProgressStore(0);
+    const items = Array.from({ length: 40 }, (_, i) => item(i + 1, `matrix #${i + 1}`));
+    const ui = render(<PregenApp store={store} />);
+    store.plan(items);
+    for (const it of items.slice(0, 20)) {
+      store.start(it);
+      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
+    }
+    store.start(items[20]!);
+    await tick();
+    const frame = ui.lastFrame()!;
+    expect(frame.split('\n').length).toBeLessThan(20);
+    expect(frame).toMatch(/rendering\s+matrix #21/);
+    expect(frame).not.toMatch(/matrix #1 /);
+    expect(frame).toMatch(/… \d+ more \(19 queued\)/);
+    expect(frame).toMatch(/20\/40 items/);
+    ui.unmount();
+  });
+});
