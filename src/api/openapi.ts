@@ -24,7 +24,8 @@ const errors = (...codes: number[]) =>
             403: 'the token lacks the required scope',
             404: 'not found',
             413: 'request body too large',
-                        503: 'database unreachable',
+            429: 'rate limited: too many requests for this customer; Retry-After says when to retry',
+            503: 'database unreachable',
           }[c] ?? 'error',
         content: { 'application/json': { schema: errorRef } },
       },
@@ -72,7 +73,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           summary: 'Mint a session token (API key only)',
           ...secured(null),
           requestBody: body(s.renderSessionBody),
-          responses: { 200: ok(s.sessionTokenResponse), ...errors(400, 401, 413) },
+          responses: { 200: ok(s.sessionTokenResponse), ...errors(400, 401, 413, 429) },
         },
       },
       '/available-parts': {
@@ -85,7 +86,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
             envParam,
           ],
-          responses: { 200: ok(s.availablePartsResponse), ...errors(400, 401, 403) },
+          responses: { 200: ok(s.availablePartsResponse), ...errors(400, 401, 403, 429) },
         },
       },
       '/parts': {
@@ -93,7 +94,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           summary: 'Part details by ID (at most 100; unknown IDs are left out)',
           ...secured('data:read'),
           requestBody: body(s.partsBody),
-          responses: { 200: ok(s.partsResponse), ...errors(400, 401, 403, 413) },
+          responses: { 200: ok(s.partsResponse), ...errors(400, 401, 403, 413, 429) },
         },
       },
       '/build/{shareCode}': {
@@ -101,7 +102,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           summary: 'A saved build by share code',
           ...secured('data:read'),
           parameters: [{ name: 'shareCode', in: 'path', required: true, schema: { type: 'string' } }, envParam],
-          responses: { 200: ok(s.buildResponse), ...errors(401, 403, 404) },
+          responses: { 200: ok(s.buildResponse), ...errors(401, 403, 404, 429) },
         },
       },
       '/render-build': {
@@ -111,7 +112,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again.',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 429) },
         },
       },
       '/render-build/{jobId}': {
@@ -121,7 +122,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404.",
           ...secured('render:status'),
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
-          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404) },
+          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 429) },
         },
       },
       '/render-by-share-code': {
@@ -130,7 +131,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404.',
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 429) },
         },
       },
       '/internal-render': {
@@ -140,7 +141,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             'Body like /render-build. Waits for the render (bounded by RENDER_FARM_INTERNAL_RENDER_WAIT, default 300 s) and returns the job object: 200 when completed or failed, 202 with the current state when the bound passed first (poll /render-build/{jobId}).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 429) },
         },
       },
       '/render-build-experimental': {
@@ -161,12 +162,37 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             200: { description: 'the pregenerated bytes', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
             206: { description: 'the requested byte range (Content-Range)', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
             416: { description: 'the range is outside the file (Content-Range: bytes */size)', content: { 'application/json': { schema: errorRef } } },
-            ...errors(400, 401, 403, 404, 413),
+            ...errors(400, 401, 403, 404, 413, 429),
           },
         },
       },
       '/health': {
-        get: { summary: 'Liveness and dependencies (no auth)', responses: { 200: ok(s.healthResponse), ...errors(503) } },
+        get: {
+          summary: 'Liveness and dependencies (no auth)',
+          description: 'queue: renders queued and processing; workers: live workers (heartbeat within 30 s); renderers: the GL backend of each.',
+          responses: { 200: ok(s.healthResponse), ...errors(503) },
+        },
+      },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus metrics (no auth; keep the API on a private network or scrape through a proxy)',
+          responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+      '/artifacts/{key}': {
+        get: {
+          summary: 'A rendered file (filesystem store): video, sprite sheet, screenshot',
+          description:
+            'The URLs in job objects. No auth: keys are content hashes. Content-Type, ETag (If-None-Match -> 304), single Range requests (206, 416), Cache-Control immutable. With S3 storage the URLs point at the bucket instead.',
+          parameters: [{ name: 'key', in: 'path', required: true, schema: { type: 'string' }, description: 'e.g. renders/ab/abcdef…/turntable.mp4' }],
+          responses: {
+            200: { description: 'the file', content: { 'video/mp4': {}, 'image/webp': {}, 'image/png': {} } },
+            206: { description: 'the requested byte range' },
+            304: { description: 'not modified' },
+            416: { description: 'range not satisfiable', content: { 'application/json': { schema: errorRef } } },
+            ...errors(404),
+          },
+        },
       },
       '/assets/parts/{id}': {
         get: {
