@@ -23,6 +23,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { startWorker } from '../src/jobs/worker.js';
 import { createLogger } from '../src/log.js';
+import { freePort } from '../src/db/free-port.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,17 +32,6 @@ const arg = (name: string, dflt: number) => {
 const SECONDS = arg('seconds', 10);
 const CONNECTIONS = arg('connections', 10);
 const SAMPLES = arg('samples', 10);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Load {
   name: string;

@@ -7,7 +7,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,20 +15,10 @@ import pg from 'pg';
 import { importOpenDb, type ImportSummary } from '../src/catalog/importer.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import { freePort } from '../src/db/free-port.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tarball = path.resolve(process.argv[2] ?? path.join(here, '../../shared/opendb/opendb-renderable.tar.gz'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function table(summary: ImportSummary): string {
   const head = ['category', 'records', 'imported', 'skipped', 'seconds', 'parts/s'];

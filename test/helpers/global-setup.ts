@@ -3,26 +3,15 @@
  * server), with a migrated template database that each test file clones (createTestDb).
  */
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { freePort } from '../../src/db/free-port.js';
 
 export const TEMPLATE_DB = 'rf_test_template';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 let handle: EmbeddedPostgresHandle | null = null;
 let dataDir: string | null = null;

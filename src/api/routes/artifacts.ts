@@ -7,14 +7,12 @@
  * content-addressed hashes of the render request, so a URL is as hard to guess as a token and
  * is only handed out in the job object of a customer entitled to it.
  */
-import { Router, type Request, type Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import { Router } from 'express';
 import type { Logger } from '../../log.js';
 import { isArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore, StoredArtifact } from '../../storage/artifact-store.js';
-import { parseRangeHeader } from '../../storage/byte-range.js';
-import { ArtifactNotFoundError } from '../../storage/storage-errors.js';
-import { HttpError, notFound } from '../http-error.js';
+import { notFound } from '../http-error.js';
+import { sendStored } from '../send-stored.js';
 
 /** Keys are content-addressed: the bytes behind a URL never change. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -32,17 +30,12 @@ function matchesIfNoneMatch(header: string, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-/** If-Range holds a strong validator that must equal the current one for Range to apply. */
-function ifRangeAllows(req: Request, meta: StoredArtifact): boolean {
-  const ifRange = req.get('if-range');
-  if (!ifRange) return true;
-  return !meta.etag.startsWith('W/') && ifRange.trim() === meta.etag;
-}
-
-function setEntityHeaders(res: Response, meta: StoredArtifact): void {
-  res.setHeader('ETag', meta.etag);
-  res.setHeader('Cache-Control', CACHE_CONTROL);
-  if (meta.lastModified) res.setHeader('Last-Modified', meta.lastModified.toUTCString());
+function entityHeaders(meta: StoredArtifact): Record<string, string> {
+  return {
+    ETag: meta.etag,
+    'Cache-Control': CACHE_CONTROL,
+    ...(meta.lastModified ? { 'Last-Modified': meta.lastModified.toUTCString() } : {}),
+  };
 }
 
 /**
@@ -59,55 +52,19 @@ export function artifactRoutes(ctx: ArtifactRouteContext): Router {
     const meta = isArtifactKey(key) ? await ctx.store.stat(key) : null;
     if (!meta) throw notFound('artifact_not_found', `no artifact at /artifacts/${key.slice(0, 200)}`);
 
-    res.setHeader('Accept-Ranges', 'bytes');
     const inm = req.get('if-none-match');
     if (inm && matchesIfNoneMatch(inm, meta.etag)) {
-      setEntityHeaders(res, meta);
+      for (const [k, v] of Object.entries(entityHeaders(meta))) res.setHeader(k, v);
+      res.setHeader('Accept-Ranges', 'bytes');
       res.status(304).end();
       return;
     }
 
-    const wanted = ifRangeAllows(req, meta) ? parseRangeHeader(req.get('range'), meta.size) : { kind: 'full' as const };
-    if (wanted.kind === 'unsatisfiable') {
-      // a JSON error body, so no year-long caching headers on it
-      throw new HttpError(416, 'range_not_satisfiable', `the artifact has ${meta.size} bytes; the requested range is outside it`, undefined, {
-        'Content-Range': `bytes */${meta.size}`,
-      });
-    }
-    const range = wanted.kind === 'partial' ? wanted.range : undefined;
-    // opened before any header is set, so an artifact deleted since stat() is still a clean 404
-    let body: NodeJS.ReadableStream | null = null;
-    if (req.method !== 'HEAD' && meta.size > 0) {
-      try {
-        body = await ctx.store.read(key, range);
-      } catch (err) {
-        if (err instanceof ArtifactNotFoundError) throw notFound('artifact_not_found', `no artifact at /artifacts/${key}`);
-        throw err;
-      }
-    }
-    setEntityHeaders(res, meta);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Type', meta.contentType);
-    if (range) {
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${meta.size}`);
-      res.setHeader('Content-Length', String(range.end - range.start + 1));
-    } else {
-      res.setHeader('Content-Length', String(meta.size));
-    }
-    if (!body) {
-      res.end();
-      return;
-    }
-    try {
-      await pipeline(body, res);
-    } catch (err) {
-      // a client that stops a download midway (seeking video players do) is not a failure
-      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || req.destroyed) return;
-      ctx.log?.warn({ err, key }, 'artifact download failed');
-      // headers are out: the error middleware can only cut the connection
-      throw err;
-    }
+    await sendStored(req, res, ctx.store, meta, {
+      gone: () => notFound('artifact_not_found', `no artifact at /artifacts/${key}`),
+      headers: entityHeaders(meta),
+      log: ctx.log,
+    });
   });
   return r;
 }

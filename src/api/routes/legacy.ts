@@ -4,14 +4,11 @@
  * options (src/pregen/combination.ts), or 404. Never renders: `render-farm pregen` fills it.
  */
 import { Router, type Request, type Response } from 'express';
-import { pipeline } from 'node:stream/promises';
 import { lookupPregenerated } from '../../pregen/lookup.js';
-import type { StoredArtifact } from '../../storage/artifact-store.js';
-import { parseRangeHeader } from '../../storage/byte-range.js';
-import { ArtifactNotFoundError } from '../../storage/storage-errors.js';
 import type { ApiContext } from '../context.js';
-import { HttpError, notFound } from '../http-error.js';
+import { notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
+import { sendStored } from '../send-stored.js';
 import { renderBuildBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
 import { asPartNotFound, checkOptions, checkPartsShape } from './render.js';
@@ -20,12 +17,6 @@ const notPregenerated = (key: string) =>
   notFound('not_pregenerated', 'this part combination has not been pregenerated with these options', [
     { field: 'parts', message: 'no pregenerated render for the visible parts and options', key },
   ]);
-
-/** If-Range holds a strong validator that must equal the current one for Range to apply. */
-function ifRangeAllows(req: Request, meta: StoredArtifact): boolean {
-  const ifRange = req.get('if-range');
-  return !ifRange || (!meta.etag.startsWith('W/') && ifRange.trim() === meta.etag);
-}
 
 export function legacyRoutes(ctx: ApiContext): Router {
   const r = Router();
@@ -44,43 +35,17 @@ export function legacyRoutes(ctx: ApiContext): Router {
       throw notPregenerated(found.key);
     }
 
-    const wanted = ifRangeAllows(req, meta) ? parseRangeHeader(req.get('range'), meta.size) : { kind: 'full' as const };
-    if (wanted.kind === 'unsatisfiable') {
-      throw new HttpError(416, 'range_not_satisfiable', `the render has ${meta.size} bytes; the requested range is outside it`, undefined, {
-        'Content-Range': `bytes */${meta.size}`,
-      });
-    }
-    const range = wanted.kind === 'partial' ? wanted.range : undefined;
-    let stream: NodeJS.ReadableStream;
-    try {
-      stream = await ctx.store.read(entry.artifactKey, range);
-    } catch (err) {
+    await sendStored(req, res, ctx.store, meta, {
       // pruned between stat and read: the same answer as never pregenerated
-      if (err instanceof ArtifactNotFoundError) throw notPregenerated(found.key);
-      throw err;
-    }
-    res.setHeader('Content-Type', entry.contentType);
-    res.setHeader('ETag', meta.etag);
-    res.setHeader('Accept-Ranges', 'bytes');
-    // a POST answer: clients must not reuse it for another body; a re-render may replace it
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Pregenerated-Key', found.key);
-    if (range) {
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${meta.size}`);
-      res.setHeader('Content-Length', String(range.end - range.start + 1));
-    } else {
-      res.setHeader('Content-Length', String(meta.size));
-    }
-    try {
-      await pipeline(stream, res);
-    } catch (err) {
-      // a player that stops a download midway is not a failure
-      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || req.destroyed) return;
-      ctx.log.warn({ err, key: found.key }, 'pregenerated download failed');
-      throw err;
-    }
+      gone: () => notPregenerated(found.key),
+      headers: {
+        ETag: meta.etag,
+        // a POST answer: clients must not reuse it for another body; a re-render may replace it
+        'Cache-Control': 'private, no-cache',
+        'X-Pregenerated-Key': found.key,
+      },
+      log: ctx.log,
+    });
   });
   return r;
 }

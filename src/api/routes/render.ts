@@ -93,16 +93,22 @@ function urlFor(ctx: ApiContext, req: Request) {
   return (key: string) => ctx.store.url(key, base);
 }
 
+/** A /render-build style body, every rule checked: the parts map and the render options. */
+function parseRenderBuild(req: Request): { parts: Record<string, string[]>; options: RenderOptions } {
+  const body = parseOr400(renderBuildBody, req.body, 'body');
+  checkOptions(body);
+  requireProd(req);
+  checkPartsShape(body.parts);
+  const { parts, ...options } = body;
+  return { parts, options };
+}
+
 export function renderRoutes(ctx: ApiContext): Router {
   const r = Router();
   const submitAuth = requireAuth(ctx, 'render:submit');
 
   r.post('/render-build', submitAuth, async (req, res) => {
-    const body = parseOr400(renderBuildBody, req.body, 'body');
-    checkOptions(body);
-    requireProd(req);
-    checkPartsShape(body.parts);
-    const { parts, ...options } = body;
+    const { parts, options } = parseRenderBuild(req);
     const s = await submit(ctx, req, parts, null, options);
     res.status(s.outcome === 'new' ? 202 : 200).json(await submissionBody(ctx, req, s));
   });
@@ -119,11 +125,7 @@ export function renderRoutes(ctx: ApiContext): Router {
   });
 
   r.post('/internal-render', submitAuth, async (req, res) => {
-    const body = parseOr400(renderBuildBody, req.body, 'body');
-    checkOptions(body);
-    requireProd(req);
-    checkPartsShape(body.parts);
-    const { parts, ...options } = body;
+    const { parts, options } = parseRenderBuild(req);
     const s = await submit(ctx, req, parts, null, options);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
