@@ -30,8 +30,9 @@ export interface FfmpegOptionLists {
 export function buildFfmpegOptions(o: FfmpegArgsOptions): FfmpegOptionLists {
   const inputOptions =
     o.input === 'h264'
-      ? // an Annex B elementary stream has no container timing: give it the frame rate
-        ['-f', 'h264', '-framerate', String(o.fps)]
+      ? // an Annex B elementary stream has no container timing: -r (not -framerate) as an input
+        // option makes ffmpeg stamp exactly 1/fps per frame (avg_frame_rate 30/1, duration 4.000)
+        ['-f', 'h264', '-r', String(o.fps)]
       : ['-f', 'image2pipe', '-framerate', String(o.fps), '-c:v', o.input === 'jpeg' ? 'mjpeg' : 'png'];
   const codec =
     o.input === 'h264'

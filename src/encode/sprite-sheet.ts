@@ -1,7 +1,8 @@
 /**
- * Composes a WebP sprite sheet from frames as they arrive. Each frame is decoded and copied
+ * Composes a WebP sprite sheet as frames arrive: whole raw rows composed by the page, or
+ * encoded frames (transparent sheets, the x264 path) decoded one by one. Either is copied
  * straight into one raw sheet buffer, so memory is the sheet (which libwebp needs whole
- * anyway) plus one frame, never every encoded and decoded frame at once.
+ * anyway) plus one row, never every frame at once.
  */
 import sharp from 'sharp';
 import type { SpriteLayout } from '../render/options.js';
@@ -43,6 +44,30 @@ export class SpriteSheetWriter {
       data.copy(this.sheet, (top + y) * sheetRow + left * this.channels, y * rowBytes, (y + 1) * rowBytes);
     }
     this.seen.add(index);
+  }
+
+  /**
+   * Places one whole row of the sheet, composed in the page: raw RGBA, top-down, opaque
+   * (alpha is dropped on an RGB sheet), `columns * frame_width` wide. A plain copy loop,
+   * ~15 ms a 6144x512 row: ~1 ms a frame, against ~3 ms to decode one JPEG frame with sharp.
+   */
+  addRow(row: number, rgba: Uint8Array): void {
+    const { columns, rows, frames, frame_width: fw, frame_height: fh } = this.layout;
+    if (!Number.isInteger(row) || row < 0 || row >= rows) throw new RangeError(`row ${row} outside 0..${rows - 1}`);
+    const width = columns * fw;
+    if (rgba.length !== width * fh * 4) throw new Error(`row ${row} has ${rgba.length} bytes, expected ${width}x${fh} RGBA`);
+    const ch = this.channels;
+    const sheet = this.sheet;
+    const base = row * fh * width * ch;
+    if (ch === 4) sheet.set(rgba, base);
+    else {
+      for (let s = 0, d = base, end = rgba.length; s < end; s += 4) {
+        sheet[d++] = rgba[s]!;
+        sheet[d++] = rgba[s + 1]!;
+        sheet[d++] = rgba[s + 2]!;
+      }
+    }
+    for (let i = row * columns; i < Math.min(frames, (row + 1) * columns); i++) this.seen.add(i);
   }
 
   /** Encodes the sheet as WebP to `file`; every frame must have been added. Returns the bytes written. */

@@ -149,12 +149,8 @@ export class BrowserPool {
         timeout: 60_000,
       });
       const page = (await browser.pages())[0] ?? (await browser.newPage());
-      // the stage must make no outside requests: only the loopback stage server is reachable
-      await page.setRequestInterception(true);
-      page.on('request', (req) => {
-        if (req.url().startsWith(server.url + '/') || req.url().startsWith('data:') || req.url().startsWith('blob:')) void req.continue();
-        else void req.abort('blockedbyclient');
-      });
+      // the stage must make no outside requests: the Chromium flags (chromium-args.ts) leave only
+      // loopback reachable; no CDP request interception, which would copy every uploaded frame
       await page.goto(server.url + '/', { waitUntil: 'load', timeout: 60_000 });
       await page.waitForFunction('!!window.renderStage', { timeout: 60_000 });
       await page.evaluate(PAGE_CAPTURE_SOURCE);

@@ -44,6 +44,14 @@ export function buildChromiumArgs(opts: ChromiumArgsOptions): string[] {
     '--disable-backgrounding-occluded-windows',
     // /dev/shm is tiny in containers; Chromium then crashes on large canvases
     '--disable-dev-shm-usage',
+    // the page may reach the loopback stage server only. Blocked here rather than with CDP
+    // request interception, which copies every POSTed frame through the DevTools pipe (measured
+    // +40 ms CPU in Node and +50 ms in the browser per 1 MB upload): every proxied request goes
+    // to a closed port (loopback bypasses proxies implicitly), no host name resolves, and WebRTC
+    // may not send UDP around the proxy
+    '--proxy-server=http://127.0.0.1:9',
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--mute-audio',
     '--hide-scrollbars',
     ...glFlags(opts.backend),

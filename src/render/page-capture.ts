@@ -1,65 +1,265 @@
 /**
- * The capture loop that runs inside the stage page. Measured on 2 CPU cores: rendering a frame,
- * then `canvas.toBlob` (the snapshot is taken at call time, the encode runs while the next
- * frame renders) and a binary `fetch` POST to the loopback stage server beat both base64
- * through page.evaluate (+15-35 ms a frame) and page screenshots. Up to `window` frames are in
- * flight; the server acknowledges a frame only once the encoder took it, which bounds memory.
+ * The capture loop that runs inside the stage page: renders frames in order and, per frame,
+ * any of
+ *   - a copy into a sprite-sheet row (2D OffscreenCanvas drawImage, a GPU copy); each full
+ *     row is read back once (getImageData) and POSTed raw: sprites;
+ *   - an H.264 chunk from WebCodecs' VideoEncoder fed with `new VideoFrame(canvas)`: video;
+ *   - a `canvas.toBlob` image (JPEG/PNG): the x264 fallback, transparent frames, stills;
+ *   - raw RGBA of the hero frame (gl.readPixels, rows bottom-up): the lossless screenshot.
+ * Everything is POSTed as a Blob body to the loopback stage server. Up to `window` uploads
+ * are in flight; the server acknowledges one only once its consumer took it (bounds memory).
+ *
+ * Measured on 2 cores, 512x512 cinematic DEMO-GLASS, CPU ms per frame on top of the ~165-205
+ * the render costs (all processes; shared machine, +-10): toBlob JPEG 0.95 +25 in the page,
+ * then ~3 for sharp to decode it; drawImage into the row +22, and Node copies rows at ~3.
+ * Per-frame 1 MB uploads were the trap: with CDP request interception and a typed-array body
+ * they cost +95 in Node, +60 in the browser process and +64 in the renderer (the body is
+ * copied into DevTools events); a Blob body without interception ~+25 in all, hence one
+ * upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
+ * Video: WebCodecs replaces JPEG encode + ffmpeg's JPEG decode + x264 by one encode in the
+ * GPU process, which the render leaves partly idle (llvmpipe keeps ~1.7 of 2 cores busy).
+ *
+ * Everything that reads the canvas happens synchronously right after renderFrame: a canvas
+ * without preserveDrawingBuffer is cleared once the page yields.
  *
  * Kept as plain JavaScript source: functions passed to page.evaluate would be rewritten by
  * the TypeScript loader (helpers such as __name that do not exist in the page).
  */
 
+/** H.264 encoding in the page (WebCodecs), chunks POSTed in order under `${token}-h264`. */
+export interface PageH264 {
+  /** a codec string the page reported as supported (h264CodecExpression) */
+  codec: string;
+  width: number;
+  height: number;
+  fps: number;
+  /** bits per second (Chromium's software H.264 has no quantizer mode) */
+  bitrate: number;
+}
+
 /** Parameters of one capture run in the page. */
-export interface PageCaptureRequest {
-  /** the stage server route token frames are posted under */
+export interface PageRunRequest {
+  /** the stage server route token: frames go to /frames/<token>/<index> */
   token: string;
   /** frame indices to render, in order */
   indices: number[];
-  /** toBlob mime type: image/jpeg for video and sprites, image/png when alpha or a lossless still is needed */
-  type: 'image/jpeg' | 'image/png' | 'image/webp';
-  quality: number;
+  /**
+   * per-frame capture: sprite-sheet rows of `columns` frames as raw RGBA (POSTed per row under
+   * the row number), an encoded image per frame, or nothing (video-only runs)
+   */
+  frames: null | { type: 'sheet'; columns: number } | { type: 'image/jpeg' | 'image/png' | 'image/webp'; quality: number };
+  h264: PageH264 | null;
+  /** indices whose raw RGBA is also POSTed under `${token}-still` (the lossless hero frame) */
+  stills: number[];
   /** frames captured but not yet acknowledged */
   window: number;
 }
 
-/** Installs `window.__rfCapture` and `window.__rfAbort` in the page (idempotent). */
+/** Parameters of a toBlob-only capture (stills, tests). */
+export interface PageCaptureRequest {
+  token: string;
+  indices: number[];
+  /** toBlob mime type: image/jpeg for video and sprites, image/png when alpha or a lossless still is needed */
+  type: 'image/jpeg' | 'image/png' | 'image/webp';
+  quality: number;
+  window: number;
+}
+
+/** Installs `window.__rfRun`, `window.__rfH264Codec` and `window.__rfAbort` in the page (idempotent). */
 export const PAGE_CAPTURE_SOURCE = `
 (() => {
-  if (window.__rfCapture) return;
+  if (window.__rfRun) return;
   window.__rfAbort = null;
-  window.__rfCapture = async (req) => {
+
+  // bodies go as Blobs: puppeteer enables CDP's Network domain, which copies a typed-array body
+  // into its request events (through the DevTools pipe, see the header); a Blob's is not
+  const post = async (url, body) => {
+    const res = await fetch(url, { method: 'POST', body: body instanceof Blob ? body : new Blob([body]) });
+    if (!res.ok) throw new Error((await res.text()) || url + ' refused: HTTP ' + res.status);
+  };
+
+  // at most limit uploads at once; add() waits for room (backpressure from Node)
+  const uploads = (limit) => {
+    const inflight = new Set();
+    let failure = null;
+    return {
+      async add(work) {
+        if (failure) throw failure;
+        const p = work().catch((err) => { failure = failure || err; });
+        inflight.add(p);
+        p.finally(() => inflight.delete(p));
+        while (inflight.size >= limit) await Promise.race(inflight);
+        if (failure) throw failure;
+      },
+      async drain() {
+        await Promise.all(inflight);
+        if (failure) throw failure;
+      },
+    };
+  };
+
+  // the drawn frame's RGBA, rows bottom-up; leaves three.js's GL bindings as they were
+  const readRaw = (gl) => {
+    const gl2 = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const pixels = new Uint8Array(w * h * 4);
+    const target = gl2 ? gl.READ_FRAMEBUFFER : gl.FRAMEBUFFER;
+    const fb = gl.getParameter(gl2 ? gl.READ_FRAMEBUFFER_BINDING : gl.FRAMEBUFFER_BINDING);
+    const pbo = gl2 ? gl.getParameter(gl.PIXEL_PACK_BUFFER_BINDING) : null;
+    if (fb) gl.bindFramebuffer(target, null);
+    if (pbo) gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    if (fb) gl.bindFramebuffer(target, fb);
+    if (pbo) gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
+    return pixels;
+  };
+
+  const h264Encoder = (req) => {
+    const cfg = req.h264;
+    const sent = [];
+    let failure = null;
+    let seq = 0;
+    let wake = null;
+    const wakeUp = () => { const w = wake; wake = null; if (w) w(); };
+    const fail = (err) => {
+      failure = failure || new Error('webcodecs: ' + ((err && err.message) || String(err)));
+      wakeUp();
+    };
+    const encoder = new VideoEncoder({
+      output: (chunk) => {
+        const bytes = new Uint8Array(chunk.byteLength);
+        chunk.copyTo(bytes);
+        sent.push(post('/frames/' + req.token + '-h264/' + seq++, bytes).catch(fail));
+      },
+      error: fail,
+    });
+    encoder.ondequeue = wakeUp;
+    encoder.configure({
+      codec: cfg.codec, width: cfg.width, height: cfg.height, framerate: cfg.fps, bitrate: cfg.bitrate,
+      bitrateMode: 'variable', latencyMode: 'quality', avc: { format: 'annexb' },
+    });
+    const tick = Math.round(1e6 / cfg.fps);
+    return {
+      // position: the frame's place in the video (timestamps must increase)
+      async encode(frame, position) {
+        if (failure) { frame.close(); throw failure; }
+        try {
+          encoder.encode(frame, { keyFrame: position === 0 });
+        } catch (err) {
+          fail(err);
+        } finally {
+          frame.close();
+        }
+        // one frame queued while the next renders: memory stays flat, the encoder never idles
+        while (!failure && encoder.encodeQueueSize > 1) await new Promise((r) => { wake = r; });
+        if (failure) throw failure;
+      },
+      async finish() {
+        try {
+          await encoder.flush();
+        } catch (err) {
+          fail(err);
+        }
+        await Promise.all(sent);
+        if (encoder.state !== 'closed') encoder.close();
+        if (failure) throw failure;
+        return seq;
+      },
+      close() {
+        if (encoder.state !== 'closed') encoder.close();
+      },
+      tick,
+    };
+  };
+
+  // the first H.264 codec string this browser encodes at this size, or null (no WebCodecs, no H.264)
+  window.__rfH264Codec = async (width, height, fps, bitrate, codecs) => {
+    if (typeof VideoEncoder === 'undefined' || typeof VideoFrame === 'undefined') return null;
+    for (const codec of codecs) {
+      try {
+        const s = await VideoEncoder.isConfigSupported({ codec, width, height, framerate: fps, bitrate, bitrateMode: 'variable', latencyMode: 'quality', avc: { format: 'annexb' } });
+        if (s.supported) return codec;
+      } catch {}
+    }
+    return null;
+  };
+
+  window.__rfRun = async (req) => {
     window.__rfAbort = null;
     const stage = window.renderStage;
     const canvas = stage.canvas();
-    const inflight = new Set();
-    let failure = null;
-    for (const index of req.indices) {
-      if (window.__rfAbort) throw new Error(window.__rfAbort);
-      if (failure) throw failure;
-      stage.renderFrame(index);
-      const p = new Promise((resolve) => canvas.toBlob(resolve, req.type, req.quality))
-        .then((blob) => {
-          if (!blob) throw new Error('canvas.toBlob returned no image (canvas too large?)');
-          return fetch('/frames/' + req.token + '/' + index, { method: 'POST', body: blob });
-        })
-        .then(async (res) => {
-          if (!res.ok) throw new Error((await res.text()) || 'frame ' + index + ' refused: HTTP ' + res.status);
-        })
-        .catch((err) => { failure = failure || err; });
-      inflight.add(p);
-      p.finally(() => inflight.delete(p));
-      while (inflight.size >= req.window) await Promise.race(inflight);
+    const gl = canvas.getContext('webgl2') || canvas.getContext('webgl');
+    const frames = uploads(req.window);
+    const stills = new Set(req.stills);
+    const video = req.h264 ? h264Encoder(req) : null;
+    // sprite rows are composed in the page (drawImage, a GPU copy) and sent as one raw strip per
+    // row: per-frame transfers cost more than the copy (see the header)
+    let sheet = null;
+    if (req.frames && req.frames.type === 'sheet') {
+      const rowCanvas = new OffscreenCanvas(canvas.width * req.frames.columns, canvas.height);
+      const ctx = rowCanvas.getContext('2d', { alpha: false });
+      ctx.fillStyle = '#000';
+      sheet = { canvas: rowCanvas, ctx, columns: req.frames.columns };
     }
-    await Promise.all(inflight);
-    if (failure) throw failure;
-    return req.indices.length;
+    // nobody looks at the page: a displayed canvas is composited after every frame, which with
+    // preserveDrawingBuffer copies the whole drawing buffer; measured 13 ms CPU a 1080p frame
+    // (llvmpipe), ~0 with display:none. Reads (readPixels, toBlob, VideoFrame) are unaffected.
+    const display = canvas.style.display;
+    canvas.style.display = 'none';
+    try {
+      let position = 0;
+      for (const index of req.indices) {
+        if (window.__rfAbort) throw new Error(window.__rfAbort);
+        stage.renderFrame(index);
+        // synchronous reads first, while the drawing buffer is certainly intact
+        const vf = video ? new VideoFrame(canvas, { timestamp: position * video.tick, duration: video.tick, alpha: 'discard' }) : null;
+        const still = stills.has(index) ? readRaw(gl) : null;
+        const blob = req.frames && req.frames.type !== 'sheet'
+          ? new Promise((resolve) => canvas.toBlob(resolve, req.frames.type, req.frames.quality))
+          : null;
+        let row = null;
+        if (sheet) {
+          // a GPU copy into the row; the row is read back once it is full
+          const col = position % sheet.columns;
+          if (col === 0) sheet.ctx.fillRect(0, 0, sheet.canvas.width, sheet.canvas.height);
+          sheet.ctx.drawImage(canvas, col * canvas.width, 0);
+          if (col === sheet.columns - 1 || position === req.indices.length - 1) {
+            row = sheet.ctx.getImageData(0, 0, sheet.canvas.width, sheet.canvas.height).data;
+          }
+        }
+        if (still) await frames.add(() => post('/frames/' + req.token + '-still/' + index, still));
+        if (row) {
+          const n = Math.floor(position / sheet.columns);
+          await frames.add(() => post('/frames/' + req.token + '/' + n, row));
+        }
+        if (blob) {
+          await frames.add(() => blob.then((b) => {
+            if (!b) throw new Error('canvas.toBlob returned no image (canvas too large?)');
+            return post('/frames/' + req.token + '/' + index, b);
+          }));
+        }
+        if (vf) await video.encode(vf, position);
+        position++;
+      }
+      const chunks = video ? await video.finish() : 0;
+      await frames.drain();
+      return { frames: req.indices.length, chunks };
+    } finally {
+      canvas.style.display = display;
+      if (video) video.close();
+    }
   };
 })();
 `;
 
-/** The expression that runs one capture (JSON-serialised request). */
+/** The expression that runs one capture (JSON-serialised request); resolves to `{ frames, chunks }`. */
+export function runExpression(req: PageRunRequest): string {
+  return `window.__rfRun(${JSON.stringify(req)})`;
+}
+
+/** A toBlob-only capture (lossless stills, tests) as a run expression. */
 export function captureExpression(req: PageCaptureRequest): string {
-  return `window.__rfCapture(${JSON.stringify(req)})`;
+  return runExpression({ token: req.token, indices: req.indices, frames: { type: req.type, quality: req.quality }, h264: null, stills: [], window: req.window });
 }
 
 /** The expression that makes a running capture stop at its next frame. */

@@ -22,6 +22,6 @@ describe('buildFfmpegArgs', () => {
 
   it('copies an H.264 elementary stream without re-encoding', () => {
     const args = buildFfmpegArgs({ input: 'h264', fps: 30, width: 256, height: 256, output: 'o.mp4' });
-    expect(args).toEqual(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'h264', '-framerate', '30', '-i', 'pipe:0', '-c:v', 'copy', '-r', '30', '-an', '-movflags', '+faststart', '-f', 'mp4', 'o.mp4']);
+    expect(args).toEqual(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'h264', '-r', '30', '-i', 'pipe:0', '-c:v', 'copy', '-r', '30', '-an', '-movflags', '+faststart', '-f', 'mp4', 'o.mp4']);
   });
 });

@@ -11,6 +11,8 @@ describe('buildChromiumArgs', () => {
       expect(args).toContain(flag);
     }
     expect(buildChromiumArgs({ backend: 'egl', userDataDir: '/tmp/p', noSandbox: false })).not.toContain('--no-sandbox');
+    // outside hosts are unreachable: a dead proxy for everything but loopback, no name resolution
+    expect(args).toEqual(expect.arrayContaining(['--proxy-server=http://127.0.0.1:9', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1']));
   });
 
   it('selects ANGLE over EGL or SwiftShader', () => {
