@@ -3,7 +3,7 @@
  * (completed: cache hit; queued/processing: reuse) or create and enqueue a new one. The
  * unique cache key in `renders` makes concurrent identical submissions render once.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { resolveBuildParts } from '../catalog/repository.js';
@@ -45,11 +45,20 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   const request = normaliseRequest(input.parts, input.state, options);
   const key = cacheKey(request, resolved.versions, await rendererVersion());
 
-  // fast path (cache hits, reuse): the render exists and is not failed, so no transaction is needed
-  const existing = (await db.db.selectFrom('renders').selectAll().where('cache_key', '=', key).executeTakeFirst()) as RenderRow | undefined;
-  if (existing && existing.status !== 'error') {
-    const jobId = await upsertJob(db.db, input, existing.id);
-    return { jobId, outcome: existing.status === 'completed' ? 'cached' : 'reused', render: existing };
+  // fast path (cache hits, reuse): one statement finds a live render and upserts the job
+  const hit = await sql<RenderRow & { job_id: string }>`
+    WITH r AS (SELECT * FROM renders WHERE cache_key = ${key} AND status <> 'error'),
+    j AS (
+      INSERT INTO jobs (customer_id, render_id, share_code)
+      SELECT ${input.customerId}, r.id, ${input.shareCode ?? null} FROM r
+      ON CONFLICT (customer_id, render_id) DO UPDATE SET share_code = COALESCE(jobs.share_code, EXCLUDED.share_code)
+      RETURNING id
+    )
+    SELECT r.*, j.id AS job_id FROM r, j`.execute(db.db);
+  const found = hit.rows[0];
+  if (found) {
+    const { job_id: jobId, ...render } = found;
+    return { jobId, outcome: render.status === 'completed' ? 'cached' : 'reused', render: render as RenderRow };
   }
 
   return db.db.transaction().execute(async (trx) => {
