@@ -3,7 +3,8 @@
  * jsonb goes in as JSON.stringify strings and comes back parsed by pg.
  */
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { BuildsTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 import { DEMO_BUILDS, DEMO_PARTS } from './demo-catalog.js';
 import {
@@ -102,10 +103,8 @@ export async function getPartsByIds(db: Db, ids: readonly string[]): Promise<Par
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** A build by share code (exact match), or null. */
-export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | null> {
-  const row = await db.db.selectFrom('builds').selectAll().where('share_code', '=', shareCode).executeTakeFirst();
-  if (!row) return null;
+/** A `builds` row in the shape the rest of the code uses. */
+function toBuildRow(row: Selectable<BuildsTable>): BuildRow {
   return {
     shareCode: row.share_code,
     name: row.name,
@@ -114,6 +113,12 @@ export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | nu
     interactiveState: row.interactive_state ?? null,
     createdAt: row.created_at,
   };
+}
+
+/** A build by share code (exact match), or null. */
+export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | null> {
+  const row = await db.db.selectFrom('builds').selectAll().where('share_code', '=', shareCode).executeTakeFirst();
+  return row ? toBuildRow(row) : null;
 }
 
 /** Input of createBuild (unvalidated: it comes from the CLI or the API). */
@@ -202,16 +207,7 @@ export async function createBuild(db: Db, input: NewBuild): Promise<BuildRow> {
       .onConflict((oc) => oc.column('share_code').doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (inserted) {
-      return {
-        shareCode: inserted.share_code,
-        name: inserted.name,
-        description: inserted.description,
-        parts: inserted.parts,
-        interactiveState: inserted.interactive_state ?? null,
-        createdAt: inserted.created_at,
-      };
-    }
+    if (inserted) return toBuildRow(inserted);
     if (input.shareCode !== undefined) {
       throw new CatalogValidationError('share_code_taken', `share code "${input.shareCode}" is already used by another build`);
     }
