@@ -1,5 +1,6 @@
 /** The one error middleware: every failure becomes DESIGN.md's body; never a stack trace. */
 import type { NextFunction, Request, Response } from 'express';
+import { isUnstorableTextError } from '../db/pg-errors.js';
 import type { Logger } from '../log.js';
 import { HttpError } from './http-error.js';
 
@@ -9,8 +10,12 @@ interface BodyParserError extends Error {
   limit?: number;
 }
 
-function toHttpError(err: unknown): HttpError | null {
+/** The HttpError an error stands for, or null for a bug (answered 500 and logged). */
+export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
+  if (isUnstorableTextError(err)) {
+    return new HttpError(400, 'invalid_input', 'the request holds characters that cannot be stored (such as NUL): remove control characters');
+  }
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':

@@ -7,9 +7,9 @@ import { CATEGORIES, interactiveStateSchema } from '../catalog/types.js';
 import { SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
 import { renderOptionsShape } from '../render/options.js';
+import { text } from './text.js';
 
-const httpOrigin = z
-  .string()
+const httpOrigin = text()
   .refine((s) => {
     try {
       const u = new URL(s);
@@ -89,11 +89,14 @@ export const MAX_IDS = 100;
 export const partsBody = z
   .object({
     ids: z
-      .array(z.string().min(1).max(64), { error: 'ids must be an array of part ID strings' })
+      .array(text().min(1).max(64), { error: 'ids must be an array of part ID strings' })
       .max(MAX_IDS, `ids may hold at most ${MAX_IDS} entries`),
   })
   .strict();
 export const partsResponse = z.object({ parts: z.array(partSummaryWithCategory) });
+
+/** GET /build/:shareCode: control characters are 400; an unknown (or over-long) code is 404. */
+export const shareCodeParams = z.object({ shareCode: text() });
 
 export const buildResponse = z.object({
   shareCode: z.string(),
@@ -105,7 +108,7 @@ export const buildResponse = z.object({
 });
 
 export const partsMap = z
-  .record(z.string(), z.array(z.string().min(1).max(64)).min(1).max(16))
+  .record(text(), z.array(text().min(1).max(64)).min(1).max(16))
   .meta({ description: 'part IDs grouped by category, e.g. {"GPU": ["z7pyphm9k"]}' });
 
 export const renderBuildBody = z
@@ -117,7 +120,7 @@ export const renderBuildBody = z
   });
 
 export const renderByShareCodeBody = z
-  .object({ shareCode: z.string().min(1).max(64), ...renderOptionsShape })
+  .object({ shareCode: text().min(1).max(64), ...renderOptionsShape })
   .strict();
 
 export const spriteLayoutSchema = z.object({

@@ -4,12 +4,14 @@ import { getBuild, getPartsByIds } from '../../catalog/repository.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
+import { shareCodeParams } from '../schemas.js';
+import { parseOr400 } from '../validate.js';
 import { partImageUrl } from './assets.js';
 
 export function buildRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/build/:shareCode', requireAuth(ctx, 'data:read'), async (req, res) => {
-    const code = String(req.params.shareCode);
+    const { shareCode: code } = parseOr400(shareCodeParams, req.params, 'params');
     const build = code.length <= 64 ? await getBuild(ctx.db, code) : null;
     if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(code)}`);
     const ids = Object.values(build.parts).flat() as string[];
