@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { ApiContext } from './context.js';
 import { cors } from './cors.js';
 import { errorMiddleware, notFoundHandler } from './errors.js';
+import { jsonBody } from './json-body.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { assetRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
@@ -19,7 +20,7 @@ export function createApp(ctx: ApiContext): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.cfg.publicBaseUrl ? 'loopback, linklocal, uniquelocal' : false);
   app.use(cors);
-  app.use(express.json({ limit: ctx.cfg.bodyLimit, strict: true }));
+  app.use(jsonBody(ctx.cfg.bodyLimit));
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use(docsRoutes(ctx));
