@@ -4,21 +4,22 @@
  */
 import { z } from 'zod';
 import { CATEGORIES, interactiveStateSchema } from '../catalog/types.js';
+import { isNullOrigin, normaliseOrigin } from '../auth/origin.js';
 import { SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
 import { renderOptionsShape } from '../render/options.js';
 import { text } from './text.js';
 
-const httpOrigin = text()
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === s.replace(/\/$/, '');
-    } catch {
-      return false;
-    }
-  }, 'origin must be an http(s) origin like https://shop.example (scheme, host and optional port only)')
-  .transform((s) => s.replace(/\/$/, ''));
+/** A broker's `origin`: normalised (src/auth/origin.ts); "null" (no browser Origin) is no binding. */
+const httpOrigin = text().transform((s, ctx) => {
+  if (isNullOrigin(s)) return undefined;
+  const origin = normaliseOrigin(s);
+  if (origin === null) {
+    ctx.addIssue({ code: 'custom', message: 'origin must be an http(s) origin like https://shop.example (scheme, host and optional port only)' });
+    return z.NEVER;
+  }
+  return origin;
+});
 
 const ttl = z
   .number({ error: 'ttl must be an integer number of seconds' })

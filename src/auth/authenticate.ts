@@ -7,6 +7,7 @@ import { HttpError, unauthorized } from '../api/http-error.js';
 import type { Database } from '../db/schema.js';
 import { API_KEY_SCOPES, ENVIRONMENTS, type Environment, type Scope } from './scopes.js';
 import { findApiKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+import { isNullOrigin, normaliseOrigin } from './origin.js';
 import { TokenError, verifySessionToken } from './session-token.js';
 
 export interface Principal {
@@ -99,11 +100,14 @@ export async function authenticate(
   }
   if (claims.org) {
     // origin binding protects browsers; non-browser clients could send any Origin anyway
-    if (req.origin !== undefined && req.origin !== claims.org) {
-      throw unauthorized('origin_mismatch', `this token is bound to ${claims.org}`);
+    const bound = normaliseOrigin(claims.org) ?? claims.org;
+    // "null" is an opaque origin: a browser (only browsers send it) that sent no usable Origin
+    const sent = req.origin === undefined || isNullOrigin(req.origin) ? undefined : (normaliseOrigin(req.origin) ?? req.origin);
+    if (sent !== undefined && sent !== bound) {
+      throw unauthorized('origin_mismatch', `this token is bound to ${bound}`);
     }
-    if (req.origin === undefined && req.secFetch) {
-      throw unauthorized('origin_mismatch', `this token is bound to ${claims.org}; the browser sent no Origin`);
+    if (sent === undefined && fromBrowser) {
+      throw unauthorized('origin_mismatch', `this token is bound to ${bound}; the browser sent no Origin`);
     }
   }
   return {

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { ENVIRONMENTS, SCOPES, isScope, DEFAULT_TOKEN_SCOPES, type Environment, type Scope } from '../auth/scopes.js';
+import { normaliseOrigin } from '../auth/origin.js';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 
@@ -28,13 +29,9 @@ function parseScopes(value: string | undefined): Scope[] {
 
 function parseOrigin(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  try {
-    const u = new URL(value);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value.replace(/\/$/, '')) return u.origin;
-  } catch {
-    // fall through
-  }
-  throw new UsageError(`--origin must be an http(s) origin like https://shop.example, got "${value}"`);
+  const origin = normaliseOrigin(value);
+  if (origin === null) throw new UsageError(`--origin must be an http(s) origin like https://shop.example, got "${value}"`);
+  return origin;
 }
 
 export default function register(program: Command): void {
