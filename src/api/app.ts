@@ -33,6 +33,6 @@ export function createApp(ctx: ApiContext): Express {
   app.use(renderRoutes(ctx));
   app.use(legacyRoutes(ctx));
   app.use(notFoundHandler);
-  app.use(errorMiddleware(ctx.log));
+  app.use(errorMiddleware(ctx.log, ctx.dbAvailability));
   return app;
 }

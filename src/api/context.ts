@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { DbAvailability } from './db-availability.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface ApiContext {
@@ -15,6 +16,8 @@ export interface ApiContext {
   version: string;
   store: ArtifactStore;
   rateLimiter: RateLimiter;
+  /** outage state: 503s and one log line per change */
+  dbAvailability: DbAvailability;
 }
 
 /** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */

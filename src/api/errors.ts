@@ -1,7 +1,8 @@
 /** The one error middleware: every failure becomes DESIGN.md's body; never a stack trace. */
 import type { NextFunction, Request, Response } from 'express';
-import { isUnstorableTextError } from '../db/pg-errors.js';
+import { isDatabaseUnavailableError, isUnstorableTextError } from '../db/pg-errors.js';
 import type { Logger } from '../log.js';
+import { DB_RETRY_AFTER_S, DbAvailability } from './db-availability.js';
 import { HttpError } from './http-error.js';
 
 interface BodyParserError extends Error {
@@ -34,9 +35,19 @@ export function toHttpError(err: unknown): HttpError | null {
   return null;
 }
 
-export function errorMiddleware(log: Logger) {
+/** 503 for a database that cannot be reached; logged once per outage by `availability`. */
+function databaseUnavailable(err: unknown, availability: DbAvailability): HttpError | null {
+  if (!isDatabaseUnavailableError(err)) return null;
+  availability.down(err);
+  return new HttpError(503, 'database_unavailable', `the database is unreachable: retry in ${DB_RETRY_AFTER_S} s`, undefined, {
+    'Retry-After': String(DB_RETRY_AFTER_S),
+  });
+}
+
+/** `availability` is shared with /health in the app; a lone router (tests) gets its own. */
+export function errorMiddleware(log: Logger, availability: DbAvailability = new DbAvailability(log)) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const http = toHttpError(err);
+    const http = toHttpError(err) ?? databaseUnavailable(err, availability);
     if (!http) log.error({ err, method: req.method, path: req.path }, 'unhandled error');
     const e = http ?? new HttpError(500, 'internal_error', 'internal error: the failure was logged');
     if (res.headersSent) {

@@ -26,7 +26,7 @@ const errors = (...codes: number[]) =>
             413: 'request body too large',
             415: 'a request body that is not JSON: send Content-Type: application/json',
             429: 'rate limited: too many requests for this customer; Retry-After says when to retry',
-            503: 'database unreachable',
+            503: 'database unreachable (database_unavailable); Retry-After says when to retry',
           }[c] ?? 'error',
         content: { 'application/json': { schema: errorRef } },
       },
@@ -75,7 +75,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           ...secured(null),
           // every field is optional, so no body at all mints with the defaults; a non-JSON body is 415
           requestBody: { ...body(s.renderSessionBody), required: false },
-          responses: { 200: ok(s.sessionTokenResponse), ...errors(400, 401, 413, 415, 429) },
+          responses: { 200: ok(s.sessionTokenResponse), ...errors(400, 401, 413, 415, 429, 503) },
         },
       },
       '/available-parts': {
@@ -88,7 +88,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
             envParam,
           ],
-          responses: { 200: ok(s.availablePartsResponse), ...errors(400, 401, 403, 429) },
+          responses: { 200: ok(s.availablePartsResponse), ...errors(400, 401, 403, 429, 503) },
         },
       },
       '/parts': {
@@ -96,7 +96,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           summary: 'Part details by ID (at most 100; unknown IDs are left out)',
           ...secured('data:read'),
           requestBody: body(s.partsBody),
-          responses: { 200: ok(s.partsResponse), ...errors(400, 401, 403, 413, 415, 429) },
+          responses: { 200: ok(s.partsResponse), ...errors(400, 401, 403, 413, 415, 429, 503) },
         },
       },
       '/build/{shareCode}': {
@@ -104,7 +104,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           summary: 'A saved build by share code',
           ...secured('data:read'),
           parameters: [{ name: 'shareCode', in: 'path', required: true, schema: { type: 'string' } }, envParam],
-          responses: { 200: ok(s.buildResponse), ...errors(400, 401, 403, 404, 429) },
+          responses: { 200: ok(s.buildResponse), ...errors(400, 401, 403, 404, 429, 503) },
         },
       },
       '/render-build': {
@@ -114,7 +114,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again.',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
         },
       },
       '/render-build/{jobId}': {
@@ -124,7 +124,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404.",
           ...secured('render:status'),
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
-          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 429) },
+          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 429, 503) },
         },
       },
       '/render-by-share-code': {
@@ -133,7 +133,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404.',
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
         },
       },
       '/internal-render': {
@@ -143,7 +143,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             'Body like /render-build. Waits for the render (bounded by RENDER_FARM_INTERNAL_RENDER_WAIT, default 300 s) and returns the job object: 200 when completed or failed, 202 with the current state when the bound passed first (poll /render-build/{jobId}).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
         },
       },
       '/render-build-experimental': {
@@ -164,7 +164,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             200: { description: 'the pregenerated bytes', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
             206: { description: 'the requested byte range (Content-Range)', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
             416: { description: 'the range is outside the file (Content-Range: bytes */size)', content: { 'application/json': { schema: errorRef } } },
-            ...errors(400, 401, 403, 404, 413, 415, 429),
+            ...errors(400, 401, 403, 404, 413, 415, 429, 503),
           },
         },
       },

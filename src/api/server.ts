@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../log.js';
 import { openArtifactStore } from '../storage/artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
+import { DbAvailability } from './db-availability.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ApiContext } from './context.js';
 
@@ -34,6 +35,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
   const log = opts.log ?? createLogger(cfg);
   const db = opts.db ?? (await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }));
   let stopSweeper = () => {};
+  let stopListening = () => {};
   try {
     await installQueue(db.pool);
     if (cfg.seedDemo) {
@@ -44,7 +46,12 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const secret = await resolveSigningSecret(cfg);
     const store = await openArtifactStore(cfg);
     const rateLimiter = new RateLimiter(cfg.rateLimitPerMinute, cfg.rateLimitBurst);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter };
+    const dbAvailability = new DbAvailability(log);
+    // a new connection after an outage is the database back (the pool reconnects on demand)
+    const onConnect = () => dbAvailability.up();
+    db.pool.on('connect', onConnect);
+    stopListening = () => db.pool.removeListener('connect', onConnect);
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter, dbAvailability };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);
@@ -68,6 +75,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       ctx,
       close: async () => {
         stopSweeper();
+        stopListening();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -79,6 +87,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     };
   } catch (err) {
     stopSweeper();
+    stopListening();
     if (!opts.db) await db.close();
     throw err;
   }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { queueCounts } from '../../jobs/queue.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
 import type { ApiContext } from '../context.js';
+import { DB_RETRY_AFTER_S } from '../db-availability.js';
 
 export function healthRoutes(ctx: ApiContext): Router {
   const r = Router();
@@ -11,7 +12,9 @@ export function healthRoutes(ctx: ApiContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     try {
       await sql`SELECT 1`.execute(ctx.db.db);
-    } catch {
+    } catch (err) {
+      ctx.dbAvailability.down(err);
+      res.setHeader('Retry-After', String(DB_RETRY_AFTER_S));
       res.status(503).json({ status: 'degraded', version: ctx.version, db: 'down', queue: { queued: 0, processing: 0 }, workers: 0 });
       return;
     }
