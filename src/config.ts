@@ -2,6 +2,7 @@
  * The one place that reads the environment. Precedence: defaults < env < flags.
  * Parsed once per process by `loadConfig`, validated by zod, frozen.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,6 +14,39 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, a CIDR or one of Express's named ranges (a `trust proxy` list entry). */
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_RANGES.includes(entry)) return null;
+  const [addr, bits, ...rest] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || rest.length) return `"${entry}" is not an IP address, a CIDR or one of ${PROXY_RANGES.join(', ')}`;
+  if (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))) return `"${entry}" has a bad prefix length`;
+  return null;
+}
+
+/**
+ * Whose X-Forwarded-For/-Proto/-Host to believe (Express's `trust proxy`): false, true (any
+ * peer: only behind a proxy that overwrites them), a hop count, or a comma list of addresses,
+ * CIDRs and the named ranges.
+ */
+const trustProxy = z
+  .union([z.boolean(), z.number(), z.string()])
+  .transform((v, ctx): boolean | number | string[] => {
+    if (typeof v !== 'string') return v;
+    const s = v.trim().toLowerCase();
+    if (s === 'true' || s === 'false') return s === 'true';
+    if (/^\d+$/.test(s)) return Number(s);
+    const list = s.split(',').map((e) => e.trim()).filter(Boolean);
+    for (const entry of list) {
+      const problem = proxyEntryProblem(entry);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
+    if (!list.length) ctx.addIssue({ code: 'custom', message: 'empty: use false to trust no proxy' });
+    return list;
+  });
 
 export const configSchema = z.object({
   /** where embedded Postgres, the signing secret and artifacts live */
@@ -27,6 +61,8 @@ export const configSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   /** base of the URLs the API returns (set it behind a proxy) */
   publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  /** proxies whose forwarded headers decide the client address and the scheme/host of returned URLs */
+  trustProxy: trustProxy.prefault(PROXY_RANGES.join(', ')),
   /** HS256 secret for session tokens; generated into the data dir when unset */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** requests a minute per customer on protected endpoints (0: no limit); per API process */
@@ -86,6 +122,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   host: 'HOST',
   port: 'PORT',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  trustProxy: 'TRUST_PROXY',
   signingSecret: 'RENDER_FARM_SIGNING_SECRET',
   bodyLimit: 'RENDER_FARM_BODY_LIMIT',
   rateLimitPerMinute: 'RENDER_FARM_RATE_LIMIT',

@@ -18,7 +18,9 @@ import { renderRoutes } from './routes/render.js';
 export function createApp(ctx: ApiContext): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', ctx.cfg.publicBaseUrl ? 'loopback, linklocal, uniquelocal' : false);
+  // X-Forwarded-* from these peers give the client address (auth failure limits) and the
+  // scheme and host of returned URLs (src/api/context.ts)
+  app.set('trust proxy', ctx.cfg.trustProxy);
   app.use(cors);
   app.use(jsonBody(ctx.cfg.bodyLimit));
   app.use(healthRoutes(ctx));

@@ -20,10 +20,20 @@ export interface ApiContext {
   dbAvailability: DbAvailability;
 }
 
-/** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */
+/** host or host:port (a name, IPv4 or [IPv6]); anything else in a Host header is not used in URLs. */
+const HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+
+/**
+ * Base URL for links in responses: PUBLIC_BASE_URL, else the scheme and host the client used.
+ * Express takes both from X-Forwarded-Proto/-Host when the peer is a trusted proxy
+ * (TRUST_PROXY), so behind a TLS-terminating proxy the links are https like the page.
+ */
 export function publicBase(ctx: ApiContext, req: Request): string {
   if (ctx.cfg.publicBaseUrl) return ctx.cfg.publicBaseUrl.replace(/\/+$/, '');
-  return `${req.protocol}://${req.get('host') ?? `${ctx.cfg.host}:${ctx.cfg.port}`}`;
+  const fallbackHost = req.get('host') ?? `${ctx.cfg.host}:${ctx.cfg.port}`;
+  const host = req.host && HOST.test(req.host) ? req.host : fallbackHost;
+  const protocol = req.protocol === 'https' || req.protocol === 'http' ? req.protocol : 'http';
+  return `${protocol}://${host}`;
 }
 
 declare global {
