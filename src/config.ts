@@ -69,6 +69,10 @@ export const configSchema = z.object({
   rateLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(1200),
   /** requests a customer may send at once before the per-minute rate applies */
   rateLimitBurst: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** failed authentications a minute per client address before 429 (0: no limit); per API process */
+  authFailureLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  /** failed authentications an address may have at once before the per-minute rate applies */
+  authFailureBurst: z.coerce.number().int().min(1).max(100_000).default(30),
   /** JSON body limit */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -127,6 +131,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   bodyLimit: 'RENDER_FARM_BODY_LIMIT',
   rateLimitPerMinute: 'RENDER_FARM_RATE_LIMIT',
   rateLimitBurst: 'RENDER_FARM_RATE_BURST',
+  authFailureLimitPerMinute: 'RENDER_FARM_AUTH_FAILURE_LIMIT',
+  authFailureBurst: 'RENDER_FARM_AUTH_FAILURE_BURST',
   logLevel: 'LOG_LEVEL',
   chromiumPath: 'CHROMIUM_PATH',
   ffmpegPath: 'FFMPEG_PATH',

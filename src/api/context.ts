@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
+import type { AuthCaches } from '../auth/auth-caches.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import type { DbAvailability } from './db-availability.js';
@@ -16,6 +17,9 @@ export interface ApiContext {
   version: string;
   store: ArtifactStore;
   rateLimiter: RateLimiter;
+  /** failed authentications per client address */
+  authFailures: RateLimiter;
+  authCaches: AuthCaches;
   /** outage state: 503s and one log line per change */
   dbAvailability: DbAvailability;
 }

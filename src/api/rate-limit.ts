@@ -1,5 +1,5 @@
 /**
- * Per-customer token buckets: `burst` requests at once, refilled at `perMinute`. In memory, so
+ * Token buckets per key: `burst` requests at once, refilled at `perMinute`. In memory, so
  * each API process limits on its own (N processes allow N times the rate); over the limit: 429
  * with Retry-After.
  */
@@ -22,21 +22,43 @@ export class RateLimiter {
     this.perMs = perMinute / 60_000;
   }
 
+  get enabled(): boolean {
+    return this.perMinute > 0;
+  }
+
   /** Takes one token for `key` or throws 429 saying when to come back. */
   take(key: string, now = Date.now()): void {
-    if (this.perMinute === 0) return;
+    const wait = this.wait(key, now);
+    if (wait > 0) {
+      throw tooManyRequests('rate_limited', `too many requests: at most ${this.perMinute} a minute; retry in ${wait} s`, wait);
+    }
+    this.spend(key, now);
+  }
+
+  /** Seconds until `key` has a token again; 0 when it has one now. Takes nothing. */
+  wait(key: string, now = Date.now()): number {
+    if (!this.enabled) return 0;
+    const tokens = this.refill(key, now).tokens;
+    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000));
+  }
+
+  /**
+   * Takes one token even when there is none: the debt (at most one burst) is paid back before
+   * the key may go again, so concurrent requests that all passed wait() are still counted.
+   */
+  spend(key: string, now = Date.now()): void {
+    if (!this.enabled) return;
+    const b = this.refill(key, now);
+    b.tokens = Math.max(-this.burst, b.tokens - 1);
+  }
+
+  private refill(key: string, now: number): Bucket {
     const b = this.buckets.get(key) ?? { tokens: this.burst, at: now };
     b.tokens = Math.min(this.burst, b.tokens + (now - b.at) * this.perMs);
     b.at = now;
     this.buckets.set(key, b);
     this.sweep(now);
-    if (b.tokens < 1) {
-      const wait = Math.max(1, Math.ceil((1 - b.tokens) / this.perMs / 1000));
-      throw new HttpError(429, 'rate_limited', `too many requests: at most ${this.perMinute} a minute; retry in ${wait} s`, undefined, {
-        'Retry-After': String(wait),
-      });
-    }
-    b.tokens -= 1;
+    return b;
   }
 
   /** Forgets buckets that are full again, so idle customers cost no memory. */
@@ -47,4 +69,9 @@ export class RateLimiter {
       if (b.tokens + (now - b.at) * this.perMs >= this.burst) this.buckets.delete(k);
     }
   }
+}
+
+/** 429 with Retry-After (seconds). */
+export function tooManyRequests(code: string, message: string, retryAfterSeconds: number): HttpError {
+  return new HttpError(429, code, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
 }

@@ -3,7 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
 import { hasScope, type Scope } from '../auth/scopes.js';
 import type { ApiContext } from './context.js';
-import { forbidden } from './http-error.js';
+import { forbidden, HttpError } from './http-error.js';
+import { tooManyRequests } from './rate-limit.js';
 
 /**
  * Browsers send Sec-Fetch-Site and Sec-Fetch-Dest on every request; Sec-Fetch-Mode alone is
@@ -13,19 +14,39 @@ function fromBrowser(req: Request): boolean {
   return req.get('sec-fetch-site') !== undefined || req.get('sec-fetch-dest') !== undefined;
 }
 
+/**
+ * A failed authentication that counts against the client address: every 401 but an expired
+ * token, which well-behaved clients hit routinely before they refresh.
+ */
+function countsAsFailure(err: unknown): boolean {
+  return err instanceof HttpError && err.status === 401 && err.code !== 'token_expired';
+}
+
 export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKeyOnly?: boolean } = {}): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const result = await authenticate(
-      ctx.db.db,
-      ctx.secret,
-      {
-        authorization: req.get('authorization'),
-        environment: req.query.environment,
-        origin: req.get('origin'),
-        secFetch: fromBrowser(req),
-      },
-      { allowSessionTokens: !opts.apiKeyOnly },
-    );
+    // an address that keeps failing is refused before any lookup (guessing keys costs reads)
+    const address = req.ip ?? 'unknown';
+    const wait = ctx.authFailures.wait(address);
+    if (wait > 0) {
+      throw tooManyRequests('too_many_auth_failures', `too many failed authentications from this address; retry in ${wait} s`, wait);
+    }
+    let result;
+    try {
+      result = await authenticate(
+        ctx.db.db,
+        ctx.secret,
+        {
+          authorization: req.get('authorization'),
+          environment: req.query.environment,
+          origin: req.get('origin'),
+          secFetch: fromBrowser(req),
+        },
+        { allowSessionTokens: !opts.apiKeyOnly, caches: ctx.authCaches },
+      );
+    } catch (err) {
+      if (countsAsFailure(err)) ctx.authFailures.spend(address);
+      throw err;
+    }
     if (result.deprecatedBrowserKey) res.setHeader('X-Service-Auth-Deprecation', DEPRECATION_NOTICE);
     ctx.rateLimiter.take(result.principal.customerId);
     if (scope && !hasScope(result.principal.scopes, scope)) {

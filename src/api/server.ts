@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import type { Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
+import { createAuthCaches } from '../auth/auth-caches.js';
 import { resolveSigningSecret } from '../auth/signing-secret.js';
 import { installQueue } from '../jobs/queue.js';
 import { startSweeper } from '../jobs/sweeper.js';
@@ -51,7 +52,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const onConnect = () => dbAvailability.up();
     db.pool.on('connect', onConnect);
     stopListening = () => db.pool.removeListener('connect', onConnect);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter, dbAvailability };
+    const authFailures = new RateLimiter(cfg.authFailureLimitPerMinute, cfg.authFailureBurst);
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter, authFailures, authCaches: createAuthCaches(), dbAvailability };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);

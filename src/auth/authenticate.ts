@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import { HttpError, unauthorized } from '../api/http-error.js';
 import type { Database } from '../db/schema.js';
 import { API_KEY_SCOPES, ENVIRONMENTS, type Environment, type Scope } from './scopes.js';
-import { findApiKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+import { API_KEY_PATTERN, findApiKey, hashApiKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
 import { TokenError, verifySessionToken } from './session-token.js';
 
@@ -56,15 +57,21 @@ export async function authenticate(
   db: Kysely<Database>,
   secret: string,
   req: AuthRequest,
-  opts: { allowSessionTokens?: boolean } = {},
+  opts: { allowSessionTokens?: boolean; caches?: AuthCaches } = {},
 ): Promise<AuthResult> {
   const token = bearer(req.authorization);
   const wantedEnv = requestEnvironment(req.environment);
   const fromBrowser = req.origin !== undefined || req.secFetch;
 
   if (looksLikeApiKey(token)) {
+    // malformed keys never reach the database; well-formed unknown ones are remembered a while
+    const hash = API_KEY_PATTERN.test(token) ? hashApiKey(token) : null;
+    if (hash && opts.caches?.unknownKeys.get(hash)) throw unauthorized('invalid_credentials', 'unknown API key');
     const key = await findApiKey(db, token);
-    if (!key) throw unauthorized('invalid_credentials', 'unknown API key');
+    if (!key) {
+      if (hash) opts.caches?.unknownKeys.set(hash, true);
+      throw unauthorized('invalid_credentials', 'unknown API key');
+    }
     if (key.revokedAt) throw unauthorized('revoked_key', 'this API key has been revoked');
     if (wantedEnv && wantedEnv !== key.environment) {
       throw unauthorized('environment_mismatch', `this API key is for ${key.environment}, not ${wantedEnv}`);
