@@ -88,6 +88,13 @@ export async function findApiKey(db: Kysely<Database>, key: string): Promise<Api
   return (row as ApiKeyRecord | undefined) ?? null;
 }
 
+/** True when the key with this id is revoked or no longer exists (its tokens must stop working). */
+export async function isApiKeyRevoked(db: Kysely<Database>, id: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return true;
+  const row = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
+  return !row || row.revoked_at !== null;
+}
+
 /** Revokes by id or by prefix; returns the record, or null when no key matched. */
 export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Promise<ApiKeyRecord | null> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { HttpError, unauthorized } from '../api/http-error.js';
 import type { Database } from '../db/schema.js';
 import { API_KEY_SCOPES, ENVIRONMENTS, type Environment, type Scope } from './scopes.js';
-import { API_KEY_PATTERN, findApiKey, hashApiKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
 import { TokenError, verifySessionToken } from './session-token.js';
@@ -51,6 +51,15 @@ function bearer(header: string | undefined): string {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized('invalid_credentials', 'the Authorization header must be "Bearer <token>"');
   return m[1];
+}
+
+/** The database's answer, trusted for a few seconds (src/auth/auth-caches.ts): every serve sees a revocation. */
+async function keyRevoked(db: Kysely<Database>, keyId: string, caches?: AuthCaches): Promise<boolean> {
+  const cached = caches?.keyRevoked.get(keyId);
+  if (cached !== undefined) return cached;
+  const revoked = await isApiKeyRevoked(db, keyId);
+  caches?.keyRevoked.set(keyId, revoked);
+  return revoked;
 }
 
 export async function authenticate(
@@ -104,6 +113,10 @@ export async function authenticate(
   }
   if (wantedEnv && wantedEnv !== claims.env) {
     throw unauthorized('environment_mismatch', `this token was minted for ${claims.env}, not ${wantedEnv}`);
+  }
+  // a token dies with the key that minted it (tokens minted locally by the CLI name no key)
+  if (claims.kid !== undefined && (await keyRevoked(db, claims.kid, opts.caches))) {
+    throw unauthorized('revoked_key', 'the API key that minted this token has been revoked: mint a new token with a valid key');
   }
   if (claims.org) {
     // origin binding protects browsers; non-browser clients could send any Origin anyway
