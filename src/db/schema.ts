@@ -76,6 +76,8 @@ export interface RendersTable {
 export interface JobsTable {
   id: Generated<string>;
   customer_id: string;
+  /** the environment of the credential that submitted it (sql/0004_job_environment.sql) */
+  environment: ColumnType<'prod' | 'staging', 'prod' | 'staging' | undefined, 'prod' | 'staging'>;
   render_id: string;
   share_code: string | null;
   created_at: Timestamp;

@@ -1,4 +1,5 @@
 /** Reading jobs: by id for a customer, lists and retries for operators, waiting for a result. */
+import type { Environment } from '../auth/scopes.js';
 import type { Db } from '../db/database.js';
 import { enqueueRender } from './queue.js';
 import type { RenderRow } from './render-row.js';
@@ -30,9 +31,19 @@ function toRecord(row: Record<string, unknown>): JobRecord {
   };
 }
 
-/** A job only its own customer can see (others get null, answered as 404). */
-export async function getJobForCustomer(db: Db, jobId: string, customerId: string): Promise<JobRecord | null> {
-  const row = await baseQuery(db).where('j.id', '=', jobId).where('j.customer_id', '=', customerId).executeTakeFirst();
+/** Who may read a job: the customer that submitted it, with a credential of the same environment. */
+export interface JobOwner {
+  customerId: string;
+  environment: Environment;
+}
+
+/** A job only its own customer, in its own environment, can see (others get null, answered as 404). */
+export async function getJobForCustomer(db: Db, jobId: string, owner: JobOwner): Promise<JobRecord | null> {
+  const row = await baseQuery(db)
+    .where('j.id', '=', jobId)
+    .where('j.customer_id', '=', owner.customerId)
+    .where('j.environment', '=', owner.environment)
+    .executeTakeFirst();
   return row ? toRecord(row) : null;
 }
 
@@ -73,10 +84,10 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
  * Polls until the job is completed or failed, the bound passes, or the signal aborts.
  * Polling (every 250 ms) keeps this free of LISTEN connections; it is for few, trusted callers.
  */
-export async function waitForJob(db: Db, jobId: string, customerId: string, boundMs: number, signal?: AbortSignal): Promise<JobRecord> {
+export async function waitForJob(db: Db, jobId: string, owner: JobOwner, boundMs: number, signal?: AbortSignal): Promise<JobRecord> {
   const deadline = Date.now() + boundMs;
   for (;;) {
-    const job = await getJobForCustomer(db, jobId, customerId);
+    const job = await getJobForCustomer(db, jobId, owner);
     if (!job) throw new Error(`job ${jobId} vanished`);
     const s = job.render.status;
     if (s === 'completed' || s === 'error' || Date.now() >= deadline || signal?.aborted) return job;

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import type { Environment } from '../auth/scopes.js';
 import { resolveBuildParts } from '../catalog/repository.js';
 import type { InteractiveState } from '../catalog/types.js';
 import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
@@ -16,6 +17,8 @@ import type { RenderRow } from './render-row.js';
 
 export interface SubmitInput {
   customerId: string;
+  /** the submitting credential's environment (default prod): the job is readable only there */
+  environment?: Environment;
   parts: Record<string, string[]>;
   state: InteractiveState | null;
   options: RenderOptions;
@@ -49,9 +52,9 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   const hit = await sql<RenderRow & { job_id: string }>`
     WITH r AS (SELECT * FROM renders WHERE cache_key = ${key} AND status <> 'error'),
     j AS (
-      INSERT INTO jobs (customer_id, render_id, share_code)
-      SELECT ${input.customerId}, r.id, ${input.shareCode ?? null} FROM r
-      ON CONFLICT (customer_id, render_id) DO UPDATE SET share_code = COALESCE(jobs.share_code, EXCLUDED.share_code)
+      INSERT INTO jobs (customer_id, environment, render_id, share_code)
+      SELECT ${input.customerId}, ${input.environment ?? 'prod'}, r.id, ${input.shareCode ?? null} FROM r
+      ON CONFLICT (customer_id, environment, render_id) DO UPDATE SET share_code = COALESCE(jobs.share_code, EXCLUDED.share_code)
       RETURNING id
     )
     SELECT r.*, j.id AS job_id FROM r, j`.execute(db.db);
@@ -91,12 +94,12 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   });
 }
 
-/** One job per customer and render: re-submitting returns the same job id. */
+/** One job per customer, environment and render: re-submitting returns the same job id. */
 async function upsertJob(db: Kysely<Database>, input: SubmitInput, renderId: string): Promise<string> {
   const job = await db
     .insertInto('jobs')
-    .values({ customer_id: input.customerId, render_id: renderId, share_code: input.shareCode ?? null })
-    .onConflict((oc) => oc.columns(['customer_id', 'render_id']).doUpdateSet((eb) => ({ share_code: eb.fn.coalesce('jobs.share_code', 'excluded.share_code') })))
+    .values({ customer_id: input.customerId, environment: input.environment ?? 'prod', render_id: renderId, share_code: input.shareCode ?? null })
+    .onConflict((oc) => oc.columns(['customer_id', 'environment', 'render_id']).doUpdateSet((eb) => ({ share_code: eb.fn.coalesce('jobs.share_code', 'excluded.share_code') })))
     .returning('id')
     .executeTakeFirstOrThrow();
   return job.id;

@@ -59,7 +59,8 @@ export function asPartNotFound(err: unknown): unknown {
 
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
   try {
-    const s = await submitRender(ctx.db, { customerId: req.principal!.customerId, parts, state, options, shareCode });
+    const p = req.principal!;
+    const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode });
     submissions.inc({ outcome: s.outcome, format: s.render.format });
     ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
     return s;
@@ -129,7 +130,7 @@ export function renderRoutes(ctx: ApiContext): Router {
     const s = await submit(ctx, req, parts, null, options);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    const done = await waitForJob(ctx.db, s.jobId, req.principal!.customerId, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
+    const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
     const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
     // 200 once final; 202 with the current state when the wait bound passed first
     res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
@@ -138,7 +139,8 @@ export function renderRoutes(ctx: ApiContext): Router {
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
     if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
-    const job = await getJobForCustomer(ctx.db, id, req.principal!.customerId);
+    // scoped by customer and by the credential's environment
+    const job = await getJobForCustomer(ctx.db, id, req.principal!);
     if (!job) throw notFound('job_not_found', `no job ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
