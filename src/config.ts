@@ -65,10 +65,17 @@ export const configSchema = z.object({
   trustProxy: trustProxy.prefault(PROXY_RANGES.join(', ')),
   /** HS256 secret for session tokens; generated into the data dir when unset */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  /** requests a minute per customer on protected endpoints (0: no limit); per API process */
+  /**
+   * requests a minute per credential (one session token, i.e. one visitor; or one API key) on
+   * protected endpoints (0: no limit); per API process
+   */
   rateLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(1200),
-  /** requests a customer may send at once before the per-minute rate applies */
+  /** requests one credential may send at once before the per-minute rate applies */
   rateLimitBurst: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** ceiling over all of one customer's credentials together, a minute (0: no ceiling); per API process */
+  customerRateLimitPerMinute: z.coerce.number().int().min(0).max(10_000_000).default(12_000),
+  /** requests all of one customer's credentials may send at once */
+  customerRateLimitBurst: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   /** failed authentications a minute per client address before 429 (0: no limit); per API process */
   authFailureLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(60),
   /** failed authentications an address may have at once before the per-minute rate applies */
@@ -131,6 +138,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   bodyLimit: 'RENDER_FARM_BODY_LIMIT',
   rateLimitPerMinute: 'RENDER_FARM_RATE_LIMIT',
   rateLimitBurst: 'RENDER_FARM_RATE_BURST',
+  customerRateLimitPerMinute: 'RENDER_FARM_CUSTOMER_RATE_LIMIT',
+  customerRateLimitBurst: 'RENDER_FARM_CUSTOMER_RATE_BURST',
   authFailureLimitPerMinute: 'RENDER_FARM_AUTH_FAILURE_LIMIT',
   authFailureBurst: 'RENDER_FARM_AUTH_FAILURE_BURST',
   logLevel: 'LOG_LEVEL',

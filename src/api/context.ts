@@ -16,7 +16,10 @@ export interface ApiContext {
   log: Logger;
   version: string;
   store: ArtifactStore;
+  /** requests per credential (session token or API key) */
   rateLimiter: RateLimiter;
+  /** requests per customer, over all its credentials: the ceiling above rateLimiter */
+  customerRateLimiter: RateLimiter;
   /** failed authentications per client address */
   authFailures: RateLimiter;
   authCaches: AuthCaches;

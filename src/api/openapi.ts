@@ -25,7 +25,7 @@ const errors = (...codes: number[]) =>
             404: 'not found',
             413: 'request body too large',
             415: 'a request body that is not JSON: send Content-Type: application/json',
-            429: 'rate limited: too many requests for this customer; Retry-After says when to retry',
+            429: 'rate limited (per session token or API key, under a per-customer ceiling) or too many failed authentications from this address; Retry-After says when to retry',
             503: 'database unreachable (database_unavailable); Retry-After says when to retry',
           }[c] ?? 'error',
         content: { 'application/json': { schema: errorRef } },

@@ -1,5 +1,6 @@
 /**
- * Token buckets per key: `burst` requests at once, refilled at `perMinute`. In memory, so
+ * Token buckets per key (a credential, a customer, a client address): `burst` requests at
+ * once, refilled at `perMinute`. In memory, so
  * each API process limits on its own (N processes allow N times the rate); over the limit: 429
  * with Retry-After.
  */
@@ -24,6 +25,10 @@ export class RateLimiter {
 
   get enabled(): boolean {
     return this.perMinute > 0;
+  }
+
+  get perMinuteLimit(): number {
+    return this.perMinute;
   }
 
   /** Takes one token for `key` or throws 429 saying when to come back. */
@@ -69,6 +74,36 @@ export class RateLimiter {
       if (b.tokens + (now - b.at) * this.perMs >= this.burst) this.buckets.delete(k);
     }
   }
+}
+
+/**
+ * The request limits of an authenticated request: its credential's bucket (one session token
+ * is one browser visitor, so a busy shop's visitors do not share one bucket) and, above it,
+ * the customer's ceiling over all its credentials. Both must have a token; then both pay.
+ */
+export function takeRequestBudget(
+  perCredential: RateLimiter,
+  perCustomer: RateLimiter,
+  principal: { kind: 'api_key' | 'session'; customerId: string; keyId?: string; tokenId?: string },
+  now = Date.now(),
+): void {
+  const credential =
+    principal.kind === 'session' && principal.tokenId ? `token:${principal.tokenId}` : `key:${principal.keyId ?? principal.customerId}`;
+  const own = perCredential.wait(credential, now);
+  if (own > 0) {
+    const what = principal.kind === 'session' ? 'session token' : 'API key';
+    throw tooManyRequests('rate_limited', `too many requests with this ${what}: at most ${perCredential.perMinuteLimit} a minute; retry in ${own} s`, own);
+  }
+  const shared = perCustomer.wait(principal.customerId, now);
+  if (shared > 0) {
+    throw tooManyRequests(
+      'rate_limited',
+      `too many requests for this customer across all its tokens and keys: at most ${perCustomer.perMinuteLimit} a minute; retry in ${shared} s`,
+      shared,
+    );
+  }
+  perCredential.spend(credential, now);
+  perCustomer.spend(principal.customerId, now);
 }
 
 /** 429 with Retry-After (seconds). */

@@ -4,7 +4,7 @@ import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
 import { hasScope, type Scope } from '../auth/scopes.js';
 import type { ApiContext } from './context.js';
 import { forbidden, HttpError } from './http-error.js';
-import { tooManyRequests } from './rate-limit.js';
+import { takeRequestBudget, tooManyRequests } from './rate-limit.js';
 
 /**
  * Browsers send Sec-Fetch-Site and Sec-Fetch-Dest on every request; Sec-Fetch-Mode alone is
@@ -48,7 +48,7 @@ export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKey
       throw err;
     }
     if (result.deprecatedBrowserKey) res.setHeader('X-Service-Auth-Deprecation', DEPRECATION_NOTICE);
-    ctx.rateLimiter.take(result.principal.customerId);
+    takeRequestBudget(ctx.rateLimiter, ctx.customerRateLimiter, result.principal);
     if (scope && !hasScope(result.principal.scopes, scope)) {
       throw forbidden('missing_scope', `this token lacks the ${scope} scope`);
     }

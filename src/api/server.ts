@@ -52,8 +52,21 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const onConnect = () => dbAvailability.up();
     db.pool.on('connect', onConnect);
     stopListening = () => db.pool.removeListener('connect', onConnect);
+    const customerRateLimiter = new RateLimiter(cfg.customerRateLimitPerMinute, cfg.customerRateLimitBurst);
     const authFailures = new RateLimiter(cfg.authFailureLimitPerMinute, cfg.authFailureBurst);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter, authFailures, authCaches: createAuthCaches(), dbAvailability };
+    const ctx: ApiContext = {
+      cfg,
+      db,
+      secret,
+      log,
+      version: VERSION,
+      store,
+      rateLimiter,
+      customerRateLimiter,
+      authFailures,
+      authCaches: createAuthCaches(),
+      dbAvailability,
+    };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { RateLimiter } from '../../src/api/rate-limit.js';
 import { HttpError } from '../../src/api/http-error.js';
+import { mintSessionToken } from '../../src/auth/session-token.js';
 import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
 
 describe('rate limiting', () => {
@@ -30,7 +31,7 @@ describe('rate limiting', () => {
     });
     afterAll(async () => api?.close());
 
-    it('answers 429 with Retry-After and the error body, per customer', async () => {
+    it('answers 429 with Retry-After and the error body, per credential', async () => {
       const get = (key: string) => api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
       for (let i = 0; i < 3; i++) expect((await get(api.key)).status).toBe(200);
       const limited = await get(api.key);
@@ -42,6 +43,39 @@ describe('rate limiting', () => {
       expect((await get(other)).status).toBe(200);
       // /health is not limited
       expect((await api.call('GET', '/health')).status).toBe(200);
+    });
+  });
+
+  describe('per session token, under a per-customer ceiling', () => {
+    let api: TestApi;
+    let customerId: string;
+    beforeAll(async () => {
+      api = await startTestApi({ rateLimitPerMinute: 60, rateLimitBurst: 3, customerRateLimitPerMinute: 120, customerRateLimitBurst: 8 });
+      customerId = (await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow()).id;
+    });
+    afterAll(async () => api?.close());
+
+    // one visitor's token each (minted locally, so minting costs none of the customer's budget)
+    const visitor = () =>
+      mintSessionToken(api.server.ctx.secret, { customerId, customerName: 'acme', scopes: ['data:read'], environment: 'prod', ttlSeconds: 300 }).session_token;
+    const get = (token: string) => api.call('GET', '/available-parts?category=GPU&limit=1', { token });
+
+    it("one visitor's burst does not use up the others'; the customer's ceiling still holds", async () => {
+      const [a, b, c, d] = [visitor(), visitor(), visitor(), visitor()];
+      for (let i = 0; i < 3; i++) expect((await get(a)).status).toBe(200);
+      const limited = await get(a);
+      expect(limited.status).toBe(429);
+      expect(limited.json.message).toMatch(/token/);
+      // another visitor of the same shop is not limited by a's requests
+      expect((await get(b)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await get(c)).status).toBe(200);
+      // 3 + 1 + 3 taken: the 8th of the customer's burst passes, the 9th is over the ceiling
+      expect((await get(d)).status).toBe(200);
+      const ceiling = await get(d);
+      expect(ceiling.status).toBe(429);
+      expect(isErrorBody(ceiling.json)).toBe(true);
+      expect(ceiling.json.message).toMatch(/customer/);
+      expect(Number(ceiling.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     });
   });
 });
