@@ -1,7 +1,7 @@
 /** Starts the real API on a fresh test database (port 0) with one API key. */
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { startServer, type RunningServer } from '../../src/api/server.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { createTestDb, type TestDb } from './db.js';
 
 export interface TestApi {
@@ -18,9 +18,10 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(overrides: Parameters<typeof createTestDb>[0] = {}): Promise<TestApi> {
+/** `log`: where the server logs (default: nowhere); see log-capture.ts to assert on lines. */
+export async function startTestApi(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { log?: Logger } = {}): Promise<TestApi> {
   const t = await createTestDb({ port: 0, seedDemo: true, ...overrides });
-  const server = await startServer(t.cfg, { db: t.db, log: createLogger({ logLevel: 'silent' }) });
+  const server = await startServer(t.cfg, { db: t.db, log: opts.log ?? createLogger({ logLevel: 'silent' }) });
   const { key } = await createApiKey(t.db.db, 'acme', 'prod');
   const call: TestApi['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

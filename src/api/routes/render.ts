@@ -62,7 +62,9 @@ async function submit(ctx: ApiContext, req: Request, parts: Record<string, strin
     const p = req.principal!;
     const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode });
     submissions.inc({ outcome: s.outcome, format: s.render.format });
-    ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
+    // hits (cached, reused) are most submissions under load: counted above, logged at debug
+    const level = s.outcome === 'new' ? 'info' : 'debug';
+    ctx.log[level]({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: p.customerName }, 'render submitted');
     return s;
   } catch (err) {
     throw asPartNotFound(err);
