@@ -125,10 +125,11 @@ describe('data endpoints', () => {
       expect(r.json.details).toContainEqual({ field: 'idz', message: 'unknown field' });
     });
 
-    it('a non-JSON body gets a clear 400', async () => {
+    it('a non-JSON body gets a clear 415', async () => {
       const r = await api.call('POST', '/parts', { token, raw: 'ids=1', headers: { 'content-type': 'text/plain' } });
-      expect(r.status).toBe(400);
+      expect(r.status).toBe(415);
       expect(isErrorBody(r.json)).toBe(true);
+      expect(r.json.message).toContain('application/json');
     });
   });
 
