@@ -72,7 +72,7 @@ const percentile = (xs: number[], p: number) => {
 };
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-api-'));
-const cfg = loadConfig({ dataDir, port: 0, embeddedPgPort: await freePort(), logLevel: 'silent', rateLimitPerMinute: 0, signingSecret: 'bench-secret-'.padEnd(40, 'x') });
+const cfg = loadConfig({ dataDir, port: 0, embeddedPgPort: await freePort(), logLevel: 'silent', rateLimitPerMinute: 0, customerRateLimitPerMinute: 0, signingSecret: 'bench-secret-'.padEnd(40, 'x') });
 const log = createLogger({ logLevel: 'silent' });
 const db = await openDatabase(cfg, { migrate: true, poolSize: 20 });
 const server = await startServer(cfg, { db, log });

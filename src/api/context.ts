@@ -28,7 +28,7 @@ export interface ApiContext {
 }
 
 /** host or host:port (a name, IPv4 or [IPv6]); anything else in a Host header is not used in URLs. */
-const HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+const HOST = /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
 /**
  * Base URL for links in responses: PUBLIC_BASE_URL, else the scheme and host the client used.

@@ -18,6 +18,8 @@ export function healthRoutes(ctx: ApiContext): Router {
       res.status(503).json({ status: 'degraded', version: ctx.version, db: 'down', queue: { queued: 0, processing: 0 }, workers: 0 });
       return;
     }
+    // a pool that kept its connections through a partial outage makes no new one: say so here
+    ctx.dbAvailability.up();
     const [queue, workers] = await Promise.all([queueCounts(ctx.db.db), liveWorkers(ctx.db)]);
     res.json({
       status: 'ok',
