@@ -114,10 +114,6 @@ export async function authenticate(
   if (wantedEnv && wantedEnv !== claims.env) {
     throw unauthorized('environment_mismatch', `this token was minted for ${claims.env}, not ${wantedEnv}`);
   }
-  // a token dies with the key that minted it (tokens minted locally by the CLI name no key)
-  if (claims.kid !== undefined && (await keyRevoked(db, claims.kid, opts.caches))) {
-    throw unauthorized('revoked_key', 'the API key that minted this token has been revoked: mint a new token with a valid key');
-  }
   if (claims.org) {
     // origin binding protects browsers; non-browser clients could send any Origin anyway
     const bound = normaliseOrigin(claims.org) ?? claims.org;
@@ -129,6 +125,11 @@ export async function authenticate(
     if (sent === undefined && fromBrowser) {
       throw unauthorized('origin_mismatch', `this token is bound to ${bound}; the browser sent no Origin`);
     }
+  }
+  // a token dies with the key that minted it (tokens minted locally by the CLI name no key);
+  // last, as the only check of a token that may read the database
+  if (claims.kid !== undefined && (await keyRevoked(db, claims.kid, opts.caches))) {
+    throw unauthorized('revoked_key', 'the API key that minted this token has been revoked: mint a new token with a valid key');
   }
   return {
     principal: {
