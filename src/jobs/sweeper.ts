@@ -2,7 +2,9 @@
  * Dead-worker recovery. Workers heartbeat every few seconds; a worker silent for longer than
  * DEAD_AFTER has its queue jobs force-unlocked (graphile-worker would otherwise keep them
  * locked for ~4 hours) and its renders put back to `queued`, so another worker takes them.
- * Runs in every worker and in serve; idempotent, so several sweepers are harmless.
+ * Runs in every worker and in serve; idempotent, so several sweepers are harmless. Nobody is
+ * swept in the first DEAD_AFTER of the database's uptime: after a database restart every
+ * worker was silent through no fault of its own and gets that long to heartbeat again.
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -22,6 +24,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .select(['id', 'graphile_ids'])
     .where('stopped_at', 'is', null)
     .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${deadAfterS})`)
+    .where(sql<boolean>`pg_postmaster_start_time() < now() - make_interval(secs => ${deadAfterS})`)
     .execute();
   if (!dead.length) return { deadWorkers: [], requeuedRenders: 0 };
   const ids = dead.map((w) => w.id);
@@ -34,10 +37,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('locked_by', 'is not', null)
     .execute();
   const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!)])];
-  if (graphileIds.length) {
-    // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
-    await sql`SELECT graphile_worker.force_unlock_workers(${sql.val(graphileIds)}::text[])`.execute(db.db);
-  }
+  await unlockGraphileWorkers(db, graphileIds);
   const requeued = await db.db
     .updateTable('renders')
     .set({ status: 'queued', progress: 0, updated_at: new Date() })
@@ -46,6 +46,13 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .executeTakeFirst();
   await db.db.updateTable('workers').set({ stopped_at: new Date() }).where('id', 'in', ids).execute();
   return { deadWorkers: ids, requeuedRenders: Number(requeued.numUpdatedRows) };
+}
+
+/** Frees the queue jobs these graphile-worker ids hold, so any worker can take them again. */
+export async function unlockGraphileWorkers(db: Db, graphileIds: readonly string[]): Promise<void> {
+  if (!graphileIds.length) return;
+  // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
+  await sql`SELECT graphile_worker.force_unlock_workers(${sql.val([...graphileIds])}::text[])`.execute(db.db);
 }
 
 /** Starts sweeping every SWEEP_MS; returns a stop function. */
