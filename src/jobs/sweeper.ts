@@ -44,7 +44,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('status', '=', 'processing')
     .where('worker_id', 'in', ids)
     .executeTakeFirst();
-  await db.db.updateTable('workers').set({ stopped_at: new Date() }).where('id', 'in', ids).execute();
+  await db.db.updateTable('workers').set({ stopped_at: sql`now()` }).where('id', 'in', ids).execute();
   return { deadWorkers: ids, requeuedRenders: Number(requeued.numUpdatedRows) };
 }
 

@@ -20,6 +20,7 @@ import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js'
 import { renderTask } from './tasks/render.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
+import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -50,15 +51,12 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   const info = await engine.info();
   wlog.info(info, 'renderer ready');
 
-  await db.db
-    .insertInto('workers')
-    .values({ id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: JSON.stringify(info) })
-    .execute();
+  await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info });
   const graphileIds: string[] = [];
   let heartbeatFailing = false;
   const heartbeat = async () => {
     try {
-      await db.db.updateTable('workers').set({ last_seen: new Date(), graphile_ids: graphileIds }).where('id', '=', id).execute();
+      await recordHeartbeat(db, id, graphileIds);
       if (heartbeatFailing) wlog.info('heartbeat: the database answers again');
       heartbeatFailing = false;
     } catch (err) {
@@ -177,7 +175,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
         }
         clearInterval(beat);
         stopSweeper();
-        await db.db.updateTable('workers').set({ stopped_at: new Date() }).where('id', '=', id).execute().catch(() => {});
+        await markWorkerStopped(db, id).catch(() => {});
         if (!opts.engine) await engine.close();
         wlog.info('worker stopped');
       })();
