@@ -6,8 +6,9 @@
  * swept in the first DEAD_AFTER of the database's uptime: after a database restart every
  * worker was silent through no fault of its own and gets that long to heartbeat again.
  */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 
 export const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_S = 30;
@@ -37,7 +38,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('locked_by', 'is not', null)
     .execute();
   const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!)])];
-  await unlockGraphileWorkers(db, graphileIds);
+  await unlockGraphileWorkers(db.db, graphileIds);
   const requeued = await db.db
     .updateTable('renders')
     .set({ status: 'queued', progress: 0, updated_at: new Date() })
@@ -49,10 +50,10 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
 }
 
 /** Frees the queue jobs these graphile-worker ids hold, so any worker can take them again. */
-export async function unlockGraphileWorkers(db: Db, graphileIds: readonly string[]): Promise<void> {
+export async function unlockGraphileWorkers(db: Kysely<Database>, graphileIds: readonly string[]): Promise<void> {
   if (!graphileIds.length) return;
   // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
-  await sql`SELECT graphile_worker.force_unlock_workers(${sql.val([...graphileIds])}::text[])`.execute(db.db);
+  await sql`SELECT graphile_worker.force_unlock_workers(${sql.val([...graphileIds])}::text[])`.execute(db);
 }
 
 /** Starts sweeping every SWEEP_MS; returns a stop function. */

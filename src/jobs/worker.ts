@@ -54,9 +54,12 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info });
   const graphileIds: string[] = [];
   let heartbeatFailing = false;
+  let beating: Promise<void> = Promise.resolve();
   const heartbeat = async () => {
     try {
-      await recordHeartbeat(db, id, graphileIds);
+      const { revived } = await recordHeartbeat(db, id, graphileIds);
+      // its running jobs were freed for other workers; they may render them too (harmless)
+      if (revived) wlog.warn('this worker had been taken for dead (silent past the bound); it is live again');
       if (heartbeatFailing) wlog.info('heartbeat: the database answers again');
       heartbeatFailing = false;
     } catch (err) {
@@ -65,7 +68,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       heartbeatFailing = true;
     }
   };
-  const beat = setInterval(heartbeat, HEARTBEAT_MS);
+  const beat = setInterval(() => (beating = heartbeat()), HEARTBEAT_MS);
   beat.unref();
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'));
 
@@ -116,7 +119,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
         restarting = (async () => {
           wlog.error('the job runner stopped unexpectedly: freeing its jobs and starting a new one');
           // none of its workers runs anything any more, so their locks are stale
-          await untilReachable(() => unlockGraphileWorkers(db, started.ids), {
+          await untilReachable(() => unlockGraphileWorkers(db.db, started.ids), {
             signal: stopRequested.signal,
             onWait: (err) => wlog.warn({ err: err.message }, 'database unavailable: waiting to free the jobs of the stopped runner'),
           }).catch((err) => wlog.warn({ err: (err as Error).message }, 'could not free the jobs of the stopped runner'));
@@ -174,6 +177,8 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
             .catch(() => {});
         }
         clearInterval(beat);
+        // a heartbeat in flight would clear the stopped mark set below
+        await beating;
         stopSweeper();
         await markWorkerStopped(db, id).catch(() => {});
         if (!opts.engine) await engine.close();
