@@ -15,7 +15,7 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
 export const configSchema = z.object({
-  /** where embedded Postgres, the signing secret and artifacts live */
+  /** where embedded Postgres, the demo key and artifacts live */
   dataDir: z.string().min(1).default('./.render-farm'),
   /** external PostgreSQL; when set nothing embedded starts */
   databaseUrl: optionalString.pipe(
@@ -27,7 +27,7 @@ export const configSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   /** base of the URLs the API returns (set it behind a proxy) */
   publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
-  /** HS256 secret for session tokens; generated into the data dir when unset */
+  /** HS256 secret for session tokens; when unset, one is created once in the database and shared (src/auth/signing-secret.ts) */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** requests a minute per customer on protected endpoints (0: no limit); per API process */
   rateLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(1200),
