@@ -10,7 +10,7 @@ export default function register(program: Command): void {
 
   jobs
     .command('list')
-    .description('Newest jobs first.')
+    .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
     .option('--status <status>', `only ${STATUSES.join(', ')}`)
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
@@ -25,8 +25,11 @@ export default function register(program: Command): void {
       for (const j of list) {
         const r = j.render;
         const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
+        // "gone": a processing job whose worker stopped heartbeating (freed by the sweeper, or by jobs retry)
+        const gone = j.worker && !j.worker.alive && r.status === 'processing' ? ' gone' : '';
+        const worker = j.worker ? `worker ${j.worker.id} (${j.worker.hostname})${gone}` : 'worker -';
         process.stdout.write(
-          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}${r.error ? `  ${r.error}` : ''}\n`,
+          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}  ${worker}${r.error ? `  ${r.error}` : ''}\n`,
         );
       }
     });

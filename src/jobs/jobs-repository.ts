@@ -1,9 +1,10 @@
 /** Reading jobs: by id for a customer, lists and retries for operators, waiting for a result. */
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { RetryRefusedError } from './errors.js';
 import { enqueueRender, hasQueueJob } from './queue.js';
 import type { RenderRow } from './render-row.js';
-import { unlockGraphileWorkers } from './sweeper.js';
+import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
 
 export interface JobRecord {
@@ -44,13 +45,31 @@ export async function getJob(db: Db, jobId: string): Promise<JobRecord | null> {
   return row ? toRecord(row) : null;
 }
 
-export async function listJobs(db: Db, opts: { status?: string; limit?: number } = {}): Promise<(JobRecord & { customer: string })[]> {
-  let q = baseQuery(db).innerJoin('customers as c', 'c.id', 'j.customer_id').select('c.name as customer_name');
+/** The worker process that rendered (or is rendering) a job, as its heartbeats show it now. */
+export interface JobWorker {
+  id: string;
+  hostname: string;
+  /** heartbeating within the dead bound; a processing job on a worker that is not is stuck until swept */
+  alive: boolean;
+}
+
+export async function listJobs(
+  db: Db,
+  opts: { status?: string; limit?: number } = {},
+): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
+  let q = baseQuery(db)
+    .innerJoin('customers as c', 'c.id', 'j.customer_id')
+    .leftJoin('workers as w', 'w.id', 'r.worker_id')
+    .select(['c.name as customer_name', 'w.hostname as worker_hostname'])
+    .select(sql<boolean>`w.stopped_at IS NULL AND w.last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('worker_alive'));
   if (opts.status) q = q.where('r.status', '=', opts.status as RenderRow['status']);
   const rows = await q.orderBy('j.created_at', 'desc').limit(opts.limit ?? 50).execute();
   return rows.map((r) => {
-    const { customer_name, ...rest } = r as Record<string, unknown>;
-    return { ...toRecord(rest), customer: customer_name as string };
+    const { customer_name, worker_hostname, worker_alive, ...rest } = r as Record<string, unknown>;
+    const record = toRecord(rest);
+    const workerId = record.render.worker_id;
+    const worker = workerId ? { id: workerId, hostname: (worker_hostname as string | null) ?? '?', alive: worker_alive === true } : null;
+    return { ...record, customer: customer_name as string, worker };
   });
 }
 

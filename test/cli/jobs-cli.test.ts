@@ -111,4 +111,24 @@ describe('jobs CLI', () => {
     expect(f.stdout.trim()).toBe(`${failed.jobId}: queued`);
     expect(await queueJobs(failed.renderId)).toHaveLength(1);
   });
+
+  it('list shows the worker of each job, and flags a processing job whose worker is gone', async () => {
+    const onLive = await newJob();
+    await addWorker('list-worker', 0, false, ['gw-list']);
+    await claim(onLive.renderId, 'list-worker', 'gw-list');
+    const onGone = await newJob();
+    await addWorker('list-gone-worker', 3_600, true, ['gw-list-gone']);
+    await claim(onGone.renderId, 'list-gone-worker', 'gw-list-gone');
+    const waiting = await newJob();
+    const r = await cli('jobs', 'list', '--limit', '100');
+    expect(r.code, r.stderr).toBe(0);
+    const line = (jobId: string) => r.stdout.split('\n').find((l) => l.startsWith(jobId)) ?? '';
+    expect(line(onLive.jobId)).toMatch(/processing 40%.*worker list-worker \(host-a\)/);
+    expect(line(onLive.jobId)).not.toContain('gone');
+    expect(line(onGone.jobId)).toMatch(/worker list-gone-worker \(host-a\) gone/);
+    expect(line(waiting.jobId)).toMatch(/queued .*worker -/);
+    const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
+    expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
+    expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
+  });
 });
