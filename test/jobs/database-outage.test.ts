@@ -92,6 +92,8 @@ describe('database outage during a render', () => {
       new Promise<null>((r) => setTimeout(() => r(null), DOWN_AFTER_RENDER_MS)),
     ]);
     expect(exitedDuringOutage, worker.output()).toBeNull();
+    // the render really ended inside the outage (not before it): its bookkeeping had to wait
+    expect(worker.output()).toContain('keeping the render and retrying its bookkeeping');
 
     pg = await startEmbeddedPostgres(pgDir, port);
     const done = await waitFor('the render to be recorded as completed', async () => {
