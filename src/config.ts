@@ -49,7 +49,7 @@ const trustProxy = z
   });
 
 export const configSchema = z.object({
-  /** where embedded Postgres, the signing secret and artifacts live */
+  /** where embedded Postgres, the demo key and artifacts live */
   dataDir: z.string().min(1).default('./.render-farm'),
   /** external PostgreSQL; when set nothing embedded starts */
   databaseUrl: optionalString.pipe(
@@ -63,7 +63,7 @@ export const configSchema = z.object({
   publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   /** proxies whose forwarded headers decide the client address and the scheme/host of returned URLs */
   trustProxy: trustProxy.prefault(PROXY_RANGES.join(', ')),
-  /** HS256 secret for session tokens; generated into the data dir when unset */
+  /** HS256 secret for session tokens; when unset, one is created once in the database and shared (src/auth/signing-secret.ts) */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /**
    * requests a minute per credential (one session token, i.e. one visitor; or one API key) on

@@ -44,7 +44,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       const seeded = await seedDemoCatalog(db);
       if (seeded.parts || seeded.builds) log.info(seeded, 'seeded the demo catalog');
     }
-    const secret = await resolveSigningSecret(cfg);
+    const secret = await resolveSigningSecret(cfg, db.db);
     const store = await openArtifactStore(cfg);
     const rateLimiter = new RateLimiter(cfg.rateLimitPerMinute, cfg.rateLimitBurst);
     const dbAvailability = new DbAvailability(log);

@@ -1,30 +1,34 @@
 /**
- * The HS256 signing secret: from config, or generated once into the data dir (mode 0600) so
- * that every local process (serve, up, token) signs with the same key.
+ * The HS256 signing secret of session tokens. Precedence:
+ * 1. `RENDER_FARM_SIGNING_SECRET` (config), when set: it wins; set the same on every serve.
+ * 2. Otherwise the database's (table `settings`), created once by the first process that needs
+ *    it, so every serve and `token` on a shared database agree with no setup. When the
+ *    database has none yet and this data dir holds a secret file from an older version, that
+ *    secret is the one stored, so tokens already handed out stay valid.
+ * A data dir's secret file is otherwise no longer read (it can be deleted).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { getOrCreateSetting } from '../db/settings.js';
 
+/** where versions before the shared secret kept it, per data dir */
 export const SECRET_FILE = 'signing-secret';
+export const SIGNING_SECRET_SETTING = 'signing_secret';
 
-export async function resolveSigningSecret(cfg: Config): Promise<string> {
+export async function resolveSigningSecret(cfg: Config, db: Kysely<Database>): Promise<string> {
   if (cfg.signingSecret) return cfg.signingSecret;
-  const file = path.join(cfg.dataDir, SECRET_FILE);
+  return getOrCreateSetting(db, SIGNING_SECRET_SETTING, async () => (await legacyFileSecret(cfg.dataDir)) ?? randomBytes(48).toString('base64url'));
+}
+
+async function legacyFileSecret(dataDir: string): Promise<string | null> {
   try {
-    const existing = (await fs.readFile(file, 'utf8')).trim();
-    if (existing.length >= 32) return existing;
+    const existing = (await fs.readFile(path.join(dataDir, SECRET_FILE), 'utf8')).trim();
+    return existing.length >= 32 ? existing : null;
   } catch {
-    // not there yet
-  }
-  await fs.mkdir(cfg.dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    // 'wx' so two processes starting together cannot overwrite each other's secret
-    await fs.writeFile(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-    return secret;
-  } catch {
-    return (await fs.readFile(file, 'utf8')).trim();
+    return null;
   }
 }

@@ -10,7 +10,7 @@ const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog',
 export function buildProgram(): Command {
   const program = new Command('render-farm')
     .description('Render farm for 360-degree turntable videos and sprite sheets of PC builds.')
-    .option('--data-dir <dir>', 'data directory: embedded Postgres, signing secret, artifacts (env RENDER_FARM_DATA_DIR, default ./.render-farm)')
+    .option('--data-dir <dir>', 'data directory: embedded Postgres, demo key, artifacts (env RENDER_FARM_DATA_DIR, default ./.render-farm)')
     .option('--database-url <url>', 'external PostgreSQL; nothing embedded starts (env DATABASE_URL)')
     .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
     .option('--log-level <level>', 'debug, info, warn, error or silent (env LOG_LEVEL)')

@@ -1,6 +1,6 @@
 /** `render-farm jobs list|show|retry`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
-import { UsageError } from './errors.js';
+import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'];
@@ -10,7 +10,7 @@ export default function register(program: Command): void {
 
   jobs
     .command('list')
-    .description('Newest jobs first.')
+    .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
     .option('--status <status>', `only ${STATUSES.join(', ')}`)
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
@@ -25,8 +25,11 @@ export default function register(program: Command): void {
       for (const j of list) {
         const r = j.render;
         const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
+        // "gone": a processing job whose worker stopped heartbeating (freed by the sweeper, or by jobs retry)
+        const gone = j.worker && !j.worker.alive && r.status === 'processing' ? ' gone' : '';
+        const worker = j.worker ? `worker ${j.worker.id} (${j.worker.hostname})${gone}` : 'worker -';
         process.stdout.write(
-          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}${r.error ? `  ${r.error}` : ''}\n`,
+          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}  ${worker}${r.error ? `  ${r.error}` : ''}\n`,
         );
       }
     });
@@ -44,15 +47,18 @@ export default function register(program: Command): void {
 
   jobs
     .command('retry <jobId>')
-    .description('Queue a failed render again (--force: also a completed one).')
+    .description('Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry.')
     .option('--force', 're-render even when it completed')
     .addHelpText('after', '\nExample:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
+      const { RetryRefusedError } = await import('../jobs/errors.js');
       const { installQueue } = await import('../jobs/queue.js');
       const job = await withDb(configFor(cmd), async (db) => {
         await installQueue(db.pool);
         return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;
+      }).catch((err) => {
+        throw err instanceof RetryRefusedError ? new ExitError(1, err.message) : err;
       });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);

@@ -81,9 +81,12 @@ Examples:
         const cfg = configFor(cmd);
         const { resolveSigningSecret } = await import('../auth/signing-secret.js');
         const { mintSessionToken } = await import('../auth/session-token.js');
-        const secret = await resolveSigningSecret(cfg);
         const { ensureCustomer } = await import('../auth/customers.js');
-        const customer = await withDb(cfg, (db) => ensureCustomer(db.db, opts.customer!.trim()));
+        // the serves' secret: configured, or the one shared through the database
+        const { secret, customer } = await withDb(cfg, async (db) => ({
+          secret: await resolveSigningSecret(cfg, db.db),
+          customer: await ensureCustomer(db.db, opts.customer!.trim()),
+        }));
         token = mintSessionToken(secret, {
           customerId: customer.id,
           customerName: customer.name,

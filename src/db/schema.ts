@@ -116,7 +116,15 @@ export interface PregeneratedTable {
   created_at: Timestamp;
 }
 
+/** Farm-wide settings shared by every process on the database (sql/0004_settings.sql). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  settings: SettingsTable;
   pregenerated: PregeneratedTable;
   renders: RendersTable;
   jobs: JobsTable;

@@ -5,3 +5,11 @@ export class PermanentRenderError extends Error {
     this.name = 'PermanentRenderError';
   }
 }
+
+/** `jobs retry` cannot retry this job now; the message says why and what to do. */
+export class RetryRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RetryRefusedError';
+  }
+}

@@ -1,8 +1,12 @@
 /** Reading jobs: by id for a customer, lists and retries for operators, waiting for a result. */
 import type { Environment } from '../auth/scopes.js';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { enqueueRender } from './queue.js';
+import { RetryRefusedError } from './errors.js';
+import { enqueueRender, hasQueueJob } from './queue.js';
 import type { RenderRow } from './render-row.js';
+import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
+import { getWorkerState, liveWorkers } from './workers-repository.js';
 
 export interface JobRecord {
   jobId: string;
@@ -52,30 +56,78 @@ export async function getJob(db: Db, jobId: string): Promise<JobRecord | null> {
   return row ? toRecord(row) : null;
 }
 
-export async function listJobs(db: Db, opts: { status?: string; limit?: number } = {}): Promise<(JobRecord & { customer: string })[]> {
-  let q = baseQuery(db).innerJoin('customers as c', 'c.id', 'j.customer_id').select('c.name as customer_name');
+/** The worker process that rendered (or is rendering) a job, as its heartbeats show it now. */
+export interface JobWorker {
+  id: string;
+  hostname: string;
+  /** heartbeating within the dead bound; a processing job on a worker that is not is stuck until swept */
+  alive: boolean;
+}
+
+export async function listJobs(
+  db: Db,
+  opts: { status?: string; limit?: number } = {},
+): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
+  let q = baseQuery(db)
+    .innerJoin('customers as c', 'c.id', 'j.customer_id')
+    .leftJoin('workers as w', 'w.id', 'r.worker_id')
+    .select(['c.name as customer_name', 'w.hostname as worker_hostname'])
+    .select(sql<boolean>`w.stopped_at IS NULL AND w.last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('worker_alive'));
   if (opts.status) q = q.where('r.status', '=', opts.status as RenderRow['status']);
   const rows = await q.orderBy('j.created_at', 'desc').limit(opts.limit ?? 50).execute();
   return rows.map((r) => {
-    const { customer_name, ...rest } = r as Record<string, unknown>;
-    return { ...toRecord(rest), customer: customer_name as string };
+    const { customer_name, worker_hostname, worker_alive, ...rest } = r as Record<string, unknown>;
+    const record = toRecord(rest);
+    const workerId = record.render.worker_id;
+    const worker = workerId ? { id: workerId, hostname: (worker_hostname as string | null) ?? '?', alive: worker_alive === true } : null;
+    return { ...record, customer: customer_name as string, worker };
   });
 }
 
-/** Puts a failed (or, with force, any finished) render back in the queue. */
+/**
+ * Puts a failed (or, with force, a completed) render back in the queue, and frees a render
+ * still marked processing whose worker is gone (its queue job would stay locked for hours).
+ * Throws RetryRefusedError saying why when there is nothing to retry: a live worker is on it,
+ * it is already queued, or it completed and force is off. Null when the job does not exist.
+ */
 export async function retryJob(db: Db, jobId: string, force = false): Promise<JobRecord | null> {
   const job = await getJob(db, jobId);
   if (!job) return null;
-  const allowed: RenderRow['status'][] = force ? ['error', 'completed'] : ['error'];
+  const r = job.render;
+  let unlock: string[] = [];
+  if (r.status === 'processing') {
+    const worker = r.worker_id ? await getWorkerState(db, r.worker_id) : null;
+    if (worker?.alive) {
+      throw new RetryRefusedError(
+        `job ${jobId} is being rendered by worker ${worker.id} (${Math.round(Number(r.progress) * 100)}% done, last heartbeat ${worker.silentSeconds} s ago): ` +
+          'nothing to retry; if that worker dies, the render is queued again within a minute',
+      );
+    }
+    // its worker is gone: free the queue job it still holds
+    unlock = [...new Set([r.locked_by, ...(worker?.graphileIds ?? [])].filter((x): x is string => !!x))];
+  } else if (r.status === 'queued') {
+    if (await hasQueueJob(db.db, r.id)) {
+      const live = (await liveWorkers(db)).length;
+      throw new RetryRefusedError(
+        `job ${jobId} is already queued, waiting for a worker (${live} live${live ? '' : ': start one with "render-farm worker"'})`,
+      );
+    }
+    // queued without a queue job: enqueue it again below
+  } else if (r.status === 'completed' && !force) {
+    throw new RetryRefusedError(`job ${jobId} completed; pass --force to render it again`);
+  }
   await db.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('renders')
       .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, updated_at: new Date() })
-      .where('id', '=', job.render.id)
-      .where('status', 'in', allowed)
+      .where('id', '=', r.id)
+      .where('status', '=', r.status)
       .returning('id')
       .executeTakeFirst();
-    if (row) await enqueueRender(trx, row.id);
+    if (!row) throw new RetryRefusedError(`job ${jobId} changed state while retrying (it was ${r.status}); run the command again`);
+    // unlocked first, so that re-adding the keyed job updates it instead of queueing a second run
+    await unlockGraphileWorkers(trx, unlock);
+    await enqueueRender(trx, row.id);
   });
   return getJob(db, jobId);
 }

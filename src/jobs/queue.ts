@@ -16,10 +16,21 @@ export async function installQueue(pool: pg.Pool): Promise<void> {
   await gw.runMigrations({ pgPool: pool, logger: quietLogger(gw.Logger) });
 }
 
+/** The queue job of a render is keyed by it, so re-adding one updates it instead of doubling it. */
+export function renderJobKey(renderId: string): string {
+  return `render:${renderId}`;
+}
+
 export async function enqueueRender(trx: Kysely<Database> | Transaction<Database>, renderId: string): Promise<void> {
-  await sql`SELECT graphile_worker.add_job(${RENDER_TASK}, json_build_object('renderId', ${renderId}::text), job_key := ${`render:${renderId}`}, max_attempts := ${MAX_ATTEMPTS})`.execute(
+  await sql`SELECT graphile_worker.add_job(${RENDER_TASK}, json_build_object('renderId', ${renderId}::text), job_key := ${renderJobKey(renderId)}, max_attempts := ${MAX_ATTEMPTS})`.execute(
     trx,
   );
+}
+
+/** Whether the render has a queue job (waiting, or locked by a worker). */
+export async function hasQueueJob(db: Kysely<Database>, renderId: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM graphile_worker.jobs WHERE key = ${renderJobKey(renderId)}`.execute(db);
+  return rows.length > 0;
 }
 
 /** Counts for /health and metrics. */

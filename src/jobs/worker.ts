@@ -1,22 +1,26 @@
 /**
  * A render worker: joins the graphile-worker farm on the shared Postgres, keeps a warm browser,
  * heartbeats, sweeps dead workers, and drains on stop (no new jobs; the running one finishes
- * within the drain bound or is released for retry).
+ * within the drain bound or is released for retry). It rides out database outages: renders
+ * wait to record their result (tasks/render.ts), graphile-worker retries completing queue jobs,
+ * and a graphile runner that gives up is replaced.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import type { WorkerEvents } from 'graphile-worker';
+import type { Runner, WorkerEvents } from 'graphile-worker';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { untilReachable } from '../db/until-reachable.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { installQueue, quietLogger } from './queue.js';
 import { createRenderEngine, type RenderEngine } from './render-engine.js';
-import { HEARTBEAT_MS, startSweeper } from './sweeper.js';
+import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
 import { renderTask } from './tasks/render.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
+import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -31,6 +35,8 @@ export interface WorkerOptions {
 export interface RunningWorker {
   id: string;
   engine: RenderEngine;
+  /** the graphile-worker runner taking jobs now (replaced if one stops unexpectedly) */
+  readonly runner: Runner;
   /** drains and stops; resolves when the process may exit */
   stop(): Promise<void>;
 }
@@ -45,54 +51,113 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   const info = await engine.info();
   wlog.info(info, 'renderer ready');
 
-  await db.db
-    .insertInto('workers')
-    .values({ id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: JSON.stringify(info) })
-    .execute();
+  await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info });
   const graphileIds: string[] = [];
+  let heartbeatFailing = false;
+  let beating: Promise<void> = Promise.resolve();
   const heartbeat = async () => {
-    await db.db
-      .updateTable('workers')
-      .set({ last_seen: new Date(), graphile_ids: graphileIds })
-      .where('id', '=', id)
-      .execute()
-      .catch((err) => wlog.warn({ err: (err as Error).message }, 'heartbeat failed'));
+    try {
+      const { revived } = await recordHeartbeat(db, id, graphileIds);
+      // its running jobs were freed for other workers; they may render them too (harmless)
+      if (revived) wlog.warn('this worker had been taken for dead (silent past the bound); it is live again');
+      if (heartbeatFailing) wlog.info('heartbeat: the database answers again');
+      heartbeatFailing = false;
+    } catch (err) {
+      // once per outage, not every few seconds
+      if (!heartbeatFailing) wlog.warn({ err: (err as Error).message }, 'heartbeat failed: the database is unreachable; renders go on and wait to record their results');
+      heartbeatFailing = true;
+    }
   };
-  const beat = setInterval(heartbeat, HEARTBEAT_MS);
+  const beat = setInterval(() => (beating = heartbeat()), HEARTBEAT_MS);
   beat.unref();
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'));
 
-  // listen before run(): the pool creates its workers before run() resolves
-  const events: WorkerEvents = new EventEmitter();
-  events.on('worker:create', ({ worker }) => {
-    graphileIds.push(worker.workerId);
-  });
-  const runner = await gw.run({
-    pgPool: db.pool,
-    concurrency: opts.concurrency,
-    noHandleSignals: true,
-    pollInterval: 1_000,
-    // graphile aborts running tasks this long after stop(); that is our drain bound
-    gracefulShutdownAbortTimeout: opts.drainTimeoutMs,
-    events,
-    logger: quietLogger(gw.Logger),
-    taskList: toTaskList([
-      renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
-      thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
-    ]),
-  });
+  const taskList = toTaskList([
+    renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+    thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
+  ]);
+  /** a graphile runner and the ids of its workers (they lock its jobs) */
+  const startRunner = async (): Promise<{ runner: Runner; ids: string[] }> => {
+    const ids: string[] = [];
+    // listen before run(): the pool creates its workers before run() resolves
+    const events: WorkerEvents = new EventEmitter();
+    events.on('worker:create', ({ worker }) => {
+      ids.push(worker.workerId);
+      graphileIds.push(worker.workerId);
+    });
+    const runner = await gw.run({
+      pgPool: db.pool,
+      concurrency: opts.concurrency,
+      noHandleSignals: true,
+      pollInterval: 1_000,
+      // graphile aborts running tasks this long after stop(); that is our drain bound
+      gracefulShutdownAbortTimeout: opts.drainTimeoutMs,
+      events,
+      logger: quietLogger(gw.Logger),
+      // batched (delay 0) completion retries with backoff for minutes when the database is
+      // away; unbatched, a refused connection rejects unhandled and the process exits
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+      taskList,
+    });
+    return { runner, ids };
+  };
+  let current = await startRunner();
   await heartbeat();
 
   let stopping: Promise<void> | null = null;
+  let restarting: Promise<void> | null = null;
+  const stopRequested = new AbortController();
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // a runner that ends while we are not stopping gave up (its completion retries ran out):
+  // free what it still holds and take jobs again with a new one, or the process would
+  // heartbeat while taking no jobs
+  const supervise = (started: { runner: Runner; ids: string[] }) => {
+    void started.runner.promise
+      .catch(() => {})
+      .then(() => {
+        if (stopping) return;
+        restarting = (async () => {
+          wlog.error('the job runner stopped unexpectedly: freeing its jobs and starting a new one');
+          // none of its workers runs anything any more, so their locks are stale
+          await untilReachable(() => unlockGraphileWorkers(db.db, started.ids), {
+            signal: stopRequested.signal,
+            onWait: (err) => wlog.warn({ err: err.message }, 'database unavailable: waiting to free the jobs of the stopped runner'),
+          }).catch((err) => wlog.warn({ err: (err as Error).message }, 'could not free the jobs of the stopped runner'));
+          graphileIds.splice(0, graphileIds.length, ...graphileIds.filter((g) => !started.ids.includes(g)));
+          for (let delay = 1_000; !stopping; delay = Math.min(30_000, delay * 2)) {
+            try {
+              current = await startRunner();
+              wlog.info('job runner restarted');
+              supervise(current);
+              return;
+            } catch (err) {
+              wlog.warn({ err: (err as Error).message, retryInS: delay / 1000 }, 'job runner did not start');
+              await sleep(delay);
+            }
+          }
+        })().finally(() => {
+          restarting = null;
+        });
+      });
+  };
+  supervise(current);
+
   return {
     id,
     engine,
+    get runner() {
+      return current.runner;
+    },
     stop: () => {
       stopping ??= (async () => {
         wlog.info('draining: no new jobs');
+        stopRequested.abort();
+        await restarting;
+        const runner = current.runner;
         // graphile aborts the running renders at the drain bound; this is the safety net after it
         const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
-        const outcome = await Promise.race([runner.stop().then(() => 'drained' as const), bound]);
+        // a runner that already ended (it gave up) rejects stop(): nothing left to drain
+        const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound]);
         if (outcome === 'timeout') {
           wlog.warn('drain bound reached: releasing running renders for retry');
           await runner.kill().catch(() => {});
@@ -112,8 +177,10 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
             .catch(() => {});
         }
         clearInterval(beat);
+        // a heartbeat in flight would clear the stopped mark set below
+        await beating;
         stopSweeper();
-        await db.db.updateTable('workers').set({ stopped_at: new Date() }).where('id', '=', id).execute().catch(() => {});
+        await markWorkerStopped(db, id).catch(() => {});
         if (!opts.engine) await engine.close();
         wlog.info('worker stopped');
       })();

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { ensureCustomer } from '../auth/customers.js';
 import { submitRender } from '../jobs/submit.js';
 import type { RenderArtifacts } from '../jobs/render-row.js';
+import { liveWorkers } from '../jobs/workers-repository.js';
 import { oneLine } from './local-executor.js';
 import type { PlanItem } from './plan.js';
 import type { PregenObserver } from './progress.js';
@@ -32,13 +33,7 @@ export interface FarmRunOptions {
 export async function runFarm(deps: PublishDeps, items: PlanItem[], opts: FarmRunOptions): Promise<void> {
   const { db } = deps;
   const { observer, signal } = opts;
-  const live = await db.db
-    .selectFrom('workers')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('stopped_at', 'is', null)
-    .where('last_seen', '>', new Date(Date.now() - 30_000))
-    .executeTakeFirstOrThrow();
-  if (Number(live.n) === 0) observer.notice?.('no live workers: the jobs wait in the queue until one starts (render-farm worker)');
+  if ((await liveWorkers(db)).length === 0) observer.notice?.('no live workers: the jobs wait in the queue until one starts (render-farm worker)');
 
   const customer = await ensureCustomer(db.db, PREGEN_CUSTOMER);
   const following = new Map<string, PlanItem>();

@@ -18,7 +18,7 @@ describe('CLI as a child process', () => {
 
   beforeAll(async () => {
     t = await createTestDb();
-    // no signing secret in the env: the CLI must generate one into the data dir
+    // no signing secret in the env: the CLI must create the shared one in the database
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
     cli = async (...args) => {
       try {
@@ -59,10 +59,10 @@ describe('CLI as a child process', () => {
     expect((await cli('keys', 'create', '--customer', 'x', '--env', 'qa')).code).toBe(2);
   });
 
-  it('token mints a verifiable JWT with the data-dir secret', async () => {
+  it('token mints a verifiable JWT with the secret shared through the database', async () => {
     const r = await cli('token', '--customer', 'cli-co', '--scopes', 'data:read,render:submit', '--ttl', '60', '--origin', 'https://shop.example');
     expect(r.code).toBe(0);
-    const secret = await resolveSigningSecret(loadConfig({ dataDir: t.cfg.dataDir }, {}));
+    const secret = await resolveSigningSecret(loadConfig({ dataDir: t.cfg.dataDir }, {}), t.db.db);
     const claims = verifySessionToken(secret, r.stdout.trim());
     expect(claims).toMatchObject({ cus: 'cli-co', scp: ['data:read', 'render:submit'], env: 'prod', org: 'https://shop.example' });
     expect(claims.exp - claims.iat).toBe(60);

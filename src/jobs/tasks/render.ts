@@ -1,7 +1,9 @@
 /**
  * The `render` task: claims a render, renders it with the warm engine, uploads the files and
  * marks it completed. Bad data fails at once; transient failures (browser or ffmpeg crash,
- * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS.
+ * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS. The render row's
+ * bookkeeping waits out a database outage (the rendered files are already stored), so the task
+ * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import { z } from 'zod';
 import { resolveBuildParts } from '../../catalog/repository.js';
 import { interactiveStateSchema } from '../../catalog/types.js';
 import type { Db } from '../../db/database.js';
+import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
 import type { ResolvedRenderOptions } from '../../render/options.js';
@@ -39,27 +42,37 @@ export function renderTask(ctx: RenderTaskContext) {
     name: RENDER_TASK,
     payload: z.object({ renderId: z.string().uuid() }),
     async run({ renderId }, helpers) {
-      const { db, log } = ctx;
-      const claimed = (await db.db
-        .updateTable('renders')
-        .set((eb) => ({
-          status: 'processing',
-          started_at: new Date(),
-          worker_id: ctx.workerId,
-          locked_by: helpers.job.locked_by,
-          attempts: eb('attempts', '+', 1),
-          progress: 0,
-          updated_at: new Date(),
-        }))
-        .where('id', '=', renderId)
-        .where('status', 'in', ['queued', 'processing'])
-        .returningAll()
-        .executeTakeFirst()) as RenderRow | undefined;
+      const { db } = ctx;
+      let jlog = ctx.log.child({ renderId });
+      // a write that must not be lost to a database outage: retried until PostgreSQL answers
+      const record = <T>(op: () => Promise<T>) =>
+        untilReachable(op, {
+          signal: helpers.abortSignal,
+          onWait: (err, waitedMs) =>
+            jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the render and retrying its bookkeeping'),
+        });
+      const claimed = (await record(() =>
+        db.db
+          .updateTable('renders')
+          .set((eb) => ({
+            status: 'processing',
+            started_at: new Date(),
+            worker_id: ctx.workerId,
+            locked_by: helpers.job.locked_by,
+            attempts: eb('attempts', '+', 1),
+            progress: 0,
+            updated_at: new Date(),
+          }))
+          .where('id', '=', renderId)
+          .where('status', 'in', ['queued', 'processing'])
+          .returningAll()
+          .executeTakeFirst(),
+      )) as RenderRow | undefined;
       if (!claimed) {
-        log.info({ renderId }, 'render already finished: nothing to do');
+        jlog.info('render already finished: nothing to do');
         return;
       }
-      const jlog = log.child({ renderId, cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
+      jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
       jlog.info('render started');
       const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-job-'));
       const timeout = AbortSignal.timeout(ctx.timeoutMs);
@@ -69,7 +82,7 @@ export function renderTask(ctx: RenderTaskContext) {
         const request = claimed.request as unknown as NormalisedRequest;
         const state = request.state ? interactiveStateSchema.safeParse(request.state) : null;
         if (state && !state.success) throw new PermanentRenderError(`the build's saved state is invalid: ${state.error.issues[0]?.message}`);
-        const resolved = await resolveBuildParts(db, request.parts);
+        const resolved = await record(() => resolveBuildParts(db, request.parts));
         if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
         const result = await ctx.engine.render({
           build: { parts: resolved.parts, state: state?.data ?? null },
@@ -97,22 +110,24 @@ export function renderTask(ctx: RenderTaskContext) {
           await ctx.store.putFile(key, f.path, f.mime);
           artifacts[f.kind] = key;
         }
-        await db.db
-          .updateTable('renders')
-          .set({
-            status: 'completed',
-            progress: 1,
-            artifacts: JSON.stringify(artifacts),
-            sprite_layout: result.sprite ? JSON.stringify(result.sprite) : null,
-            error: null,
-            backend: result.backend,
-            frames_per_second: result.framesPerSecond,
-            render_ms: Math.round(result.timings.total),
-            finished_at: new Date(),
-            updated_at: new Date(),
-          })
-          .where('id', '=', renderId)
-          .execute();
+        await record(() =>
+          db.db
+            .updateTable('renders')
+            .set({
+              status: 'completed',
+              progress: 1,
+              artifacts: JSON.stringify(artifacts),
+              sprite_layout: result.sprite ? JSON.stringify(result.sprite) : null,
+              error: null,
+              backend: result.backend,
+              frames_per_second: result.framesPerSecond,
+              render_ms: Math.round(result.timings.total),
+              finished_at: new Date(),
+              updated_at: new Date(),
+            })
+            .where('id', '=', renderId)
+            .execute(),
+        );
         renderResults.inc({ result: 'completed' });
         renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
         framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
@@ -126,20 +141,24 @@ export function renderTask(ctx: RenderTaskContext) {
             ? 'the worker shut down during the render'
             : (err as Error).message;
         if (permanent || lastAttempt) {
-          await db.db
-            .updateTable('renders')
-            .set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() })
-            .where('id', '=', renderId)
-            .execute();
+          await record(() =>
+            db.db
+              .updateTable('renders')
+              .set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() })
+              .where('id', '=', renderId)
+              .execute(),
+          );
           renderResults.inc({ result: 'failed' });
           jlog.error({ err: reason, permanent }, 'render failed');
           return; // final: do not let graphile retry
         }
-        await db.db
-          .updateTable('renders')
-          .set({ status: 'queued', progress: 0, error: reason, updated_at: new Date() })
-          .where('id', '=', renderId)
-          .execute();
+        await record(() =>
+          db.db
+            .updateTable('renders')
+            .set({ status: 'queued', progress: 0, error: reason, updated_at: new Date() })
+            .where('id', '=', renderId)
+            .execute(),
+        );
         renderResults.inc({ result: 'retried' });
         jlog.warn({ err: reason }, 'render failed, will retry');
         throw err;

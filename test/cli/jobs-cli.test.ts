@@ -1,0 +1,134 @@
+/**
+ * `render-farm jobs` as a child process, on jobs put in each state with SQL: retry works or
+ * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCustomer } from '../../src/auth/customers.js';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { installQueue } from '../../src/jobs/queue.js';
+import { submitRender } from '../../src/jobs/submit.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
+
+const run = promisify(execFile);
+const BIN = path.resolve('bin/render-farm');
+
+describe('jobs CLI', () => {
+  let t: TestDb;
+  let customerId: string;
+  let zoom = 1.0;
+  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+
+  const cli = async (...args: string[]) => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
+    try {
+      return { code: 0, ...(await run('node', [BIN, ...args], { env, timeout: 60_000 })) };
+    } catch (e) {
+      const err = e as { code: number; stdout: string; stderr: string };
+      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+  };
+  /** a new job whose render is queued with its queue job, as a submission leaves it */
+  const newJob = async () => {
+    zoom += 0.01;
+    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom } });
+    return { jobId: s.jobId, renderId: s.render.id };
+  };
+  const addWorker = (id: string, silentS: number, stopped: boolean, graphileIds: string[]) =>
+    sql`INSERT INTO workers (id, hostname, pid, concurrency, graphile_ids, started_at, last_seen, stopped_at)
+        VALUES (${id}, 'host-a', 4242, 1, ${sql.val(graphileIds)}::text[], now() - interval '2 hours',
+                now() - make_interval(secs => ${silentS}), ${stopped ? sql`now() - make_interval(secs => ${silentS - 5})` : null})`.execute(t.db.db);
+  /** what a worker's claim leaves: render processing on it, queue job locked by its graphile id */
+  const claim = async (renderId: string, workerId: string, graphileId: string) => {
+    await sql`UPDATE renders SET status = 'processing', worker_id = ${workerId}, locked_by = ${graphileId}, attempts = 1, progress = 0.4 WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${graphileId}, locked_at = now() - interval '1 hour', attempts = 1 WHERE key = ${`render:${renderId}`}`.execute(t.db.db);
+  };
+  const queueJobs = async (renderId: string) =>
+    (await sql<{ locked_by: string | null }>`SELECT locked_by FROM graphile_worker.jobs WHERE key = ${`render:${renderId}`}`.execute(t.db.db)).rows;
+  const status = async (renderId: string) => (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status;
+
+  beforeAll(async () => {
+    t = await createTestDb();
+    await installQueue(t.db.pool);
+    await seedDemoCatalog(t.db);
+    customerId = (await ensureCustomer(t.db.db, 'jobs-cli-co')).id;
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it('retry frees a render stuck on a worker that is gone (swept long ago): it is queued once, unlocked', async () => {
+    const { jobId, renderId } = await newJob();
+    await addWorker('gone-worker', 3_600, true, ['gw-gone']);
+    await claim(renderId, 'gone-worker', 'gw-gone');
+    const r = await cli('jobs', 'retry', jobId);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`${jobId}: queued`);
+    expect(await status(renderId)).toBe('queued');
+    expect(await queueJobs(renderId)).toEqual([{ locked_by: null }]);
+  });
+
+  it('retry refuses, saying why, a render a live worker is rendering (also with --force)', async () => {
+    const { jobId, renderId } = await newJob();
+    await addWorker('busy-worker', 0, false, ['gw-busy']);
+    await claim(renderId, 'busy-worker', 'gw-busy');
+    for (const args of [[], ['--force']]) {
+      const r = await cli('jobs', 'retry', jobId, ...args);
+      expect(r.code, r.stdout).toBe(1);
+      expect(r.stderr).toContain('busy-worker');
+      expect(r.stderr).toMatch(/being rendered/);
+    }
+    expect(await status(renderId)).toBe('processing');
+    expect(await queueJobs(renderId)).toEqual([{ locked_by: 'gw-busy' }]);
+  });
+
+  it('retry refuses a queued job and a completed one without --force, and re-queues a failed one', async () => {
+    const queued = await newJob();
+    const q = await cli('jobs', 'retry', queued.jobId);
+    expect(q.code, q.stdout).toBe(1);
+    expect(q.stderr).toMatch(/already queued/);
+    expect(await queueJobs(queued.renderId)).toHaveLength(1);
+
+    const completed = await newJob();
+    await sql`UPDATE renders SET status = 'completed' WHERE id = ${completed.renderId}`.execute(t.db.db);
+    await sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${`render:${completed.renderId}`}`.execute(t.db.db);
+    const c = await cli('jobs', 'retry', completed.jobId);
+    expect(c.code, c.stdout).toBe(1);
+    expect(c.stderr).toContain('--force');
+    expect(await status(completed.renderId)).toBe('completed');
+    const forced = await cli('jobs', 'retry', completed.jobId, '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await status(completed.renderId)).toBe('queued');
+    expect(await queueJobs(completed.renderId)).toHaveLength(1);
+
+    const failed = await newJob();
+    await sql`UPDATE renders SET status = 'error', error = 'boom' WHERE id = ${failed.renderId}`.execute(t.db.db);
+    await sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${`render:${failed.renderId}`}`.execute(t.db.db);
+    const f = await cli('jobs', 'retry', failed.jobId);
+    expect(f.code, f.stderr).toBe(0);
+    expect(f.stdout.trim()).toBe(`${failed.jobId}: queued`);
+    expect(await queueJobs(failed.renderId)).toHaveLength(1);
+  });
+
+  it('list shows the worker of each job, and flags a processing job whose worker is gone', async () => {
+    const onLive = await newJob();
+    await addWorker('list-worker', 0, false, ['gw-list']);
+    await claim(onLive.renderId, 'list-worker', 'gw-list');
+    const onGone = await newJob();
+    await addWorker('list-gone-worker', 3_600, true, ['gw-list-gone']);
+    await claim(onGone.renderId, 'list-gone-worker', 'gw-list-gone');
+    const waiting = await newJob();
+    const r = await cli('jobs', 'list', '--limit', '100');
+    expect(r.code, r.stderr).toBe(0);
+    const line = (jobId: string) => r.stdout.split('\n').find((l) => l.startsWith(jobId)) ?? '';
+    expect(line(onLive.jobId)).toMatch(/processing 40%.*worker list-worker \(host-a\)/);
+    expect(line(onLive.jobId)).not.toContain('gone');
+    expect(line(onGone.jobId)).toMatch(/worker list-gone-worker \(host-a\) gone/);
+    expect(line(waiting.jobId)).toMatch(/queued .*worker -/);
+    const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
+    expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
+    expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * A worker process rides out a PostgreSQL outage: the database (its own embedded server, so
+ * other test files are untouched) stops mid-render and stays down past the end of the render;
+ * the worker keeps the result, survives, and records it once the database is back.
+ */
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCustomer } from '../../src/auth/customers.js';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Db } from '../../src/db/database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
+import { freePort } from '../../src/db/free-port.js';
+import { normaliseRequest } from '../../src/jobs/cache-key.js';
+import { installQueue } from '../../src/jobs/queue.js';
+import { startWorker } from '../../src/jobs/worker.js';
+import { createLogger } from '../../src/log.js';
+import { resolveRenderOptions } from '../../src/render/options.js';
+import { openArtifactStore } from '../../src/storage/artifact-store.js';
+import { artifactKey } from '../../src/jobs/render-row.js';
+import { submitRender } from '../../src/jobs/submit.js';
+import { spawnWorker, waitFor, type WorkerChild } from '../helpers/worker-process.js';
+
+/** how long the database stays down after the render has finished (the issue's restart took 30 s) */
+const DOWN_AFTER_RENDER_MS = 30_000;
+
+describe('database outage during a render', () => {
+  let pgDir: string;
+  let workerDir: string;
+  let port: number;
+  let pg: EmbeddedPostgresHandle;
+  let db: Db;
+  let cfg: Config;
+  let url: string;
+  let customerId: string;
+  let worker: WorkerChild | null = null;
+  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+
+  const renderRow = (id: string) => db.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const queueJobs = async () => Number((await db.pool.query('SELECT count(*)::int AS n FROM graphile_worker.jobs')).rows[0].n);
+
+  beforeAll(async () => {
+    pgDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-outage-pg-'));
+    await fs.chmod(pgDir, 0o755);
+    workerDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-outage-worker-'));
+    port = await freePort();
+    pg = await startEmbeddedPostgres(pgDir, port);
+    url = pg.connectionString('postgres');
+    cfg = loadConfig({ databaseUrl: url, dataDir: workerDir }, {});
+    db = await openDatabase(cfg, { migrate: true });
+    await installQueue(db.pool);
+    await seedDemoCatalog(db);
+    customerId = (await ensureCustomer(db.db, 'acme')).id;
+  }, 120_000);
+  afterAll(async () => {
+    worker?.proc.kill('SIGKILL');
+    await worker?.exited;
+    await db?.close();
+    await pg?.stop();
+    await fs.rm(pgDir, { recursive: true, force: true });
+    await fs.rm(workerDir, { recursive: true, force: true });
+  });
+
+  it('keeps the rendered result, survives, and completes the job when PostgreSQL is back', async () => {
+    worker = await spawnWorker(url, workerDir);
+    const { render } = await submitRender(db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'video', width: 1280, height: 720, profile: 'fast', cameraZoom: 1.17 },
+    });
+    await waitFor('the render to be under way', async () => {
+      const r = await renderRow(render.id);
+      return r.status === 'processing' && r.progress > 0;
+    }, 90_000);
+
+    await pg.stop();
+    // the render goes on without the database and stores its files
+    const video = path.join(workerDir, 'artifacts', artifactKey(render.cache_key, 'turntable.mp4'));
+    await Promise.race([
+      waitFor('the video to be stored during the outage', async () => existsSync(video), 120_000),
+      worker.exited.then((code) => Promise.reject(new Error(`worker exited ${code} during the render:\n${worker!.output()}`))),
+    ]);
+    // the database stays down while the worker tries to record the result
+    const exitedDuringOutage = await Promise.race([
+      worker.exited.then((code) => `exited ${code}`),
+      new Promise<null>((r) => setTimeout(() => r(null), DOWN_AFTER_RENDER_MS)),
+    ]);
+    expect(exitedDuringOutage, worker.output()).toBeNull();
+    // the render really ended inside the outage (not before it): its bookkeeping had to wait
+    expect(worker.output()).toContain('keeping the render and retrying its bookkeeping');
+
+    pg = await startEmbeddedPostgres(pgDir, port);
+    const done = await waitFor('the render to be recorded as completed', async () => {
+      const r = await renderRow(render.id).catch(() => null);
+      return r?.status === 'completed' ? r : null;
+    }, 90_000);
+    // rendered once: the result made during the outage was kept, not rendered again
+    expect(done.attempts).toBe(1);
+    expect(JSON.parse(JSON.stringify(done.artifacts)).video).toBe(artifactKey(render.cache_key, 'turntable.mp4'));
+    await waitFor('the queue job to be completed', async () => (await queueJobs()) === 0, 60_000);
+
+    // and it carries on taking jobs
+    const next = await submitRender(db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.17 },
+    });
+    await waitFor('a render submitted after the outage', async () => (await renderRow(next.render.id)).status === 'completed', 90_000);
+    expect(worker.proc.exitCode, worker.output()).toBeNull();
+  }, 420_000);
+
+  it('a job runner that stops unexpectedly is replaced, and the jobs it held are freed', async () => {
+    // the process worker is done; this one runs in-process to reach its graphile runner
+    worker?.proc.kill('SIGKILL');
+    await worker?.exited;
+    const w = await startWorker(cfg, db, await openArtifactStore(cfg), createLogger({ logLevel: 'silent' }), {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 10_000,
+    });
+    try {
+      const first = w.runner;
+      const heldBy = await waitFor('the runner to report its graphile worker ids', async () => {
+        const row = await db.db.selectFrom('workers').select('graphile_ids').where('id', '=', w.id).executeTakeFirstOrThrow();
+        return row.graphile_ids[0];
+      }, 30_000);
+      // a queued render whose queue job the runner holds (committed together, so nobody takes it first)
+      const request = normaliseRequest(glass.parts, null, resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.19 }));
+      const renderId = await db.db.transaction().execute(async (trx) => {
+        const r = await trx
+          .insertInto('renders')
+          .values({ cache_key: `outage-test-${Date.now()}`, format: 'sprite', request: JSON.stringify(request) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await sql`SELECT graphile_worker.add_job('render', json_build_object('renderId', ${r.id}::text), job_key := ${`render:${r.id}`})`.execute(trx);
+        await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${heldBy}, locked_at = now() WHERE key = ${`render:${r.id}`}`.execute(trx);
+        return r.id;
+      });
+      // what graphile-worker does by itself when completing jobs keeps failing for minutes
+      await first.stop();
+      await waitFor('a new runner', async () => w.runner !== first, 30_000);
+      const done = await waitFor('the held render to be taken by the new runner', async () => {
+        const r = await renderRow(renderId);
+        return r.status === 'completed' ? r : null;
+      }, 90_000);
+      expect(done.attempts).toBe(1);
+    } finally {
+      await w.stop();
+    }
+  }, 180_000);
+});
