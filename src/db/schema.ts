@@ -116,7 +116,7 @@ export interface PregeneratedTable {
   created_at: Timestamp;
 }
 
-/** Farm-wide settings shared by every process on the database (sql/0004_settings.sql). */
+/** Farm-wide settings shared by every process on the database (sql/0005_settings.sql). */
 export interface SettingsTable {
   key: string;
   value: string;

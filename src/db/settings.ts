@@ -1,4 +1,4 @@
-/** Farm-wide settings in the database (sql/0004_settings.sql): created once, then shared. */
+/** Farm-wide settings in the database (sql/0005_settings.sql): created once, then shared. */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
