@@ -17,6 +17,10 @@ export function issuesToDetails(error: z.ZodError): ErrorDetail[] {
 
 /** Parses `value` or throws a 400 `invalid_<what>` naming the fields. */
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what: 'body' | 'query' | 'params'): z.output<S> {
+  // no body reached us: zod alone would say "expected object, received undefined"
+  if (value === undefined && what === 'body') {
+    throw new HttpError(400, 'invalid_body', 'the request has no JSON body: send a JSON object with Content-Type: application/json');
+  }
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const details = issuesToDetails(r.error);
