@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { describeSetting, type Config } from '../config.js';
+import { ensureDir } from '../ensure-dir.js';
 
 export const SECRET_FILE = 'signing-secret';
 
@@ -18,7 +19,7 @@ export async function resolveSigningSecret(cfg: Config): Promise<string> {
   } catch {
     // not there yet
   }
-  await fs.mkdir(cfg.dataDir, { recursive: true });
+  await ensureDir(cfg.dataDir, describeSetting(cfg, 'dataDir', 'data dir'));
   const secret = randomBytes(48).toString('base64url');
   try {
     // 'wx' so two processes starting together cannot overwrite each other's secret

@@ -168,11 +168,14 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
     throw err;
   }
 
+  // a bad --out fails here, before the database starts and the browser launches
+  const { ensureDir } = await import('../ensure-dir.js');
+  const outDir = await ensureDir(flags.out, 'output directory (flag --out)');
+
   const build = await resolveBuild(flags, cfg);
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { renderBuild } = await import('../render/renderer.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
-  const path = await import('node:path');
   const progress = await progressReporter(!flags.json && process.stderr.isTTY === true);
   const pool = new BrowserPool({
     chromiumPath: chromium.path,
@@ -191,7 +194,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
       build,
       options,
       outputs: { [options.format]: true, screenshot: shot },
-      outDir: path.resolve(flags.out),
+      outDir,
       signal: abort.signal,
       onProgress: progress.update,
     });
