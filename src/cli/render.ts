@@ -115,7 +115,7 @@ export default function register(program: Command): void {
     .option('--camera-zoom <z>', 'camera distance factor, clamped to 0.5..2.0')
     .option('--grid-cell-thickness <n>', 'grid cell line thickness (0.8)')
     .option('--grid-section-thickness <n>', 'grid section line thickness (1.4)')
-    .option('--grid-color <hex>', 'grid colour (#6f6f6f)')
+    .option('--grid-color <css>', 'grid colour, any CSS colour: #6f6f6f, #fff, rgb(), hsl(), a name (#6f6f6f)')
     .option('--grid-fade-distance <n>', 'grid fade distance (20)')
     .option('--grid-render-order <n>', 'grid render order (-1)')
     .option('--frame-quality <q>', 'sprite frames: standard (72) or high (144)')
