@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z
-  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])])
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])], { error: 'expected true or false (or 1/0, yes/no)' })
   .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
 const optionalString = z
@@ -172,6 +172,56 @@ export const ENV_FALLBACK_NAMES: Partial<Record<keyof ConfigInput, string>> = {
   s3SessionToken: 'AWS_SESSION_TOKEN',
 };
 
+/** CLI flags whose name is not `--<key in kebab-case>`, so messages name the flag that was typed. */
+export const FLAG_NAMES: Partial<Record<keyof ConfigInput, string>> = {
+  embeddedPgPort: '--pg-port',
+  glBackend: '--gl',
+  workerConcurrency: '--concurrency',
+  renderTimeoutSeconds: '--render-timeout',
+  drainTimeoutSeconds: '--drain-timeout',
+};
+
+/** Keys whose values never appear in messages. */
+const SECRET_KEYS = new Set<string>(['signingSecret', 's3SecretAccessKey', 's3SessionToken', 's3AccessKeyId']);
+
+export function flagName(key: keyof ConfigInput): string {
+  return FLAG_NAMES[key] ?? `--${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+}
+
+/** Where each value of a loaded config came from (`flag --pg-port`, `env PORT`); absent = default. */
+const SOURCES = new WeakMap<object, Partial<Record<string, string>>>();
+
+/**
+ * A setting named for messages, with where its value came from: `data dir (flag --data-dir)`,
+ * `data dir (env RENDER_FARM_DATA_DIR)` or `data dir (default; set RENDER_FARM_DATA_DIR)`.
+ */
+export function describeSetting(cfg: Config, key: keyof ConfigInput, what: string): string {
+  const source = SOURCES.get(cfg)?.[key];
+  return `${what} (${source ?? `default; set ${ENV_NAMES[key]}`})`;
+}
+
+/** A zod issue in words a user of the CLI or the environment reads. */
+function issueText(issue: z.core.$ZodIssue): string {
+  const i = issue as z.core.$ZodIssue & { expected?: string; minimum?: unknown; maximum?: unknown; values?: unknown[]; origin?: string };
+  // a message written in the schema already reads well; zod's own start like this
+  if (!/^(Invalid|Too (small|big))/.test(i.message)) return i.message;
+  if (i.code === 'invalid_type' && i.expected === 'number') return 'expected a number';
+  if (i.code === 'invalid_type' && i.expected === 'int') return 'expected a whole number';
+  const unit = i.origin === 'string' ? ' characters' : '';
+  if (i.code === 'too_small' && typeof i.minimum === 'number') return `must be at least ${i.minimum}${unit}`;
+  if (i.code === 'too_big' && typeof i.maximum === 'number') return `must be at most ${i.maximum}${unit}`;
+  if (i.code === 'invalid_value' && Array.isArray(i.values)) return `expected one of ${i.values.join(', ')}`;
+  return i.message;
+}
+
+/** The offending value as it was given, quoted (secrets and passwords left out). */
+function shownValue(key: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (SECRET_KEYS.has(key)) return ' (value not shown)';
+  const text = typeof value === 'string' ? value.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@') : String(value);
+  return `, got ${JSON.stringify(text)}`;
+}
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -205,19 +255,20 @@ export function loadConfig(
   for (const [key, value] of Object.entries(flags)) {
     if (value !== undefined) {
       merged[key] = value;
-      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+      source[key] = `flag ${flagName(key as keyof ConfigInput)}`;
     }
   }
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0] ?? '');
-      return `${key} (${source[key] ?? 'default'}): ${i.message}`;
+      return `${key} (${source[key] ?? 'default'}): ${issueText(i)}${shownValue(key, merged[key])}`;
     });
     throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
   }
-  const cfg = { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
-  return Object.freeze(cfg);
+  const cfg = Object.freeze({ ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) });
+  SOURCES.set(cfg, source);
+  return cfg;
 }
 
 /** Public base URL of the API, without a trailing slash. */

@@ -10,6 +10,7 @@
 import * as THREE from 'three';
 import type { CaseFanSpecs, Category, InteractiveState, Part, SpecsByCategory } from '../../src/catalog/types.js';
 import type { StageBuild } from './contract.js';
+import { canonicalBuild } from './layout/canonical-build.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
 import { normalizeSpecs } from './layout/normalize.js';
@@ -73,7 +74,9 @@ function fallback<C extends Category>(category: C, warnings: string[], why: stri
   return { id: 'default', specs: normalizeSpecs(category, { specs: {} as never }, []) };
 }
 
-export function buildBuildGroup(build: StageBuild): BuiltBuild {
+export function buildBuildGroup(input: StageBuild): BuiltBuild {
+  // the order the caller listed the parts in must not change the picture
+  const build = canonicalBuild(input);
   const warnings: string[] = [];
   const state = (build && typeof build === 'object' ? build.state : null) ?? null;
   const kit = new MaterialKit(rgbSettings(state));

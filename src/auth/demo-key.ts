@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ensureDir } from '../ensure-dir.js';
 import { createApiKey, findApiKey } from './api-keys.js';
 
 export const DEMO_CUSTOMER = 'demo';
@@ -20,7 +21,7 @@ export async function demoApiKey(db: Kysely<Database>, dataDir: string): Promise
     // none yet
   }
   const { key } = await createApiKey(db, DEMO_CUSTOMER, 'prod');
-  await fs.mkdir(dataDir, { recursive: true });
+  await ensureDir(dataDir, 'data dir');
   await fs.writeFile(file, key + '\n', { mode: 0o600 });
   return key;
 }

@@ -276,13 +276,21 @@ export async function catalogStats(db: Db): Promise<CatalogStats> {
   return { categories, parts: categories.reduce((n, c) => n + c.total, 0), builds: Number(builds.n) };
 }
 
+/** Serialises seeding across processes (any constant; pg_advisory_xact_lock takes a bigint). */
+const SEED_LOCK = 72_460_190_021n;
+
 /**
- * Inserts the demo parts and builds that are missing; existing rows (even edited ones) are
- * left alone. Safe to call on every start and from several processes at once.
+ * Seeds the demo parts and builds into an empty catalog (no parts and no builds). A catalog
+ * holding anything is left alone, so a deleted demo build stays deleted and an imported
+ * catalog gets no demo parts. Safe on every start and from several processes at once (the
+ * check and the inserts run under one transaction-scoped advisory lock).
  * Returns how many rows this call inserted.
  */
 export async function seedDemoCatalog(db: Db): Promise<{ parts: number; builds: number }> {
   return db.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${SEED_LOCK.toString()}::bigint)`.execute(trx);
+    const used = await sql<{ used: boolean }>`SELECT EXISTS (SELECT 1 FROM parts) OR EXISTS (SELECT 1 FROM builds) AS used`.execute(trx);
+    if (used.rows[0]?.used) return { parts: 0, builds: 0 };
     const parts = await trx
       .insertInto('parts')
       .values(

@@ -3,6 +3,7 @@
  * maps errors to exit codes: 0 ok, 1 failure, 2 usage error.
  */
 import { Command, CommanderError } from 'commander';
+import { DirectoryError } from '../ensure-dir.js';
 import { ExitError } from './errors.js';
 
 const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'db', 'pregen'] as const;
@@ -52,6 +53,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ExitError) {
       process.stderr.write(`render-farm: ${err.message}\n`);
       return err.code;
+    }
+    // a configured directory that cannot be used is a bad setting, like a bad flag
+    if (err instanceof DirectoryError) {
+      process.stderr.write(`render-farm: ${err.message}\n`);
+      return 2;
     }
     const e = err as Error;
     process.stderr.write(`render-farm: ${e?.message ?? String(err)}\n`);

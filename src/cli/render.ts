@@ -115,7 +115,7 @@ export default function register(program: Command): void {
     .option('--camera-zoom <z>', 'camera distance factor, clamped to 0.5..2.0')
     .option('--grid-cell-thickness <n>', 'grid cell line thickness (0.8)')
     .option('--grid-section-thickness <n>', 'grid section line thickness (1.4)')
-    .option('--grid-color <hex>', 'grid colour (#6f6f6f)')
+    .option('--grid-color <css>', 'grid colour, any CSS colour: #6f6f6f, #fff, rgb(), hsl(), a name (#6f6f6f)')
     .option('--grid-fade-distance <n>', 'grid fade distance (20)')
     .option('--grid-render-order <n>', 'grid render order (-1)')
     .option('--frame-quality <q>', 'sprite frames: standard (72) or high (144)')
@@ -168,11 +168,14 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
     throw err;
   }
 
+  // a bad --out fails here, before the database starts and the browser launches
+  const { ensureDir } = await import('../ensure-dir.js');
+  const outDir = await ensureDir(flags.out, 'output directory (flag --out)');
+
   const build = await resolveBuild(flags, cfg);
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { renderBuild } = await import('../render/renderer.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
-  const path = await import('node:path');
   const progress = await progressReporter(!flags.json && process.stderr.isTTY === true);
   const pool = new BrowserPool({
     chromiumPath: chromium.path,
@@ -191,7 +194,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
       build,
       options,
       outputs: { [options.format]: true, screenshot: shot },
-      outDir: path.resolve(flags.out),
+      outDir,
       signal: abort.signal,
       onProgress: progress.update,
     });

@@ -19,7 +19,7 @@ Examples:
   $ render-farm up --no-worker          # and run "render-farm worker" elsewhere`,
     )
     .action(async (opts: { port?: string; host?: string; worker: boolean }, cmd: Command) => {
-      const cfg = configFor(cmd, { port: opts.port, host: opts.host, seedDemo: true });
+      const cfg = configFor(cmd, { port: opts.port, host: opts.host });
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
       const { startServer } = await import('../api/server.js');

@@ -4,7 +4,8 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import { describeSetting, type Config } from '../config.js';
+import { ensureDir } from '../ensure-dir.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded.js';
 import { migrate } from './migrate.js';
 import type { Database } from './schema.js';
@@ -43,6 +44,7 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
   if (cfg.databaseUrl) {
     connectionString = cfg.databaseUrl;
   } else {
+    await ensureDir(cfg.dataDir, describeSetting(cfg, 'dataDir', 'data dir'));
     embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log);
     connectionString = embedded.connectionString(opts.database);
   }

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { ensureDir } from '../ensure-dir.js';
 
 export interface EmbeddedPostgresHandle {
   connectionString: (database?: string) => string;
@@ -29,7 +30,7 @@ async function credentials(dataDir: string): Promise<Credentials> {
     return JSON.parse(await fs.readFile(file, 'utf8')) as Credentials;
   } catch {
     const creds = { user: 'postgres', password: randomBytes(18).toString('base64url') };
-    await fs.mkdir(dataDir, { recursive: true });
+    await ensureDir(dataDir, 'embedded PostgreSQL data dir');
     await fs.writeFile(file, JSON.stringify(creds), { mode: 0o600 });
     return creds;
   }
@@ -146,7 +147,7 @@ export async function startEmbeddedPostgres(
     onError: (m: unknown) => log(`[error] ${String(m).trim()}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    await fs.mkdir(dataDir, { recursive: true });
+    await ensureDir(dataDir, 'embedded PostgreSQL data dir');
     if (process.getuid?.() === 0) await ensureTraversable(dataDir);
     await pg.initialise();
   }

@@ -7,13 +7,13 @@
  */
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ensureCustomer } from '../auth/customers.js';
 import { submitRender } from '../jobs/submit.js';
 import type { RenderArtifacts } from '../jobs/render-row.js';
 import { liveWorkers } from '../jobs/workers-repository.js';
+import { makeTempDir } from '../temp-dirs.js';
 import { oneLine } from './local-executor.js';
 import type { PlanItem } from './plan.js';
 import type { PregenObserver } from './progress.js';
@@ -87,7 +87,7 @@ async function collect(
     return;
   }
   observer.progress?.(item, { stage: 'saving', frame: item.frames, total: item.frames, fps: r.frames_per_second ?? 0 });
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-pregen-copy-'));
+  const tmp = await makeTempDir('pregen-copy');
   try {
     // copied, not pointed at: `pregen rm` may then delete cache files without touching renders
     const file = path.join(tmp, path.basename(key));

@@ -4,9 +4,8 @@
  * keyed second (publish.ts), so an interrupted item leaves nothing visible and reruns.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { RenderEngine } from '../jobs/render-engine.js';
+import { makeTempDir } from '../temp-dirs.js';
 import { engineRender } from './engine-render.js';
 import type { PlanItem } from './plan.js';
 import type { PregenObserver } from './progress.js';
@@ -52,7 +51,7 @@ async function drain(deps: PublishDeps, engine: RenderEngine, queue: PlanItem[],
 async function renderOne(deps: PublishDeps, engine: RenderEngine, item: PlanItem, opts: LocalRunOptions): Promise<void> {
   const { observer, signal } = opts;
   observer.start?.(item);
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-pregen-'));
+  const tmp = await makeTempDir('pregen');
   const started = performance.now();
   try {
     const format = item.options.format;

@@ -9,6 +9,8 @@ import { isCategory, type Category, type Part, type PartIdMap } from '../catalog
 import type { Db } from '../db/database.js';
 import { normaliseParts } from '../jobs/cache-key.js';
 import {
+  MAX_SIZE,
+  MIN_SIZE,
   renderOptionsProblem,
   renderOptionsSchema,
   resolveRenderOptions,
@@ -64,19 +66,29 @@ export function parseSizes(spec: string | undefined): { width: number; height: n
   return spec.split(',').map((s) => {
     const m = /^\s*(\d+)x(\d+)\s*$/i.exec(s);
     if (!m) throw new PregenInputError(`--sizes takes WIDTHxHEIGHT[,...] like 512x512, got "${s}"`);
-    return { width: Number(m[1]), height: Number(m[2]) };
+    const size = { width: Number(m[1]), height: Number(m[2]) };
+    if ([size.width, size.height].some((n) => n < MIN_SIZE || n > MAX_SIZE)) {
+      throw new PregenInputError(`--sizes: width and height must be ${MIN_SIZE} to ${MAX_SIZE}, got "${s.trim()}"`);
+    }
+    return size;
   });
 }
+
+/** The pregen flag that sets a render option, for messages (the API's field names mean nothing here). */
+const OPTION_FLAGS: Record<string, string> = { width: '--sizes', height: '--sizes', format: '--formats', profile: '--profiles', winterMode: '--winter', springMode: '--spring' };
+const optionFlag = (field: string) => OPTION_FLAGS[field] ?? `--${field.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
 
 /** The render options of one variation, validated like an API request. */
 function variantOptions(base: RenderOptions, format: Format, profile: Profile, size: { width: number; height: number } | null): RenderOptions {
   const raw = { ...base, format, profile, ...(size ?? {}) };
   const parsed = renderOptionsSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new PregenInputError(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
+    throw new PregenInputError(
+      parsed.error.issues.map((i) => `${i.path.length ? optionFlag(String(i.path[0])) : 'options'}: ${i.message}${i.path.length ? `, got ${JSON.stringify((raw as Record<string, unknown>)[String(i.path[0])])}` : ''}`).join('; '),
+    );
   }
   const problem = renderOptionsProblem(parsed.data);
-  if (problem) throw new PregenInputError(`${problem.field}: ${problem.message}`);
+  if (problem) throw new PregenInputError(`${optionFlag(problem.field)}: ${problem.message}`);
   return parsed.data;
 }
 

@@ -8,8 +8,6 @@
  * `catalog import` enqueues.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { PartRow } from '../catalog/repository.js';
 import type { Category, Part } from '../catalog/types.js';
@@ -17,6 +15,7 @@ import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../jobs/render-engine.js';
 import { resolveRenderOptions, type ResolvedRenderOptions } from '../render/options.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import { makeTempDir } from '../temp-dirs.js';
 import { engineRender } from './engine-render.js';
 
 /** graphile-worker task name. */
@@ -59,7 +58,7 @@ export async function renderThumbnail(
   signal?: AbortSignal,
 ): Promise<ThumbnailResult> {
   const started = performance.now();
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-thumb-'));
+  const tmp = await makeTempDir('thumb');
   try {
     const lone: Part = { id: part.id, category: part.category, name: part.name, specs: part.specs } as Part;
     const result = await engineRender(deps.engine, {

@@ -4,11 +4,10 @@
  * browser and page are kept between renders. Renders take turns (one page: on 2 cores a second
  * page gained little). A crashed or disconnected browser is relaunched on next use.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { GlInfo } from '../../farm/src/contract.js';
+import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
@@ -134,7 +133,7 @@ export class BrowserPool {
   }
 
   private async launch(backend: GlBackendName, server: StageServer): Promise<Live> {
-    const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'render-farm-chromium-'));
+    const userDataDir = await makeTempDir('chromium');
     let browser: Browser | null = null;
     try {
       browser = await puppeteer.launch({

@@ -4,6 +4,7 @@
  * requests normalise to equal objects (the cache key is a hash of the resolved form).
  */
 import { z } from 'zod';
+import { cssColorToHex } from './css-color.js';
 
 export const SCENES = [
   'sunset',
@@ -38,9 +39,20 @@ export const gridSettingsSchema = z
   .object({
     cellThickness: z.number().min(0).max(10).optional(),
     sectionThickness: z.number().min(0).max(10).optional(),
+    // normalised here, before the cache key: #fff, white and #ffffff are one render
     color: z
       .string()
-      .regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour like #6f6f6f')
+      .max(100)
+      .transform((v, ctx) => {
+        const hex = cssColorToHex(v);
+        if (hex) return hex;
+        ctx.addIssue({ code: 'custom', message: `expected a CSS colour (#6f6f6f, #fff, #6f6f6fcc, rgb(111 111 111), hsl(0 0% 44%), a colour name), got ${JSON.stringify(v)}` });
+        return z.NEVER;
+      })
+      .meta({
+        description:
+          'line colour: any CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/rgba(), hsl()/hsla(), or a CSS colour name. Normalised to #rrggbb (lower case) before the cache key, so #fff, white and #ffffff are the same render; an alpha is accepted and ignored (grid lines are opaque). Default #6f6f6f.',
+      })
       .optional(),
     fadeDistance: z.number().min(0).max(1000).optional(),
     renderOrder: z.number().int().min(-100).max(100).optional(),

@@ -9,7 +9,7 @@
  * Files are written under temporary names and renamed into place only when complete.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { StageBuild, StageInfo, StageOptions } from '../../farm/src/contract.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
@@ -17,6 +17,7 @@ import { writeScreenshot, writeScreenshotRaw, type ScreenshotFormat } from '../e
 import { layoutFor } from '../encode/sprite-layout.js';
 import { SpriteSheetWriter } from '../encode/sprite-sheet.js';
 import { startVideoEncoder, type VideoEncoder } from '../encode/video-encoder.js';
+import { ensureDir } from '../ensure-dir.js';
 import type { GlBackendName } from './chromium-args.js';
 import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
@@ -150,7 +151,7 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
   req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     req.signal?.throwIfAborted();
-    await mkdir(req.outDir, { recursive: true });
+    await ensureDir(req.outDir, 'render output directory');
     req.onProgress?.({ stage: 'load', frame: 0, total: 0, fps: 0 });
     const info = (await page.evaluate(
       `window.renderStage.load(${JSON.stringify(req.build)}, ${JSON.stringify(stageOptions(o, transparent))})`,

@@ -4,7 +4,7 @@
  * interface: the filesystem (default, served by the API's `/artifacts/*` route) and an
  * S3-compatible bucket (public or presigned URLs).
  */
-import type { Config } from '../config.js';
+import { describeSetting, type Config } from '../config.js';
 import { storageLocation } from './storage-location.js';
 
 /** What a store knows about one stored artifact. */
@@ -58,7 +58,8 @@ export async function openArtifactStore(cfg: Config): Promise<ArtifactStore> {
   const loc = storageLocation(cfg);
   if (loc.kind === 'fs') {
     const { FsArtifactStore } = await import('./fs-store.js');
-    return FsArtifactStore.open(loc.root);
+    const setting = cfg.storageUrl ? describeSetting(cfg, 'storageUrl', 'artifact store') : describeSetting(cfg, 'dataDir', 'artifacts in the data dir');
+    return FsArtifactStore.open(loc.root, setting);
   }
   const { S3ArtifactStore } = await import('./s3-store.js');
   return S3ArtifactStore.fromConfig(cfg, loc.bucket, loc.prefix);

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { ensureDir } from '../ensure-dir.js';
 import { assertArtifactKey } from './artifact-key.js';
 import type { ArtifactStore, ByteRange, StoredArtifact } from './artifact-store.js';
 import { contentTypeFor } from './content-types.js';
@@ -40,11 +41,9 @@ export class FsArtifactStore implements ArtifactStore {
 
   private constructor(readonly root: string) {}
 
-  /** Creates `root` if needed. */
-  static async open(root: string): Promise<FsArtifactStore> {
-    const abs = path.resolve(root);
-    await mkdir(abs, { recursive: true });
-    return new FsArtifactStore(abs);
+  /** Creates `root` if needed; `setting` names where the path came from in an error. */
+  static async open(root: string, setting = 'artifact store directory'): Promise<FsArtifactStore> {
+    return new FsArtifactStore(await ensureDir(root, setting));
   }
 
   /** Absolute path of the file holding `key` (validated, so always inside root). */

@@ -19,7 +19,7 @@ describe('catalog repository (real PostgreSQL)', () => {
   });
   afterAll(async () => t?.close());
 
-  it('seedDemoCatalog inserts what is missing, idempotently and concurrently', async () => {
+  it('seedDemoCatalog seeds an empty catalog once, also when called concurrently', async () => {
     const results = await Promise.all([seedDemoCatalog(t.db), seedDemoCatalog(t.db)]);
     expect(results.reduce((n, r) => n + r.parts, 0)).toBe(DEMO_PARTS.length);
     expect(results.reduce((n, r) => n + r.builds, 0)).toBe(DEMO_BUILDS.length);

@@ -2,26 +2,24 @@
  * Every model builds from any data: every OpenDB sample record through the catalog's mapper,
  * and hand-made hostile specs (NaN, zero, negative, huge, wrong types, missing fields).
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
 import type { StageBuild } from '../../farm/src/contract.js';
 import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES, type Category, type Part } from '../../src/catalog/types.js';
+import { requireShared, SAMPLE_DIR, sampleRecords } from '../catalog/opendb-data.js';
 import { boxOf, demoBuild, finite } from './helpers.js';
 
-const SAMPLE = '/work/shared/opendb/sample/open-db';
 const TRIANGLE_BUDGET = 150_000;
 const base = demoBuild('DEMO-GLASS');
 
+/** The sample records of a category; throws (never skips) when the shared data is missing. */
+let all: ReturnType<typeof sampleRecords> | null = null;
 function records(category: Category): { file: string; record: unknown }[] {
-  const dir = join(SAMPLE, category);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => ({ file: f, record: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown }));
+  all ??= sampleRecords();
+  return all.filter((r) => r.category === category);
 }
 
 /** The base build with `part` as the only part of its category. */
@@ -29,7 +27,13 @@ function withPart(part: Part): StageBuild {
   return { ...base, parts: { ...base.parts, [part.category]: [part] } };
 }
 
-describe.skipIf(!existsSync(SAMPLE))('every OpenDB sample record', () => {
+describe('every OpenDB sample record', () => {
+  it('comes from ../shared beside the repository, and its absence fails the run', () => {
+    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    expect(SAMPLE_DIR).toBe(path.resolve(repo, '../shared/opendb/sample'));
+    expect(() => requireShared(path.join(repo, '../shared/opendb/no-such-sample'))).toThrow(/^shared test data missing: .*no-such-sample/);
+  });
+
   for (const category of CATEGORIES) {
     it(`${category}: maps, models alone and inside a full build`, () => {
       const list = records(category);

@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { freePort } from '../../src/db/free-port.js';
+import { sweepStaleTempDirs } from '../../src/temp-dirs.js';
 
 export const TEMPLATE_DB = 'rf_test_template';
 
@@ -17,6 +18,8 @@ let handle: EmbeddedPostgresHandle | null = null;
 let dataDir: string | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
+  // Chromium profiles and job dirs of test processes killed in earlier runs
+  await sweepStaleTempDirs();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-test-pg-'));
   await fs.chmod(dataDir, 0o755);
   handle = await startEmbeddedPostgres(dataDir, await freePort());
@@ -34,6 +37,8 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await handle?.stop();
   if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  // what this run's test processes and the CLI children they killed left behind
+  await sweepStaleTempDirs();
 }
 
 declare module 'vitest' {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, baseUrl, loadConfig } from '../../src/config.js';
+import { ConfigError, baseUrl, describeSetting, loadConfig } from '../../src/config.js';
 
 describe('config', () => {
   it('has defaults', () => {
@@ -31,6 +31,24 @@ describe('config', () => {
     expect(() => loadConfig({ databaseUrl: 'mysql://x' }, {})).toThrow(/databaseUrl \(flag --database-url\): must be a postgres/);
     expect(() => loadConfig({}, { RENDER_FARM_SIGNING_SECRET: 'short' })).toThrow(/signingSecret.*32/);
     expect(() => loadConfig({}, { RENDER_FARM_GL: 'vulkan' })).toThrow(/glBackend/);
+  });
+
+  it('names the flag that was typed and the bad value (issue 11, item 9)', () => {
+    // --pg-port is the flag; --embedded-pg-port does not exist
+    expect(() => loadConfig({ embeddedPgPort: 'abc' }, {})).toThrow('embeddedPgPort (flag --pg-port): expected a number, got "abc"');
+    expect(() => loadConfig({}, { RENDER_FARM_PG_PORT: '70000' })).toThrow('embeddedPgPort (env RENDER_FARM_PG_PORT): must be at most 65535, got "70000"');
+    expect(() => loadConfig({ workerConcurrency: '0' }, {})).toThrow('workerConcurrency (flag --concurrency): must be at least 1, got "0"');
+    expect(() => loadConfig({ glBackend: 'vulkan' }, {})).toThrow('glBackend (flag --gl): expected one of auto, egl, swiftshader, got "vulkan"');
+    expect(() => loadConfig({}, { RENDER_FARM_SEED_DEMO: 'maybe' })).toThrow(/seedDemo \(env RENDER_FARM_SEED_DEMO\): expected true or false.*got "maybe"/);
+    // secrets and passwords never appear
+    expect(() => loadConfig({}, { RENDER_FARM_SIGNING_SECRET: 'hunter2' })).toThrow(/signingSecret \(env RENDER_FARM_SIGNING_SECRET\): must be at least 32 characters \(value not shown\)$/);
+    expect(() => loadConfig({ databaseUrl: 'mysql://me:hunter2@db/x' }, {})).toThrow('got "mysql://me:***@db/x"');
+  });
+
+  it('describes where a setting came from', () => {
+    expect(describeSetting(loadConfig({ dataDir: '/tmp/a' }, {}), 'dataDir', 'data dir')).toBe('data dir (flag --data-dir)');
+    expect(describeSetting(loadConfig({}, { RENDER_FARM_DATA_DIR: '/tmp/a' }), 'dataDir', 'data dir')).toBe('data dir (env RENDER_FARM_DATA_DIR)');
+    expect(describeSetting(loadConfig({}, {}), 'dataDir', 'data dir')).toBe('data dir (default; set RENDER_FARM_DATA_DIR)');
   });
 
   it('builds the public base URL', () => {

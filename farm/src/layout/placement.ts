@@ -2,10 +2,14 @@
  * Where case fans and an AIO radiator go: the build's InteractiveState when it says, else
  * the default policy below. Slots a case cannot hold are reported, never fatal.
  *
+ * Parts arrive in canonical order (canonical-build.ts): the first CaseFan is the build's
+ * CaseFan part (the pack with the most fans, then the lowest ID), which a saved fan slot
+ * without a `partId` gets.
+ *
  * Default policy (no state):
  *   radiator  top when the top row holds it, else front, else side, else bottom; a 120/140 mm
  *             radiator prefers the rear exhaust. Its fans come with it.
- *   case fans every CaseFan part times its pack quantity, filling slots in the order
+ *   case fans every CaseFan part (largest pack first) times its pack quantity, filling slots in the order
  *             front (intake, top down), rear-1 (exhaust), top (from the rear), bottom, side,
  *             skipping slots the radiator covers.
  */

@@ -6,7 +6,6 @@
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { resolveBuildParts } from '../../catalog/repository.js';
@@ -22,6 +21,7 @@ import { PermanentRenderError } from '../errors.js';
 import { RENDER_TASK } from '../queue.js';
 import { artifactKey, type RenderArtifacts, type RenderRow } from '../render-row.js';
 import type { RenderEngine } from '../render-engine.js';
+import { makeTempDir } from '../../temp-dirs.js';
 import { defineTask } from './registry.js';
 
 export interface RenderTaskContext {
@@ -74,7 +74,7 @@ export function renderTask(ctx: RenderTaskContext) {
       }
       jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
       jlog.info('render started');
-      const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-job-'));
+      const tmp = await makeTempDir('job');
       const timeout = AbortSignal.timeout(ctx.timeoutMs);
       const signal = AbortSignal.any([timeout, helpers.abortSignal]);
       let lastWrite = 0;

@@ -1,0 +1,56 @@
+/**
+ * Usage errors name the flag that was typed and the bad value (issue 11, item 9), as a user
+ * sees them: child processes, exit 2, one line on stderr. None of these start a database.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSizes } from '../../src/pregen/plan.js';
+
+const bin = path.resolve('bin/render-farm');
+
+describe('flag error messages', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-flag-messages-'));
+  });
+  afterAll(async () => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const cli = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL'));
+      execFile(process.execPath, [bin, ...args], { env: { ...env, RENDER_FARM_DATA_DIR: dataDir }, timeout: 45_000 }, (err, _out, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr });
+      });
+    });
+
+  it('--pg-port abc names --pg-port (not --embedded-pg-port) and "abc"', async () => {
+    const r = await cli(['catalog', 'stats', '--pg-port', 'abc']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('render-farm: invalid configuration: embeddedPgPort (flag --pg-port): expected a number, got "abc"');
+  }, 60_000);
+
+  it('worker --concurrency 0 names --concurrency and the value', async () => {
+    const r = await cli(['worker', '--concurrency', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(flag --concurrency): must be at least 1, got "0"');
+  }, 60_000);
+
+  it('pregen --sizes 200x200 names --sizes and the size', async () => {
+    const r = await cli(['pregen', '--builds', 'all', '--formats', 'sprite', '--sizes', '200x200', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('render-farm: --sizes: width and height must be 256 to 8192, got "200x200"');
+    // checked before anything starts: no embedded PostgreSQL was set up in the data dir
+    expect(await fs.readdir(dataDir)).toEqual([]);
+  }, 60_000);
+
+  it('parseSizes accepts the range and names --sizes otherwise', () => {
+    expect(parseSizes('256x256, 1920x1080')).toEqual([{ width: 256, height: 256 }, { width: 1920, height: 1080 }]);
+    expect(() => parseSizes('512x9000')).toThrow('--sizes: width and height must be 256 to 8192, got "512x9000"');
+    expect(() => parseSizes('big')).toThrow(/--sizes takes WIDTHxHEIGHT/);
+  });
+});

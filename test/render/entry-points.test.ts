@@ -1,0 +1,81 @@
+/**
+ * A saved build renders the same pixels through the API (submit -> worker) and through the
+ * CLI `render --share-code`: the API renders the IDs sorted for the cache key, the CLI in the
+ * saved order, so any order-dependence in the renderer shows up here (issue 11, item 1).
+ * Real components: Postgres, a graphile worker with a warm Chromium, a CLI child process.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
+import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
+import { createLogger } from '../../src/log.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { diffFraction } from './helpers/pixels.js';
+
+const run = promisify(execFile);
+const bin = path.resolve('bin/render-farm');
+const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
+
+describe('API and CLI render a saved build identically', () => {
+  let api: TestApi;
+  let engine: RenderEngine;
+  let worker: RunningWorker;
+  let token: string;
+  let backend: string;
+  let out: string;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    out = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-entry-points-'));
+    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'] } })).json.session_token;
+    engine = await createRenderEngine(api.t.cfg);
+    // the CLI must draw with the same WebGL backend for pixels to be comparable
+    backend = (await engine.info()).backend;
+    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 10_000,
+      engine,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await engine?.close();
+    await api?.close();
+    if (out) await fs.rm(out, { recursive: true, force: true });
+  });
+
+  async function apiSprite(shareCode: string): Promise<Buffer> {
+    const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...SMALL } });
+    expect([200, 202]).toContain(s.status);
+    const until = Date.now() + 120_000;
+    for (;;) {
+      const r = await api.call('GET', `/render-build/${s.json.job_id}`, { token });
+      if (r.json.status === 'completed') return Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer());
+      if (r.json.status === 'error' || Date.now() > until) throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
+      await new Promise((res) => setTimeout(res, 250));
+    }
+  }
+
+  async function cliSprite(shareCode: string): Promise<Buffer> {
+    const dir = path.join(out, shareCode);
+    const env = { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: path.join(out, 'data'), RENDER_FARM_GL: backend };
+    await run(process.execPath, [bin, 'render', '--share-code', shareCode, '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', dir], {
+      env,
+      timeout: 180_000,
+    });
+    return fs.readFile(path.join(dir, 'sprite.webp'));
+  }
+
+  for (const demo of DEMO_BUILDS) {
+    it(`${demo.shareCode}: the API sprite equals the CLI sprite`, async () => {
+      const [viaApi, viaCli] = [await apiSprite(demo.shareCode), await cliSprite(demo.shareCode)];
+      expect(await diffFraction(viaApi, viaCli, 2)).toBe(0);
+    }, 300_000);
+  }
+});
