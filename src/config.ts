@@ -2,6 +2,7 @@
  * The one place that reads the environment. Precedence: defaults < env < flags.
  * Parsed once per process by `loadConfig`, validated by zod, frozen.
  */
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,6 +14,24 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/** `a.b.c.d/n,ip6::/n,...` (a bare address is a /32 or /128) -> the list. */
+const cidrList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return [] as string[];
+    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const c of list) {
+      const [addr, bits, extra] = c.split('/');
+      const family = net.isIP(addr ?? '');
+      const max = family === 6 ? 128 : 32;
+      if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+        ctx.addIssue({ code: 'custom', message: `"${c}" is not an address or CIDR like 127.0.0.0/8` });
+      }
+    }
+    return list;
+  });
 
 export const configSchema = z.object({
   /** where embedded Postgres, the signing secret and artifacts live */
@@ -73,6 +92,19 @@ export const configSchema = z.object({
   s3PublicUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   /** lifetime of presigned URLs; SigV4 allows at most 7 days */
   s3PresignSeconds: z.coerce.number().int().min(60).max(604800).default(3600),
+  /** seconds between SSE heartbeat comments (proxies cut streams idle for ~60 s) */
+  eventsHeartbeatSeconds: z.coerce.number().int().min(1).max(300).default(15),
+  /**
+   * Webhook targets resolving to private, loopback or link-local addresses are refused (SSRF)
+   * unless inside one of these comma-separated CIDRs (e.g. `127.0.0.0/8,10.1.0.0/16`).
+   */
+  webhookAllowPrivate: optionalString.pipe(cidrList),
+  /** allow http:// webhook URLs (development only; production targets should be https) */
+  webhookAllowHttp: bool.default(false),
+  /** webhook deliveries one serve process runs at once (0: this process delivers none) */
+  webhookConcurrency: z.coerce.number().int().min(0).max(64).default(4),
+  /** bound on one webhook POST, seconds */
+  webhookTimeoutSeconds: z.coerce.number().int().min(1).max(120).default(10),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -110,6 +142,11 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   s3PublicUrl: 'S3_PUBLIC_URL',
   s3PresignSeconds: 'S3_PRESIGN_SECONDS',
+  eventsHeartbeatSeconds: 'RENDER_FARM_EVENTS_HEARTBEAT',
+  webhookAllowPrivate: 'RENDER_FARM_WEBHOOK_ALLOW_PRIVATE',
+  webhookAllowHttp: 'RENDER_FARM_WEBHOOK_ALLOW_HTTP',
+  webhookConcurrency: 'RENDER_FARM_WEBHOOK_CONCURRENCY',
+  webhookTimeoutSeconds: 'RENDER_FARM_WEBHOOK_TIMEOUT',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */

@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth.js';
 import { buildRoutes } from './routes/builds.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { partsRoutes } from './routes/parts.js';
@@ -30,6 +31,7 @@ export function createApp(ctx: ApiContext): Express {
   app.use(partsRoutes(ctx));
   app.use(buildRoutes(ctx));
   app.use(renderRoutes(ctx));
+  app.use(jobEventRoutes(ctx));
   app.use(legacyRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.log));

@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { RenderEventHub } from '../events/render-event-hub.js';
 
 export interface ApiContext {
   cfg: Config;
@@ -15,6 +16,8 @@ export interface ApiContext {
   version: string;
   store: ArtifactStore;
   rateLimiter: RateLimiter;
+  /** render events over LISTEN/NOTIFY for SSE (absent: the events endpoint answers 503) */
+  events?: RenderEventHub;
 }
 
 /** Base URL for links in responses: PUBLIC_BASE_URL, else the address the client used. */

@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../log.js';
 import { openArtifactStore } from '../storage/artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
+import { RenderEventHub } from '../events/render-event-hub.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ApiContext } from './context.js';
 
@@ -44,7 +45,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const secret = await resolveSigningSecret(cfg);
     const store = await openArtifactStore(cfg);
     const rateLimiter = new RateLimiter(cfg.rateLimitPerMinute, cfg.rateLimitBurst);
-    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter };
+    const events = new RenderEventHub(db.connectionString, (m) => log.warn(m));
+    const ctx: ApiContext = { cfg, db, secret, log, version: VERSION, store, rateLimiter, events };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
     const server = http.createServer(app);
@@ -68,6 +70,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       ctx,
       close: async () => {
         stopSweeper();
+        // ends open event streams, which would otherwise hold server.close() for seconds
+        await events.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
