@@ -14,6 +14,7 @@ import { legacyRoutes } from './routes/legacy.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { partsRoutes } from './routes/parts.js';
 import { renderRoutes } from './routes/render.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export function createApp(ctx: ApiContext): Express {
   const app = express();
@@ -32,6 +33,7 @@ export function createApp(ctx: ApiContext): Express {
   app.use(buildRoutes(ctx));
   app.use(renderRoutes(ctx));
   app.use(jobEventRoutes(ctx));
+  app.use(webhookRoutes(ctx));
   app.use(legacyRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.log));

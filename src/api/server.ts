@@ -64,6 +64,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
     const url = cfg.publicBaseUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
+    const { startWebhookDeliveries } = await import('../webhooks/delivery-runner.js');
+    const deliveries = cfg.webhookConcurrency > 0 ? await startWebhookDeliveries(cfg, db, store, log, url) : null;
     return {
       url,
       port,
@@ -72,6 +74,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
         stopSweeper();
         // ends open event streams, which would otherwise hold server.close() for seconds
         await events.close();
+        await deliveries?.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

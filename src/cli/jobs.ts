@@ -1,6 +1,6 @@
 /** `render-farm jobs list|show|retry`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
-import { UsageError } from './errors.js';
+import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'];
@@ -40,6 +40,42 @@ export default function register(program: Command): void {
       const job = await withDb(configFor(cmd), (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? getJob(db, jobId) : Promise.resolve(null)));
       if (!job) throw new UsageError(`no job ${jobId}`);
       printJson(job);
+    });
+
+  jobs
+    .command('watch <jobId>')
+    .description('Follow one job until it ends: a progress bar on a terminal, a line per change otherwise. Exit 0 when completed, 1 on error.')
+    .option('--api-url <url>', 'follow through a running API (its SSE endpoint) instead of the database')
+    .option('--token <token>', 'session token or API key for --api-url (render:status scope)')
+    .option('--json', 'one JSON line per event (status, progress, completed, error)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
+  $ render-farm jobs watch 3fa85f64-… --api-url https://render.example --token "$TOKEN" --json`,
+    )
+    .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
+      if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
+      const { watchJobInDb, watchJobOverApi, WatchError } = await import('../events/watch-job.js');
+      const { watchReporter } = await import('./job-watch-reporter.js');
+      const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.once('SIGINT', onSignal);
+      try {
+        const final = opts.apiUrl
+          ? await watchJobOverApi(opts.apiUrl, opts.token!, jobId, (e) => reporter.event(e), abort.signal)
+          : await watchJobInDb(configFor(cmd), jobId, (e) => reporter.event(e), abort.signal);
+        if (abort.signal.aborted) throw new ExitError(130, 'interrupted');
+        if (final?.event !== 'completed') throw new ExitError(1, final ? 'the job failed' : 'the stream ended before the job did');
+      } catch (err) {
+        if (err instanceof WatchError) throw new ExitError(err.message.startsWith('no job') ? 2 : 1, err.message);
+        throw err;
+      } finally {
+        reporter.stop();
+        process.removeListener('SIGINT', onSignal);
+      }
     });
 
   jobs
