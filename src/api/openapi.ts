@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import * as s from './schemas.js';
+import { eventPaths, eventWebhooks } from './openapi-events.js';
 
 type Schema = z.ZodType;
 const json = (schema: Schema, io: 'input' | 'output') => {
@@ -50,6 +51,7 @@ const secured = (scope: string | null) => ({
 });
 
 export function buildOpenApi(version: string): Record<string, unknown> {
+  const helpers = { json, ok, body, errors, secured, envParam };
   return {
     openapi: '3.1.0',
     info: {
@@ -67,7 +69,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       },
       schemas: { Error: json(s.errorResponse, 'output') },
     },
+    webhooks: eventWebhooks(helpers),
     paths: {
+      ...eventPaths(helpers),
       '/auth/render-session': {
         post: {
           summary: 'Mint a session token (API key only)',

@@ -140,6 +140,19 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     expect(d).toMatchObject({ status: 'pending', responseStatus: 500, lastError: 'the receiver answered 500' });
   });
 
+  it('OpenAPI documents the event stream, webhook registration and the webhook requests', async () => {
+    const doc = (await api.call('GET', '/api-docs/openapi.json')).json;
+    const sse = doc.paths['/render-build/{jobId}/events'].get;
+    expect(Object.keys(sse.responses[200].content)).toEqual(['text/event-stream']);
+    expect(sse.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['access_token', 'Last-Event-ID']));
+    expect(sse.description).toMatch(/Last-Event-ID/);
+    expect(doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.url).toBeDefined();
+    expect(doc.paths['/webhooks/{id}/deliveries'].get).toBeDefined();
+    const hook = doc.webhooks['job.completed'].post;
+    expect(hook.description).toMatch(/HMAC-SHA256/);
+    expect(hook.requestBody.content['application/json'].schema.properties.job.properties.job_id).toBeDefined();
+  });
+
   it('session tokens cannot manage webhooks; bad bodies are 400s', async () => {
     const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: {} })).json.session_token;
     expect((await api.call('POST', '/webhooks', { token, body: { url: `${rx.base}/ok` } })).json.error).toBe('api_key_required');
