@@ -46,6 +46,8 @@ Examples:
           } catch (err) {
             // the data API still works; renders wait in the queue for a worker
             process.stderr.write(`render-farm: the render worker did not start: ${(err as Error).message}\n`);
+            const { DOCTOR_HINT } = await import('./doctor-hint.js');
+            process.stderr.write(`render-farm: ${DOCTOR_HINT}\n`);
           }
         }
         const key = await demoApiKey(db.db, cfg.dataDir);
