@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExitError } from './errors.js';
 
-const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'webhooks', 'doctor', 'db', 'pregen'] as const;
+const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'webhooks', 'doctor', 'top', 'db', 'pregen'] as const;
 
 export function buildProgram(): Command {
   const program = new Command('render-farm')
