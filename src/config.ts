@@ -55,6 +55,8 @@ export const configSchema = z.object({
   /** JSON body limit */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** auto: human lines on a terminal, JSON otherwise */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   chromiumPath: optionalString,
   ffmpegPath: optionalString,
   ffprobePath: optionalString,
@@ -123,6 +125,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   rateLimitPerMinute: 'RENDER_FARM_RATE_LIMIT',
   rateLimitBurst: 'RENDER_FARM_RATE_BURST',
   logLevel: 'LOG_LEVEL',
+  logFormat: 'LOG_FORMAT',
   chromiumPath: 'CHROMIUM_PATH',
   ffmpegPath: 'FFMPEG_PATH',
   ffprobePath: 'FFPROBE_PATH',

@@ -15,6 +15,8 @@ export function buildProgram(): Command {
     .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
     .option('--log-level <level>', 'debug, info, warn, error or silent (env LOG_LEVEL)')
     .showHelpAfterError('(add --help for usage)')
+    // every sub-command's --help lists these too (they are accepted before or after the command)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
   program.addHelpText(
     'after',

@@ -22,13 +22,13 @@ export default function register(program: Command): void {
       const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no jobs\n');
-      for (const j of list) {
+      const { table } = await import('./table.js');
+      const rows = list.map((j) => {
         const r = j.render;
         const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
-        process.stdout.write(
-          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}${r.error ? `  ${r.error}` : ''}\n`,
-        );
-      }
+        return [j.jobId, `${r.status}${pct}`, r.format, j.customer, new Date(j.createdAt).toISOString(), r.error ?? ''];
+      });
+      process.stdout.write(table(['JOB', 'STATUS', 'FORMAT', 'CUSTOMER', 'CREATED', 'ERROR'], rows));
     });
 
   jobs
