@@ -62,6 +62,8 @@ export const configSchema = z.object({
   ffprobePath: optionalString,
   /** where to look for chromium/ffmpeg after the well-known locations */
   searchPath: optionalString,
+  /** look for system-installed Chromium/ffmpeg/ffprobe; false: configured paths and npm-packaged binaries only */
+  systemTools: bool.default(true),
   /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
   glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
   /** render jobs one worker process runs at once (rendering is CPU-bound: 1 per 2 cores) */
@@ -131,6 +133,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   ffprobePath: 'FFPROBE_PATH',
   glBackend: 'RENDER_FARM_GL',
   searchPath: 'PATH',
+  systemTools: 'RENDER_FARM_SYSTEM_TOOLS',
   seedDemo: 'RENDER_FARM_SEED_DEMO',
   workerConcurrency: 'RENDER_FARM_WORKER_CONCURRENCY',
   renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',

@@ -6,12 +6,11 @@
 import type { Config } from '../config.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
 import { resolveRenderOptions } from '../render/options.js';
+import { rendererNote, SWIFTSHADER_SLOWDOWN } from '../render/speed-note.js';
 import type { CheckOutcome } from './check.js';
 import { probeBuild } from './probe-build.js';
 
 export const PROBE = { width: 512, height: 512, profile: 'cinematic' as const, frames: 16 };
-/** SwiftShader measured about 3x slower than ANGLE over EGL on the same CPU-only machine */
-export const SWIFTSHADER_SLOWDOWN = 3;
 
 export interface GpuChecks {
   webgl: CheckOutcome;
@@ -48,9 +47,7 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
           ? {
               status: 'warn',
               detail: `SwiftShader (CPU fallback, about ${SWIFTSHADER_SLOWDOWN}x slower than Mesa over EGL): ${gl.renderer}; ${probe}`,
-              fix: chromiumFromPackage
-                ? 'the npm-packaged Chromium only has SwiftShader: install a system Chromium and Mesa (apt-get install -y chromium libgl1-mesa-dri libegl1) for about 3x faster renders'
-                : 'install Mesa for EGL (apt-get install -y libgl1-mesa-dri libegl1), or run workers on a GPU host',
+              fix: rendererNote('swiftshader', chromiumFromPackage ? 'package' : 'system')!.replace(/^.*?: /, ''),
               data,
             }
           : { status: 'ok', detail: `${backend}: ${gl.renderer}; ${probe}`, data };
