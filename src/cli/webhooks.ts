@@ -131,7 +131,7 @@ Examples:
         await installQueue(db.pool);
         return redeliver(db, id);
       });
-      if (!fresh) throw new UsageError(`no delivery ${id}`);
+      if (!fresh) throw new UsageError(`no delivery ${id} to an active webhook (see "render-farm webhooks deliveries")`);
       process.stdout.write(`queued delivery ${fresh}\n`);
     });
 }

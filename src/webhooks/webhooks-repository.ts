@@ -158,13 +158,21 @@ export async function recordAttempt(
     .execute();
 }
 
-/** Queues a delivery again (a new row, so the log keeps the old one); null when unknown. */
+/** Queues a delivery again (a new row, so the log keeps the old one); null when unknown or its webhook was removed. */
 export async function redeliver(db: Db, deliveryId: string): Promise<string | null> {
   return db.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('webhook_deliveries')
       .columns(['webhook_id', 'job_id', 'event'])
-      .expression((eb) => eb.selectFrom('webhook_deliveries').select(['webhook_id', 'job_id', 'event']).where('id', '=', deliveryId))
+      .expression((eb) =>
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+          .select(['d.webhook_id', 'd.job_id', 'd.event'])
+          .where('d.id', '=', deliveryId)
+          // a removed webhook gets nothing more
+          .where('w.disabled_at', 'is', null),
+      )
       .returning('id')
       .executeTakeFirst();
     if (!row) return null;

@@ -173,6 +173,17 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     const deliveries = await run('node', [BIN, 'webhooks', 'deliveries', '--status', 'delivered'], { env });
     expect(deliveries.stdout.split('\n')[0]).toMatch(/^DELIVERY\s+CREATED\s+CUSTOMER\s+EVENT\s+STATUS\s+ATTEMPTS\s+HTTP\s+JOB\s+LAST ERROR$/);
     expect(deliveries.stdout).toMatch(/job\.completed\s+delivered\s+1\s+200/);
+    // redeliver: a new log entry, sent again (to an active webhook only)
+    const all = await listDeliveries(api.t.db, { status: 'delivered' });
+    const flaky = all.find((d) => d.url.endsWith('/flaky'))!;
+    const removed = all.find((d) => d.url.endsWith('/ok'))!; // its webhook was removed in the first test
+    const refusedAgain = await run('node', [BIN, 'webhooks', 'redeliver', removed.id], { env }).catch((e) => e);
+    expect(refusedAgain.code).toBe(2);
+    const before = rx.got.filter((g) => g.path === '/flaky').length;
+    const again = await run('node', [BIN, 'webhooks', 'redeliver', flaky.id], { env });
+    const fresh = /^queued delivery ([0-9a-f-]{36})$/.exec(again.stdout.trim())![1]!;
+    await waitFor('the redelivery', async () => rx.got.filter((g) => g.path === '/flaky').length > before);
+    await waitFor('the new log entry delivered', async () => (await listDeliveries(api.t.db, {})).find((d) => d.id === fresh && d.status === 'delivered'));
     const refused = await run('node', [BIN, 'webhooks', 'add', '--customer', 'cli-co', '--url', `${rx.base}/ok`], { env: { ...env, RENDER_FARM_WEBHOOK_ALLOW_HTTP: 'true' } }).catch((e) => e);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
