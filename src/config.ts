@@ -2,7 +2,7 @@
  * The one place that reads the environment. Precedence: defaults < env < flags.
  * Parsed once per process by `loadConfig`, validated by zod, frozen.
  */
-import { isIP } from 'node:net';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -21,7 +21,7 @@ const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 function proxyEntryProblem(entry: string): string | null {
   if (PROXY_RANGES.includes(entry)) return null;
   const [addr, bits, ...rest] = entry.split('/');
-  const family = isIP(addr);
+  const family = net.isIP(addr);
   if (!family || rest.length) return `"${entry}" is not an IP address, a CIDR or one of ${PROXY_RANGES.join(', ')}`;
   if (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))) return `"${entry}" has a bad prefix length`;
   return null;
@@ -45,6 +45,24 @@ const trustProxy = z
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }
     if (!list.length) ctx.addIssue({ code: 'custom', message: 'empty: use false to trust no proxy' });
+    return list;
+  });
+
+/** `a.b.c.d/n,ip6::/n,...` (a bare address is a /32 or /128) -> the list. */
+const cidrList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return [] as string[];
+    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const c of list) {
+      const [addr, bits, extra] = c.split('/');
+      const family = net.isIP(addr ?? '');
+      const max = family === 6 ? 128 : 32;
+      if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+        ctx.addIssue({ code: 'custom', message: `"${c}" is not an address or CIDR like 127.0.0.0/8` });
+      }
+    }
     return list;
   });
 
@@ -83,11 +101,15 @@ export const configSchema = z.object({
   /** JSON body limit */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** auto: human lines on a terminal, JSON otherwise */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   chromiumPath: optionalString,
   ffmpegPath: optionalString,
   ffprobePath: optionalString,
   /** where to look for chromium/ffmpeg after the well-known locations */
   searchPath: optionalString,
+  /** look for system-installed Chromium/ffmpeg/ffprobe; false: configured paths and npm-packaged binaries only */
+  systemTools: bool.default(true),
   /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
   glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
   /** render jobs one worker process runs at once (rendering is CPU-bound: 1 per 2 cores) */
@@ -120,6 +142,19 @@ export const configSchema = z.object({
   s3PublicUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   /** lifetime of presigned URLs; SigV4 allows at most 7 days */
   s3PresignSeconds: z.coerce.number().int().min(60).max(604800).default(3600),
+  /** seconds between SSE heartbeat comments (proxies cut streams idle for ~60 s) */
+  eventsHeartbeatSeconds: z.coerce.number().int().min(1).max(300).default(15),
+  /**
+   * Webhook targets resolving to private, loopback or link-local addresses are refused (SSRF)
+   * unless inside one of these comma-separated CIDRs (e.g. `127.0.0.0/8,10.1.0.0/16`).
+   */
+  webhookAllowPrivate: optionalString.pipe(cidrList),
+  /** allow http:// webhook URLs (development only; production targets should be https) */
+  webhookAllowHttp: bool.default(false),
+  /** webhook deliveries one serve process runs at once (0: this process delivers none) */
+  webhookConcurrency: z.coerce.number().int().min(0).max(64).default(4),
+  /** bound on one webhook POST, seconds */
+  webhookTimeoutSeconds: z.coerce.number().int().min(1).max(120).default(10),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -143,11 +178,13 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   authFailureLimitPerMinute: 'RENDER_FARM_AUTH_FAILURE_LIMIT',
   authFailureBurst: 'RENDER_FARM_AUTH_FAILURE_BURST',
   logLevel: 'LOG_LEVEL',
+  logFormat: 'LOG_FORMAT',
   chromiumPath: 'CHROMIUM_PATH',
   ffmpegPath: 'FFMPEG_PATH',
   ffprobePath: 'FFPROBE_PATH',
   glBackend: 'RENDER_FARM_GL',
   searchPath: 'PATH',
+  systemTools: 'RENDER_FARM_SYSTEM_TOOLS',
   seedDemo: 'RENDER_FARM_SEED_DEMO',
   workerConcurrency: 'RENDER_FARM_WORKER_CONCURRENCY',
   renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',
@@ -162,6 +199,11 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   s3PublicUrl: 'S3_PUBLIC_URL',
   s3PresignSeconds: 'S3_PRESIGN_SECONDS',
+  eventsHeartbeatSeconds: 'RENDER_FARM_EVENTS_HEARTBEAT',
+  webhookAllowPrivate: 'RENDER_FARM_WEBHOOK_ALLOW_PRIVATE',
+  webhookAllowHttp: 'RENDER_FARM_WEBHOOK_ALLOW_HTTP',
+  webhookConcurrency: 'RENDER_FARM_WEBHOOK_CONCURRENCY',
+  webhookTimeoutSeconds: 'RENDER_FARM_WEBHOOK_TIMEOUT',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */

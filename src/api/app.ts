@@ -10,10 +10,12 @@ import { authRoutes } from './routes/auth.js';
 import { buildRoutes } from './routes/builds.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { partsRoutes } from './routes/parts.js';
 import { renderRoutes } from './routes/render.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export function createApp(ctx: ApiContext): Express {
   const app = express();
@@ -33,6 +35,8 @@ export function createApp(ctx: ApiContext): Express {
   app.use(partsRoutes(ctx));
   app.use(buildRoutes(ctx));
   app.use(renderRoutes(ctx));
+  app.use(jobEventRoutes(ctx));
+  app.use(webhookRoutes(ctx));
   app.use(legacyRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.log, ctx.dbAvailability));

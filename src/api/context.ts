@@ -8,6 +8,7 @@ import type { Principal } from '../auth/authenticate.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import type { DbAvailability } from './db-availability.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { RenderEventHub } from '../events/render-event-hub.js';
 
 export interface ApiContext {
   cfg: Config;
@@ -25,6 +26,8 @@ export interface ApiContext {
   authCaches: AuthCaches;
   /** outage state: 503s and one log line per change */
   dbAvailability: DbAvailability;
+  /** render events over LISTEN/NOTIFY for SSE (absent: the events endpoint answers 503) */
+  events?: RenderEventHub;
 }
 
 /** host or host:port (a name, IPv4 or [IPv6]); anything else in a Host header is not used in URLs. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import * as s from './schemas.js';
+import { eventPaths, eventWebhooks } from './openapi-events.js';
 
 type Schema = z.ZodType;
 const json = (schema: Schema, io: 'input' | 'output') => {
@@ -51,6 +52,7 @@ const secured = (scope: string | null) => ({
 });
 
 export function buildOpenApi(version: string): Record<string, unknown> {
+  const helpers = { json, ok, body, errors, secured, envParam };
   return {
     openapi: '3.1.0',
     info: {
@@ -68,7 +70,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       },
       schemas: { Error: json(s.errorResponse, 'output') },
     },
+    webhooks: eventWebhooks(helpers),
     paths: {
+      ...eventPaths(helpers),
       '/auth/render-session': {
         post: {
           summary: 'Mint a session token (API key only)',
@@ -171,7 +175,8 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       '/health': {
         get: {
           summary: 'Liveness and dependencies (no auth)',
-          description: 'queue: renders queued and processing; workers: live workers (heartbeat within 30 s); renderers: the GL backend of each.',
+          description:
+            'queue: renders queued and processing; workers: live workers (heartbeat within 30 s); renderers: the GL backend of each, where its Chromium and ffmpeg come from (system, config or npm package), and a note when it renders on the slow path (SwiftShader, about 3x slower than Mesa over EGL).',
           responses: { 200: ok(s.healthResponse), ...errors(503) },
         },
       },

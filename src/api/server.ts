@@ -16,6 +16,7 @@ import { openArtifactStore } from '../storage/artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { DbAvailability } from './db-availability.js';
+import { RenderEventHub } from '../events/render-event-hub.js';
 import { RateLimiter } from './rate-limit.js';
 import type { ApiContext } from './context.js';
 
@@ -47,6 +48,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const secret = await resolveSigningSecret(cfg, db.db);
     const store = await openArtifactStore(cfg);
     const rateLimiter = new RateLimiter(cfg.rateLimitPerMinute, cfg.rateLimitBurst);
+    const events = new RenderEventHub(db.connectionString, (m) => log.warn(m));
     const dbAvailability = new DbAvailability(log);
     // a new connection after an outage is the database back (the pool reconnects on demand)
     const onConnect = () => dbAvailability.up();
@@ -66,6 +68,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       authFailures,
       authCaches: createAuthCaches(),
       dbAvailability,
+      events,
     };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
@@ -84,6 +87,8 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
     const url = cfg.publicBaseUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
+    const { startWebhookDeliveries } = await import('../webhooks/delivery-runner.js');
+    const deliveries = cfg.webhookConcurrency > 0 ? await startWebhookDeliveries(cfg, db, store, log, url) : null;
     return {
       url,
       port,
@@ -91,6 +96,9 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       close: async () => {
         stopSweeper();
         stopListening();
+        // ends open event streams, which would otherwise hold server.close() for seconds
+        await events.close();
+        await deliveries?.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { DirectoryError } from '../ensure-dir.js';
 import { ExitError } from './errors.js';
 
-const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'db', 'pregen'] as const;
+const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'webhooks', 'doctor', 'top', 'db', 'pregen'] as const;
 
 export function buildProgram(): Command {
   const program = new Command('render-farm')
@@ -16,6 +16,8 @@ export function buildProgram(): Command {
     .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
     .option('--log-level <level>', 'debug, info, warn, error or silent (env LOG_LEVEL)')
     .showHelpAfterError('(add --help for usage)')
+    // every sub-command's --help lists these too (they are accepted before or after the command)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
   program.addHelpText(
     'after',

@@ -22,16 +22,16 @@ export default function register(program: Command): void {
       const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no jobs\n');
-      for (const j of list) {
+      const { table } = await import('./table.js');
+      const rows = list.map((j) => {
         const r = j.render;
         const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
         // "gone": a processing job whose worker stopped heartbeating (freed by the sweeper, or by jobs retry)
         const gone = j.worker && !j.worker.alive && r.status === 'processing' ? ' gone' : '';
-        const worker = j.worker ? `worker ${j.worker.id} (${j.worker.hostname})${gone}` : 'worker -';
-        process.stdout.write(
-          `${j.jobId}  ${r.status}${pct}  ${r.format}  ${j.customer}  ${new Date(j.createdAt).toISOString()}  ${worker}${r.error ? `  ${r.error}` : ''}\n`,
-        );
-      }
+        const worker = j.worker ? `${j.worker.id} (${j.worker.hostname})${gone}` : '-';
+        return [j.jobId, `${r.status}${pct}`, r.format, j.customer, new Date(j.createdAt).toISOString(), worker, r.error ?? ''];
+      });
+      process.stdout.write(table(['JOB', 'STATUS', 'FORMAT', 'CUSTOMER', 'CREATED', 'WORKER', 'ERROR'], rows));
     });
 
   jobs
@@ -43,6 +43,42 @@ export default function register(program: Command): void {
       const job = await withDb(configFor(cmd), (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? getJob(db, jobId) : Promise.resolve(null)));
       if (!job) throw new UsageError(`no job ${jobId}`);
       printJson(job);
+    });
+
+  jobs
+    .command('watch <jobId>')
+    .description('Follow one job until it ends: a progress bar on a terminal, a line per change otherwise. Exit 0 when completed, 1 on error.')
+    .option('--api-url <url>', 'follow through a running API (its SSE endpoint) instead of the database')
+    .option('--token <token>', 'session token or API key for --api-url (render:status scope)')
+    .option('--json', 'one JSON line per event (status, progress, completed, error)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
+  $ render-farm jobs watch 3fa85f64-… --api-url https://render.example --token "$TOKEN" --json`,
+    )
+    .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
+      if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
+      const { watchJobInDb, watchJobOverApi, WatchError } = await import('../events/watch-job.js');
+      const { watchReporter } = await import('./job-watch-reporter.js');
+      const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.once('SIGINT', onSignal);
+      try {
+        const final = opts.apiUrl
+          ? await watchJobOverApi(opts.apiUrl, opts.token!, jobId, (e) => reporter.event(e), abort.signal)
+          : await watchJobInDb(configFor(cmd), jobId, (e) => reporter.event(e), abort.signal);
+        if (abort.signal.aborted) throw new ExitError(130, 'interrupted');
+        if (final?.event !== 'completed') throw new ExitError(1, final ? 'the job failed' : 'the stream ended before the job did');
+      } catch (err) {
+        if (err instanceof WatchError) throw new ExitError(err.message.startsWith('no job') ? 2 : 1, err.message);
+        throw err;
+      } finally {
+        reporter.stop();
+        process.removeListener('SIGINT', onSignal);
+      }
     });
 
   jobs

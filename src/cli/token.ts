@@ -39,7 +39,7 @@ export default function register(program: Command): void {
     .command('token')
     .description('Mint a short-lived session token (JWT) for a customer.')
     .option('--customer <name>', 'customer name (local minting; created when new)')
-    .option('--scopes <list>', `comma list of ${SCOPES.join(', ')}`, undefined)
+    .option('--scopes <list>', `comma list of ${SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')}; add data:read for parts and builds)`, undefined)
     .option('--ttl <seconds>', 'lifetime, 30..300 (default 120)')
     .option('--origin <origin>', 'bind the token to a browser origin')
     .option('--env <environment>', 'prod or staging', 'prod')

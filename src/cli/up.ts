@@ -28,6 +28,7 @@ Examples:
       const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l), poolSize: 20 });
       let server: Awaited<ReturnType<typeof startServer>> | null = null;
       let worker: { stop(): Promise<void> } | null = null;
+      let speedNote: string | null = null;
       const shutdown = async () => {
         await worker?.stop().catch(() => {});
         await server?.close().catch(() => {});
@@ -38,14 +39,19 @@ Examples:
         if (opts.worker) {
           const { startWorker } = await import('../jobs/worker.js');
           try {
-            worker = await startWorker(cfg, db, server.ctx.store, log, {
+            const started = await startWorker(cfg, db, server.ctx.store, log, {
               concurrency: cfg.workerConcurrency,
               renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
               drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
             });
+            worker = started;
+            // the GL self-test already ran: this is cached
+            speedNote = (await started.engine.info()).note ?? null;
           } catch (err) {
             // the data API still works; renders wait in the queue for a worker
             process.stderr.write(`render-farm: the render worker did not start: ${(err as Error).message}\n`);
+            const { DOCTOR_HINT } = await import('./doctor-hint.js');
+            process.stderr.write(`render-farm: ${DOCTOR_HINT}\n`);
           }
         }
         const key = await demoApiKey(db.db, cfg.dataDir);
@@ -56,6 +62,7 @@ Examples:
             `  API docs:     ${u}/api-docs`,
             `  data dir:     ${cfg.dataDir}${db.embedded ? ' (embedded PostgreSQL)' : ''}`,
             `  demo API key: ${key}`,
+            ...(speedNote ? [`  note:         ${speedNote}`] : []),
             '',
             'Try it:',
             `  TOKEN=$(curl -s -X POST ${u}/auth/render-session -H "Authorization: Bearer ${key}" -H 'Content-Type: application/json' -d '{"scopes":["data:read","render:submit","render:status"]}' | sed 's/.*"session_token":"\\([^"]*\\)".*/\\1/')`,

@@ -1,6 +1,7 @@
 /** `render-farm worker`: joins the render farm on the shared PostgreSQL. */
 import type { Command } from 'commander';
 import { configFor } from './common.js';
+import { ExitError } from './errors.js';
 import { runUntilSignal } from './signals.js';
 
 export default function register(program: Command): void {
@@ -28,13 +29,19 @@ Examples:
       const { openArtifactStore } = await import('../storage/artifact-store.js');
       const { startWorker } = await import('../jobs/worker.js');
       const log = createLogger(cfg);
-      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) });
+      const { DOCTOR_HINT, isMissingComponent } = await import('./doctor-hint.js');
+      const withHint = (err: unknown) => (isMissingComponent(err) ? new ExitError(1, `${(err as Error).message}\nrender-farm: ${DOCTOR_HINT}`) : err);
+      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }).catch((err) => {
+        throw withHint(err);
+      });
       try {
         const store = await openArtifactStore(cfg);
         const worker = await startWorker(cfg, db, store, log, {
           concurrency: cfg.workerConcurrency,
           renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
           drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
+        }).catch((err) => {
+          throw withHint(err);
         });
         process.stderr.write(`render-farm: worker ${worker.id} is taking jobs (concurrency ${cfg.workerConcurrency})\n`);
         await runUntilSignal(() => worker.stop());

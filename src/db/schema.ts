@@ -123,8 +123,49 @@ export interface SettingsTable {
   created_at: Timestamp;
 }
 
+/** A change of a render's status or progress (sql/0006_job_events.sql; written by a trigger). */
+export interface RenderEventsTable {
+  /** bigserial: pg returns it as a string */
+  id: ColumnType<string, never, never>;
+  render_id: string;
+  kind: 'status' | 'progress';
+  status: RenderStatus;
+  progress: number;
+  created_at: Timestamp;
+}
+
+/** A customer's webhook endpoint (sql/0007_webhooks.sql). */
+export interface WebhooksTable {
+  id: Generated<string>;
+  customer_id: string;
+  url: string;
+  secret: string;
+  created_at: Timestamp;
+  disabled_at: Date | null;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one webhook; rows are written by a trigger when a render ends. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook_id: string;
+  job_id: string;
+  event: 'job.completed' | 'job.error';
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  last_attempt_at: Date | null;
+  finished_at: Date | null;
+}
+
 export interface Database {
   settings: SettingsTable;
+  render_events: RenderEventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   pregenerated: PregeneratedTable;
   renders: RendersTable;
   jobs: JobsTable;

@@ -20,6 +20,11 @@ export interface EngineInfo {
   glRenderer: string;
   chromium: string;
   ffmpeg: string;
+  /** where the tools came from: a system install, a configured path, or an npm package */
+  chromiumSource: 'config' | 'system' | 'package';
+  ffmpegSource: 'config' | 'system' | 'package';
+  /** set when renders take the slow path (SwiftShader), with how to get the fast one */
+  note?: string;
 }
 
 export interface RenderEngine {
@@ -34,6 +39,7 @@ export async function createRenderEngine(cfg: Config, log?: (line: string) => vo
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
   const { renderBuild } = await import('../render/renderer.js');
+  const { rendererNote } = await import('../render/speed-note.js');
   const chromium = await findChromium(cfg, cfg.searchPath);
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   const pool = new BrowserPool({ chromiumPath: chromium.path, glBackend: cfg.glBackend, stage: farmStageBundle, log });
@@ -41,7 +47,16 @@ export async function createRenderEngine(cfg: Config, log?: (line: string) => vo
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),
     info: async () => {
       const i = await pool.info();
-      return { backend: i.backend, glRenderer: i.gl.renderer, chromium: chromium.path, ffmpeg: ffmpeg.path };
+      const note = rendererNote(i.backend, chromium.source);
+      return {
+        backend: i.backend,
+        glRenderer: i.gl.renderer,
+        chromium: chromium.path,
+        ffmpeg: ffmpeg.path,
+        chromiumSource: chromium.source,
+        ffmpegSource: ffmpeg.source,
+        ...(note ? { note } : {}),
+      };
     },
     close: () => pool.close(),
   };

@@ -2,10 +2,12 @@
  * Finds the external programs rendering needs: Chromium, ffmpeg and ffprobe.
  * Order: the configured path, then well-known system locations and PATH, then an optional
  * npm package that ships a binary (`@sparticuz/chromium`, `@ffmpeg-installer/ffmpeg`,
- * `@ffprobe-installer/ffprobe`) when one happens to be installed. None of those packages is a
- * dependency: a system install is faster (Debian's Chromium can use Mesa over EGL) and smaller.
+ * `@ffprobe-installer/ffprobe`, optional dependencies, so `npm install` alone can render). A
+ * system install is preferred: Debian's Chromium can use Mesa over EGL, about 3x faster than the
+ * packaged Chromium's SwiftShader. `systemTools: false` skips the system (tests of the fallback).
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 
@@ -74,42 +76,54 @@ function configured(file: string | undefined, what: string, envName: string): To
   return { path: file, source: 'config' };
 }
 
-type ToolConfig = Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'ffprobePath'>>;
+type ToolConfig = Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'ffprobePath' | 'systemTools'>>;
 
 /** Locates Chromium; throws MissingToolError with the fix when there is none. */
 export async function findChromium(cfg: ToolConfig, searchPath?: string): Promise<ToolLocation> {
   const fromConfig = configured(cfg.chromiumPath, 'Chromium', 'CHROMIUM_PATH');
   if (fromConfig) return fromConfig;
-  const system = CHROMIUM_FIXED.find(isExecutable) ?? whichOnPath(CHROMIUM_NAMES, searchPath);
+  const system = cfg.systemTools === false ? undefined : (CHROMIUM_FIXED.find(isExecutable) ?? whichOnPath(CHROMIUM_NAMES, searchPath));
   if (system) return { path: system, source: 'system' };
   const sparticuz = await optionalImport('@sparticuz/chromium');
   const chromium = (sparticuz?.default ?? sparticuz) as { executablePath?: () => Promise<string> } | undefined;
-  if (chromium?.executablePath) return { path: await chromium.executablePath(), source: 'package' };
-  throw new MissingToolError('Chromium not found: install it (apt-get install -y chromium) or set CHROMIUM_PATH');
+  if (chromium?.executablePath) {
+    // unpacks a Linux x64/arm64 build to the temp dir once; elsewhere it throws
+    const file = await chromium.executablePath().catch(() => undefined);
+    if (file && isExecutable(file)) return { path: file, source: 'package' };
+  }
+  throw new MissingToolError(
+    'Chromium not found: install it (apt-get install -y chromium libgl1-mesa-dri libegl1), set CHROMIUM_PATH, or npm install the optional @sparticuz/chromium (Linux, about 3x slower)',
+  );
 }
 
 async function findFfTool(
   tool: 'ffmpeg' | 'ffprobe',
   file: string | undefined,
   searchPath: string | undefined,
+  systemTools: boolean | undefined,
 ): Promise<ToolLocation> {
   const envName = tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH';
   const fromConfig = configured(file, tool, envName);
   if (fromConfig) return fromConfig;
-  const system = [`/usr/bin/${tool}`, `/usr/local/bin/${tool}`, `/opt/homebrew/bin/${tool}`].find(isExecutable) ?? whichOnPath([tool], searchPath);
+  const system =
+    systemTools === false ? undefined : ([`/usr/bin/${tool}`, `/usr/local/bin/${tool}`, `/opt/homebrew/bin/${tool}`].find(isExecutable) ?? whichOnPath([tool], searchPath));
   if (system) return { path: system, source: 'system' };
   const pkg = await optionalImport(`@${tool}-installer/${tool}`);
   const installer = (pkg?.default ?? pkg) as { path?: string } | undefined;
-  if (installer?.path && isExecutable(installer.path)) return { path: installer.path, source: 'package' };
-  throw new MissingToolError(`${tool} not found: install it (apt-get install -y ffmpeg) or set ${envName}`);
+  if (installer?.path) {
+    // npm 11 may have skipped the package's "chmod u+x" postinstall (allowScripts): do it here
+    if (!isExecutable(installer.path)) await chmod(installer.path, 0o755).catch(() => {});
+    if (isExecutable(installer.path)) return { path: installer.path, source: 'package' };
+  }
+  throw new MissingToolError(`${tool} not found: install it (apt-get install -y ffmpeg), set ${envName}, or npm install the optional @${tool}-installer/${tool}`);
 }
 
 /** Locates ffmpeg; throws MissingToolError with the fix when there is none. */
 export function findFfmpeg(cfg: ToolConfig, searchPath?: string): Promise<ToolLocation> {
-  return findFfTool('ffmpeg', cfg.ffmpegPath, searchPath);
+  return findFfTool('ffmpeg', cfg.ffmpegPath, searchPath, cfg.systemTools);
 }
 
 /** Locates ffprobe; throws MissingToolError with the fix when there is none. */
 export function findFfprobe(cfg: ToolConfig, searchPath?: string): Promise<ToolLocation> {
-  return findFfTool('ffprobe', cfg.ffprobePath, searchPath);
+  return findFfTool('ffprobe', cfg.ffprobePath, searchPath, cfg.systemTools);
 }

@@ -123,10 +123,10 @@ describe('jobs CLI', () => {
     const r = await cli('jobs', 'list', '--limit', '100');
     expect(r.code, r.stderr).toBe(0);
     const line = (jobId: string) => r.stdout.split('\n').find((l) => l.startsWith(jobId)) ?? '';
-    expect(line(onLive.jobId)).toMatch(/processing 40%.*worker list-worker \(host-a\)/);
+    expect(line(onLive.jobId)).toMatch(/processing 40%.*\slist-worker \(host-a\)/);
     expect(line(onLive.jobId)).not.toContain('gone');
-    expect(line(onGone.jobId)).toMatch(/worker list-gone-worker \(host-a\) gone/);
-    expect(line(waiting.jobId)).toMatch(/queued .*worker -/);
+    expect(line(onGone.jobId)).toMatch(/\slist-gone-worker \(host-a\) gone/);
+    expect(line(waiting.jobId)).toMatch(/queued\s.*\s-\s*$/);
     const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
     expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();

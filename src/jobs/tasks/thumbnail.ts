@@ -11,6 +11,7 @@ import { renderThumbnail, THUMBNAIL_TASK, thumbnailKey } from '../../pregen/thum
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../render-engine.js';
 import { defineTask } from './registry.js';
+import { ThumbnailSummary } from '../thumbnail-summary.js';
 
 export interface ThumbnailTaskContext {
   db: Db;
@@ -21,6 +22,7 @@ export interface ThumbnailTaskContext {
 }
 
 export function thumbnailTask(ctx: ThumbnailTaskContext) {
+  const summary = new ThumbnailSummary(ctx.db, ctx.log);
   return defineTask({
     name: THUMBNAIL_TASK,
     payload: z.object({ partId: z.string().min(1).max(64) }),
@@ -34,7 +36,8 @@ export function thumbnailTask(ctx: ThumbnailTaskContext) {
       const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), helpers.abortSignal]);
       // a failure throws: graphile-worker retries with backoff up to the job's max_attempts
       const r = await renderThumbnail(ctx, part, signal);
-      ctx.log.info({ partId, key: r.key, ms: r.ms, bytes: r.bytes, attached: r.attached }, 'thumbnail rendered');
+      ctx.log.debug({ partId, key: r.key, ms: r.ms, bytes: r.bytes, attached: r.attached }, 'thumbnail rendered');
+      summary.add(r.ms);
     },
   });
 }

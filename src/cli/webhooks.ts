@@ -1,0 +1,137 @@
+/** `render-farm webhooks add|list|remove|deliveries|redeliver`: customers' job-event webhooks. */
+import type { Command } from 'commander';
+import { UsageError } from './errors.js';
+import { configFor, intFlag, printJson, withDb } from './common.js';
+import { table } from './table.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+export default function register(program: Command): void {
+  const webhooks = program
+    .command('webhooks')
+    .description('Webhooks: the farm POSTs the job object, signed, when a customer\'s render completes or fails.');
+
+  webhooks
+    .command('add')
+    .description('Register an https URL for a customer (created when new); prints the signing secret once.')
+    .requiredOption('--customer <name>', 'customer name')
+    .requiredOption('--url <url>', 'https URL; private and loopback targets are refused unless RENDER_FARM_WEBHOOK_ALLOW_PRIVATE allows them')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+Each POST carries Render-Farm-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>,
+Render-Farm-Event (job.completed or job.error) and Render-Farm-Delivery (the delivery id). See the README for verification code.
+
+Examples:
+  $ render-farm webhooks add --customer acme --url https://shop.example/hooks/render
+  $ render-farm webhooks add --customer acme --url https://shop.example/hooks/render --json`,
+    )
+    .action(async (opts: { customer: string; url: string; json?: boolean }, cmd: Command) => {
+      if (!opts.customer.trim() || opts.customer.length > 100) throw new UsageError('--customer must be 1 to 100 characters');
+      const cfg = configFor(cmd);
+      const { checkWebhookTarget, targetPolicy, WebhookTargetError } = await import('../webhooks/target-policy.js');
+      const { createWebhook, WebhookLimitError } = await import('../webhooks/webhooks-repository.js');
+      const { ensureCustomer } = await import('../auth/customers.js');
+      let url: URL;
+      try {
+        ({ url } = await checkWebhookTarget(opts.url, targetPolicy(cfg)));
+      } catch (err) {
+        if (err instanceof WebhookTargetError) throw new UsageError(`--url: ${err.message}`);
+        throw err;
+      }
+      const created = await withDb(cfg, async (db) => {
+        const customer = await ensureCustomer(db.db, opts.customer.trim());
+        try {
+          return await createWebhook(db, customer.id, url.href);
+        } catch (err) {
+          if (err instanceof WebhookLimitError) throw new UsageError(err.message);
+          throw err;
+        }
+      });
+      if (opts.json) return printJson({ id: created.webhook.id, customer: created.webhook.customer, url: created.webhook.url, secret: created.secret });
+      process.stdout.write(
+        `webhook ${created.webhook.id} for ${created.webhook.customer}: ${created.webhook.url}\n` +
+          `signing secret: ${created.secret}\nStore it now: it cannot be shown again.\n`,
+      );
+    });
+
+  webhooks
+    .command('list')
+    .description('Active webhooks (secrets are never shown again).')
+    .option('--customer <name>', 'only this customer')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ render-farm webhooks list --customer acme')
+    .action(async (opts: { customer?: string; json?: boolean }, cmd: Command) => {
+      const { listWebhooks } = await import('../webhooks/webhooks-repository.js');
+      const list = (await withDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
+      if (opts.json) return printJson(list);
+      if (!list.length) return void process.stdout.write('no webhooks: add one with "render-farm webhooks add --customer NAME --url https://…"\n');
+      const rows = list.map((w) => [w.id, w.customer, w.createdAt.toISOString(), w.url]);
+      process.stdout.write(table(['ID', 'CUSTOMER', 'CREATED', 'URL'], rows));
+    });
+
+  webhooks
+    .command('remove <id>')
+    .description('Disable a webhook; pending deliveries to it are dropped, the log stays.')
+    .addHelpText('after', '\nExample:\n  $ render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+    .action(async (id: string, _opts, cmd: Command) => {
+      const { disableWebhook } = await import('../webhooks/webhooks-repository.js');
+      const done = UUID.test(id) ? await withDb(configFor(cmd), (db) => disableWebhook(db, id)) : null;
+      if (!done) throw new UsageError(`no active webhook ${id} (see "render-farm webhooks list")`);
+      process.stdout.write(`removed webhook ${done.id} (${done.customer}, ${done.url})\n`);
+    });
+
+  webhooks
+    .command('deliveries')
+    .description('The delivery log, newest first: status, attempts, the receiver\'s answer or the error.')
+    .option('--customer <name>', 'only this customer')
+    .option('--webhook <id>', 'only this webhook')
+    .option('--job <id>', 'only this job')
+    .option('--status <status>', `only ${STATUSES.join(', ')}`)
+    .option('--limit <n>', 'how many (default 50)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
+    .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+      if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      for (const [flag, v] of [['webhook', opts.webhook], ['job', opts.job]] as const) {
+        if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${flag} must be a UUID`);
+      }
+      const limit = intFlag('limit', opts.limit, 1, 10_000);
+      const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
+      const list = await withDb(configFor(cmd), (db) =>
+        listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId: opts.job, status: opts.status as (typeof STATUSES)[number] | undefined, limit }),
+      );
+      if (opts.json) return printJson(list);
+      if (!list.length) return void process.stdout.write('no deliveries\n');
+      const rows = list.map((d) => [
+        d.id,
+        d.createdAt.toISOString(),
+        d.customer,
+        d.event,
+        d.status,
+        String(d.attempts),
+        d.responseStatus === null ? '-' : String(d.responseStatus),
+        d.jobId,
+        d.lastError ?? '',
+      ]);
+      process.stdout.write(table(['DELIVERY', 'CREATED', 'CUSTOMER', 'EVENT', 'STATUS', 'ATTEMPTS', 'HTTP', 'JOB', 'LAST ERROR'], rows));
+    });
+
+  webhooks
+    .command('redeliver <deliveryId>')
+    .description('Send a delivery again (a new log entry), e.g. after the receiver was fixed.')
+    .addHelpText('after', '\nExample:\n  $ render-farm webhooks redeliver 6f1c…')
+    .action(async (id: string, _opts, cmd: Command) => {
+      if (!UUID.test(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
+      const { redeliver } = await import('../webhooks/webhooks-repository.js');
+      const { installQueue } = await import('../jobs/queue.js');
+      const fresh = await withDb(configFor(cmd), async (db) => {
+        await installQueue(db.pool);
+        return redeliver(db, id);
+      });
+      if (!fresh) throw new UsageError(`no delivery ${id} to an active webhook (see "render-farm webhooks deliveries")`);
+      process.stdout.write(`queued delivery ${fresh}\n`);
+    });
+}

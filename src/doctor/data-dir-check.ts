@@ -1,0 +1,40 @@
+/** Doctor: the data dir can be created and written, and has room for renders. */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { CheckOutcome } from './check.js';
+
+const MiB = 1024 * 1024;
+/** below this a render can fail half-way (a 1080p video's frames and output) */
+export const MIN_FREE_BYTES = 512 * MiB;
+export const WARN_FREE_BYTES = 2048 * MiB;
+
+export const formatBytes = (n: number) => (n >= 1024 * MiB ? `${(n / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(n / MiB)} MiB`);
+
+export async function checkDataDir(cfg: Config): Promise<CheckOutcome> {
+  const dir = cfg.dataDir;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+    await fs.writeFile(probe, 'ok');
+    await fs.rm(probe);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return {
+      status: 'fail',
+      detail: `${dir} is not writable (${e.code ?? e.message})`,
+      fix: `choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or fix its permissions`,
+    };
+  }
+  const st = await fs.statfs(dir);
+  const free = st.bavail * st.bsize;
+  const data = { path: dir, freeBytes: free };
+  if (free < MIN_FREE_BYTES) {
+    return { status: 'fail', detail: `${dir}: only ${formatBytes(free)} free`, fix: `free disk space (at least ${formatBytes(WARN_FREE_BYTES)} recommended) or move the data dir`, data };
+  }
+  if (free < WARN_FREE_BYTES) {
+    return { status: 'warn', detail: `${dir}: ${formatBytes(free)} free`, fix: `renders and the embedded PostgreSQL need room: ${formatBytes(WARN_FREE_BYTES)} or more is recommended`, data };
+  }
+  return { status: 'ok', detail: `${dir}: writable, ${formatBytes(free)} free`, data };
+}

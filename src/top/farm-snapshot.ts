@@ -1,0 +1,216 @@
+/**
+ * What `render-farm top` shows, read from PostgreSQL in a handful of statements (any machine
+ * that reaches the database sees the whole farm): workers with their heartbeats and current
+ * render, queue depth by kind (graphile-worker's jobs) and by customer, running and recent
+ * renders, error counts. A render is shown under its first job's id; renders are shared
+ * between customers, so `customers` lists everyone waiting on it.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { DEAD_AFTER_S } from '../jobs/sweeper.js';
+
+export interface WorkerRow {
+  id: string;
+  host: string;
+  pid: number;
+  backend: string;
+  state: 'idle' | 'rendering' | 'silent' | 'stopped';
+  jobId: string | null;
+  progress: number | null;
+  /** frames/s of the current render, estimated from its progress */
+  fps: number | null;
+  heartbeatAgoS: number;
+}
+
+export interface QueueKind {
+  kind: 'renders' | 'pregen' | 'thumbnails' | 'webhooks' | string;
+  queued: number;
+  running: number;
+}
+
+export interface CustomerDepth {
+  customer: string;
+  queued: number;
+  processing: number;
+}
+
+export interface JobRow {
+  jobId: string;
+  renderId: string;
+  status: 'queued' | 'processing' | 'completed' | 'error';
+  progress: number;
+  customers: string[];
+  format: string;
+  size: string;
+  profile: string;
+  worker: string | null;
+  /** seconds since it was queued (waiting), started (running) or how long it took (finished) */
+  seconds: number;
+  error: string | null;
+  finishedAgoS: number | null;
+}
+
+export interface FarmSnapshot {
+  at: Date;
+  workers: WorkerRow[];
+  queue: QueueKind[];
+  customers: CustomerDepth[];
+  running: JobRow[];
+  waiting: JobRow[];
+  recent: JobRow[];
+  errors: { lastHour: number; lastDay: number; retrying: number; webhooksFailedDay: number };
+}
+
+const PREGEN_CUSTOMER = 'pregen';
+/** stopped or silent workers stay on screen this long */
+const GONE_FOR_S = 300;
+
+interface RenderJoined {
+  job_id: string;
+  render_id: string;
+  status: JobRow['status'];
+  progress: number;
+  customers: string[];
+  format: string;
+  width: number | null;
+  height: number | null;
+  profile: string | null;
+  frames: number | null;
+  worker_id: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  error: string | null;
+  render_ms: number | null;
+  now: Date;
+}
+
+/** Renders with their first job and every customer; `where` picks which. */
+function renderRows(db: Db, where: ReturnType<typeof sql>, order: ReturnType<typeof sql>, limit: number) {
+  return sql<RenderJoined>`
+    SELECT (array_agg(j.id ORDER BY j.created_at))[1] AS job_id, r.id AS render_id, r.status, r.progress,
+           array_agg(DISTINCT c.name) AS customers, r.format,
+           (r.request->'options'->>'width')::int AS width, (r.request->'options'->>'height')::int AS height,
+           r.request->'options'->>'profile' AS profile, (r.request->'options'->>'frames')::int AS frames,
+           r.worker_id, r.created_at, r.started_at, r.finished_at, r.error, r.render_ms, now() AS now
+      FROM renders r JOIN jobs j ON j.render_id = r.id JOIN customers c ON c.id = j.customer_id
+     WHERE ${where}
+     GROUP BY r.id
+     ORDER BY ${order}
+     LIMIT ${limit}`.execute(db.db);
+}
+
+function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
+  const now = new Date(r.now).getTime();
+  const ms = (d: Date | null) => (d ? new Date(d).getTime() : now);
+  const seconds =
+    r.status === 'processing' ? (now - ms(r.started_at)) / 1000 : r.status === 'queued' ? (now - ms(r.created_at)) / 1000 : r.render_ms !== null ? r.render_ms / 1000 : (ms(r.finished_at) - ms(r.started_at ?? r.created_at)) / 1000;
+  return {
+    jobId: r.job_id,
+    renderId: r.render_id,
+    status: r.status,
+    progress: r.status === 'completed' ? 1 : Number(r.progress),
+    customers: r.customers,
+    format: r.format,
+    size: r.width && r.height ? `${r.width}x${r.height}` : '',
+    profile: r.profile ?? '',
+    worker: r.worker_id ? (workerHost.get(r.worker_id) ?? r.worker_id) : null,
+    seconds: Math.max(0, seconds),
+    error: r.error,
+    finishedAgoS: r.finished_at ? Math.max(0, (now - new Date(r.finished_at).getTime()) / 1000) : null,
+  };
+}
+
+export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: number } = {}): Promise<FarmSnapshot> {
+  const workers = await sql<{
+    id: string;
+    hostname: string;
+    pid: number;
+    backend: string | null;
+    stopped_at: Date | null;
+    beat_s: number;
+  }>`
+    SELECT id, hostname, pid, backend->>'backend' AS backend, stopped_at, extract(epoch FROM now() - last_seen)::float AS beat_s
+      FROM workers
+     WHERE stopped_at IS NULL OR stopped_at > now() - make_interval(secs => ${GONE_FOR_S})
+     ORDER BY hostname, pid`.execute(db.db);
+  const hosts = new Map(workers.rows.map((w) => [w.id, `${w.hostname}:${w.pid}`]));
+
+  const [running, waiting, recent] = await Promise.all([
+    renderRows(db, sql`r.status = 'processing'`, sql`r.started_at`, 50),
+    renderRows(db, sql`r.status = 'queued'`, sql`r.created_at`, opts.waiting ?? 8),
+    renderRows(db, sql`r.status IN ('completed', 'error') AND r.finished_at > now() - interval '1 day'`, sql`r.finished_at DESC`, opts.recent ?? 8),
+  ]);
+
+  const byWorker = new Map<string, RenderJoined>();
+  for (const r of running.rows) if (r.worker_id && !byWorker.has(r.worker_id)) byWorker.set(r.worker_id, r);
+  const workerRows: WorkerRow[] = workers.rows
+    .filter((w) => w.stopped_at === null || w.beat_s < GONE_FOR_S)
+    .map((w) => {
+      const job = byWorker.get(w.id);
+      const elapsed = job?.started_at ? (new Date(job.now).getTime() - new Date(job.started_at).getTime()) / 1000 : 0;
+      const fps = job && job.frames && elapsed > 0 ? (Number(job.progress) * job.frames) / elapsed : null;
+      const state: WorkerRow['state'] = w.stopped_at ? 'stopped' : w.beat_s > DEAD_AFTER_S ? 'silent' : job ? 'rendering' : 'idle';
+      return {
+        id: w.id,
+        host: w.hostname,
+        pid: w.pid,
+        backend: w.backend ?? '?',
+        state,
+        jobId: job?.job_id ?? null,
+        progress: job ? Number(job.progress) : null,
+        fps: fps !== null ? Math.round(fps * 10) / 10 : null,
+        heartbeatAgoS: Math.max(0, Math.round(w.beat_s)),
+      };
+    });
+
+  // graphile-worker's own table: the payload tells renders for customers from pregen runs
+  const queue = await sql<{ kind: string; queued: number; running: number }>`
+    SELECT CASE t.identifier
+             WHEN 'render' THEN CASE WHEN EXISTS (
+                    SELECT 1 FROM jobs jb JOIN customers c ON c.id = jb.customer_id
+                     WHERE jb.render_id = (pj.payload->>'renderId')::uuid AND c.name <> ${PREGEN_CUSTOMER}) THEN 'renders' ELSE 'pregen' END
+             WHEN 'thumbnail' THEN 'thumbnails'
+             WHEN 'webhook' THEN 'webhooks'
+             ELSE t.identifier END AS kind,
+           count(*) FILTER (WHERE pj.locked_at IS NULL)::int AS queued,
+           count(*) FILTER (WHERE pj.locked_at IS NOT NULL)::int AS running
+      FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
+     WHERE pj.attempts < pj.max_attempts
+     GROUP BY 1`
+    .execute(db.db)
+    .catch(() => ({ rows: [] as { kind: string; queued: number; running: number }[] }));
+  const kinds = ['renders', 'pregen', 'thumbnails', 'webhooks'];
+  const queueRows: QueueKind[] = [
+    ...kinds.map((kind) => queue.rows.find((q) => q.kind === kind) ?? { kind, queued: 0, running: 0 }),
+    ...queue.rows.filter((q) => !kinds.includes(q.kind)),
+  ];
+
+  const customers = await sql<CustomerDepth>`
+    SELECT c.name AS customer,
+           count(*) FILTER (WHERE r.status = 'queued')::int AS queued,
+           count(*) FILTER (WHERE r.status = 'processing')::int AS processing
+      FROM jobs j JOIN renders r ON r.id = j.render_id JOIN customers c ON c.id = j.customer_id
+     WHERE r.status IN ('queued', 'processing')
+     GROUP BY c.name
+     ORDER BY count(*) DESC, c.name
+     LIMIT 10`.execute(db.db);
+
+  const errors = await sql<{ hour: number; day: number; retrying: number; hooks: number }>`
+    SELECT (SELECT count(*) FROM renders WHERE status = 'error' AND finished_at > now() - interval '1 hour')::int AS hour,
+           (SELECT count(*) FROM renders WHERE status = 'error' AND finished_at > now() - interval '1 day')::int AS day,
+           (SELECT count(*) FROM renders WHERE status IN ('queued', 'processing') AND error IS NOT NULL)::int AS retrying,
+           (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed' AND finished_at > now() - interval '1 day')::int AS hooks`.execute(db.db);
+  const e = errors.rows[0]!;
+
+  return {
+    at: new Date(),
+    workers: workerRows,
+    queue: queueRows,
+    customers: customers.rows,
+    running: running.rows.map((r) => toJobRow(r, hosts)),
+    waiting: waiting.rows.map((r) => toJobRow(r, hosts)),
+    recent: recent.rows.map((r) => toJobRow(r, hosts)),
+    errors: { lastHour: e.hour, lastDay: e.day, retrying: e.retrying, webhooksFailedDay: e.hooks },
+  };
+}
