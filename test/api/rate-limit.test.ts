@@ -27,7 +27,7 @@ describe('rate limiting', () => {
   describe('over HTTP', () => {
     let api: TestApi;
     beforeAll(async () => {
-      api = await startTestApi({ rateLimitPerMinute: 60, rateLimitBurst: 3 });
+      api = await startTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
     });
     afterAll(async () => api?.close());
 
@@ -50,7 +50,7 @@ describe('rate limiting', () => {
     let api: TestApi;
     let customerId: string;
     beforeAll(async () => {
-      api = await startTestApi({ rateLimitPerMinute: 60, rateLimitBurst: 3, customerRateLimitPerMinute: 120, customerRateLimitBurst: 8 });
+      api = await startTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3, customerRateLimitPerMinute: 1, customerRateLimitBurst: 8 });
       customerId = (await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow()).id;
     });
     afterAll(async () => api?.close());
