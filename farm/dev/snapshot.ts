@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { buildStageBundle } from '../build.js';
-import { DEFAULT_GRID, type Profile, type Scene } from '../../src/render/options.js';
-import type { StageBuild, StageOptions } from '../src/contract.js';
+import { DEFAULT_GRID, type Profile, type Scene } from '../../src/model/render-options.js';
+import type { StageBuild, StageOptions } from '../../src/model/stage-contract.js';
 import { SAMPLE_BUILDS } from './sample-builds.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
+import type { Category, Part } from '../../src/model/part.js';
 
 /** A demo catalog build (e.g. DEMO-GLASS) as a StageBuild, or undefined. */
 function demoStageBuild(shareCode: string): StageBuild | undefined {

@@ -4,8 +4,8 @@
  * moves seasonal particles) and draws: everything else is prepared once.
  */
 import * as THREE from 'three';
-import type { Category, Part } from '../../src/catalog/types.js';
-import type { StageBuild, StageInfo, StageOptions } from './contract.js';
+import type { Category, Part } from '../../src/model/part.js';
+import type { StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
 import { buildBuildGroup, buildPartModel } from './build-scene.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';

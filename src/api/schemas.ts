@@ -3,10 +3,10 @@
  * generate /api-docs/openapi.json, so the documentation cannot drift from the behaviour.
  */
 import { z } from 'zod';
-import { CATEGORIES, interactiveStateSchema } from '../catalog/types.js';
+import { CATEGORIES, interactiveStateSchema } from '../model/part.js';
 import { SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
-import { renderOptionsShape } from '../render/options.js';
+import { renderOptionsShape } from '../model/render-options.js';
 
 const httpOrigin = z
   .string()

@@ -6,7 +6,7 @@
  *
  * IDs are fixed literals so share codes, cached renders and docs stay valid across seeds.
  */
-import type { Category, InteractiveState, Part, PartIdMap, SpecsByCategory } from './types.js';
+import type { Category, InteractiveState, Part, PartIdMap, SpecsByCategory } from '../model/part.js';
 
 /** A saved demo build. */
 export interface DemoBuild {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isOpenDbId, mapOpenDbRecord, partIdFromOpenDbId } from './opendb-map.js';
-import { CATEGORIES, type Category } from './types.js';
+import { CATEGORIES, type Category } from '../model/part.js';
 
 /** Reported after each batch. */
 export interface ImportProgress {

@@ -21,7 +21,7 @@ import type {
   RamSpecs,
   SpecsByCategory,
   StorageSpecs,
-} from './types.js';
+} from '../model/part.js';
 
 /** Result of mapping one record. */
 export type OpenDbMapResult<C extends Category = Category> =

@@ -15,7 +15,7 @@ import {
   type InteractiveState,
   type Part,
   type PartIdMap,
-} from './types.js';
+} from '../model/part.js';
 
 /** What a part listing shows (the API adds the image URL from `image_key`). */
 export interface PartSummaryRow {

@@ -1,7 +1,7 @@
 /** `render-farm builds create|show`: saved builds that `/render-by-share-code` renders. */
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { CATEGORIES, isCategory } from '../catalog/types.js';
+import { CATEGORIES, isCategory } from '../model/part.js';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, printJson, withDb } from './common.js';
 

@@ -170,8 +170,8 @@ function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
 }
 
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
-  const { FORMATS, PROFILES } = await import('../render/options.js');
-  const { CATEGORIES } = await import('../catalog/types.js');
+  const { FORMATS, PROFILES } = await import('../model/render-options.js');
+  const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
   const { PregenInputError } = await import('../pregen/sources.js');
   if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
@@ -214,7 +214,7 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
         inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
         thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
         variants: {
-          base: base as import('../render/options.js').RenderOptions,
+          base: base as import('../model/render-options.js').RenderOptions,
           formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
           profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
           sizes: parseSizes(flags.sizes),

@@ -143,7 +143,7 @@ function optionsError(issues: { path: PropertyKey[]; message: string }[]): Usage
 }
 
 async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
-  const { renderOptionsSchema, renderOptionsProblem, resolveRenderOptions } = await import('../render/options.js');
+  const { renderOptionsSchema, renderOptionsProblem, resolveRenderOptions } = await import('../model/render-options.js');
   const parsed = renderOptionsSchema.safeParse(renderOptionsFromFlags(flags));
   if (!parsed.success) throw optionsError(parsed.error.issues);
   const problem = renderOptionsProblem(parsed.data);
@@ -213,10 +213,10 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
 }
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
-async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Config): Promise<import('../../farm/src/contract.js').StageBuild> {
-  const { isCategory, interactiveStateSchema } = await import('../catalog/types.js');
+async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
+  const { isCategory, interactiveStateSchema } = await import('../model/part.js');
   let partIds: Record<string, string[]> | null = null;
-  let state: import('../catalog/types.js').InteractiveState | null = null;
+  let state: import('../model/part.js').InteractiveState | null = null;
   if (flags.parts?.length) partIds = parsePartsFlags(flags.parts);
   if (flags.build) {
     const { readFile } = await import('node:fs/promises');

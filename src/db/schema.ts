@@ -1,6 +1,6 @@
 /** Kysely table types; keep in step with sql/. */
 import type { ColumnType, Generated } from 'kysely';
-import type { Category, InteractiveState, PartIdMap } from '../catalog/types.js';
+import type { Category, InteractiveState, PartIdMap } from '../model/part.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;

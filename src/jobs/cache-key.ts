@@ -4,9 +4,9 @@
  * rendered once and shared.
  */
 import { createHash } from 'node:crypto';
-import type { InteractiveState, PartIdMap } from '../catalog/types.js';
-import { CATEGORIES } from '../catalog/types.js';
-import type { ResolvedRenderOptions } from '../render/options.js';
+import type { InteractiveState, PartIdMap } from '../model/part.js';
+import { CATEGORIES } from '../model/part.js';
+import type { ResolvedRenderOptions } from '../model/render-options.js';
 
 export interface NormalisedRequest {
   /** categories in canonical order; IDs sorted (a part listed twice stays twice) */

@@ -3,8 +3,8 @@
  * for every job of the process, and reports the GL backend it ended up with.
  */
 import type { Config } from '../config.js';
-import type { StageBuild } from '../../farm/src/contract.js';
-import type { ResolvedRenderOptions } from '../render/options.js';
+import type { StageBuild } from '../model/stage-contract.js';
+import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { RenderProgress, RenderResult } from '../render/renderer.js';
 
 export interface EngineRequest {

@@ -33,9 +33,9 @@
  * shows it; `pregen --stale` re-renders it).
  */
 import { createHash } from 'node:crypto';
-import { CATEGORIES, type Category, type Part, type PartIdMap } from '../catalog/types.js';
+import { CATEGORIES, type Category, type Part, type PartIdMap } from '../model/part.js';
 import { canonicalJson } from '../jobs/cache-key.js';
-import { DEFAULT_GRID, type ResolvedRenderOptions } from '../render/options.js';
+import { DEFAULT_GRID, type ResolvedRenderOptions } from '../model/render-options.js';
 
 /** Bump when a rule below changes: old keys then stop matching (404 until pregenerated again). */
 export const VISIBILITY_RULES_VERSION = 1;

@@ -4,7 +4,7 @@
  * lines, or a JSON summary). Returns the exit code: 0 all done, 1 an item failed, 130 interrupted.
  */
 import type { Config } from '../config.js';
-import type { Category } from '../catalog/types.js';
+import type { Category } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../jobs/render-engine.js';
 import { formatDuration } from './format.js';

@@ -5,7 +5,7 @@
 import { resolveBuildParts } from '../catalog/repository.js';
 import type { Db } from '../db/database.js';
 import { UnknownPartsError } from '../jobs/submit.js';
-import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
+import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { findEntry, type PregenEntry } from './cache-repository.js';
 import { combinationKey, combinationMaterial } from './combination.js';
 

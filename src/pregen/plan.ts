@@ -5,7 +5,7 @@
  */
 import { countProblems } from '../catalog/build-rules.js';
 import { resolveBuildParts } from '../catalog/repository.js';
-import { isCategory, type Category, type Part, type PartIdMap } from '../catalog/types.js';
+import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import { normaliseParts } from '../jobs/cache-key.js';
 import {
@@ -16,7 +16,7 @@ import {
   type Profile,
   type RenderOptions,
   type ResolvedRenderOptions,
-} from '../render/options.js';
+} from '../model/render-options.js';
 import { existingKeys } from './cache-repository.js';
 import { combinationKey, combinationMaterial, type CombinationMaterial } from './combination.js';
 import { PregenInputError, type PartMapSource } from './sources.js';

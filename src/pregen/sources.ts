@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isCategory, type Category } from '../catalog/types.js';
+import { isCategory, type Category } from '../model/part.js';
 import type { Db } from '../db/database.js';
 
 /** Bad pregen input (the CLI answers exit 2 with the message). */

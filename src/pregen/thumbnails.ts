@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { PartRow } from '../catalog/repository.js';
-import type { Category, Part } from '../catalog/types.js';
+import type { Category, Part } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../jobs/render-engine.js';
-import { resolveRenderOptions, type ResolvedRenderOptions } from '../render/options.js';
+import { resolveRenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { engineRender } from './engine-render.js';
 

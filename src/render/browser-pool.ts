@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import type { GlInfo } from '../../farm/src/contract.js';
+import type { GlInfo } from '../model/stage-contract.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';

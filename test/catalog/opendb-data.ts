@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CATEGORIES, type Category } from '../../src/catalog/types.js';
+import { CATEGORIES, type Category } from '../../src/model/part.js';
 
 export const OPENDB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/opendb');
 export const SAMPLE_DIR = path.join(OPENDB_DIR, 'sample');

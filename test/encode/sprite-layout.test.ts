@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellOrigin, layoutFor, sheetSize } from '../../src/encode/sprite-layout.js';
-import { resolveRenderOptions, spriteLayout } from '../../src/render/options.js';
+import { cellOrigin, layoutFor, sheetSize } from '../../src/model/sprite-layout.js';
+import { resolveRenderOptions, spriteLayout } from '../../src/model/render-options.js';
 
 describe('sprite layout', () => {
   it('places frames left to right, top to bottom in 12 columns', () => {

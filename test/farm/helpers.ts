@@ -1,8 +1,8 @@
 /** Shared helpers for the farm model tests (Node only: no DOM, no WebGL). */
 import * as THREE from 'three';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
+import type { Category, Part } from '../../src/model/part.js';
 
 /** The demo build with `shareCode` as a StageBuild (parts resolved, saved state kept). */
 export function demoBuild(shareCode: string): StageBuild {

@@ -2,7 +2,7 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup } from '../../farm/src/build-scene.js';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { boxOf, demoBuild, partsIn, within } from './helpers.js';
 

@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
-import { CATEGORIES, type Category, type Part } from '../../src/catalog/types.js';
+import { CATEGORIES, type Category, type Part } from '../../src/model/part.js';
 import { boxOf, demoBuild, finite } from './helpers.js';
 
 const SAMPLE = '/work/shared/opendb/sample/open-db';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeCaseLayout } from '../../farm/src/layout/case-layout.js';
 import { normalizeSpecs } from '../../farm/src/layout/normalize.js';
 import { deriveSlots, parseSlotId, type Panel } from '../../farm/src/layout/slots.js';
-import type { BoardFormFactor, CaseSpecs } from '../../src/catalog/types.js';
+import type { BoardFormFactor, CaseSpecs } from '../../src/model/part.js';
 
 function layoutOf(size: [number, number, number], board: BoardFormFactor = 'ATX', shroud = true) {
   const pcCase: CaseSpecs = {

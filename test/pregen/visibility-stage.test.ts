@@ -5,12 +5,12 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_IDS as I, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
+import type { Category, Part } from '../../src/model/part.js';
 import { combinationKey, combinationMaterial } from '../../src/pregen/combination.js';
 import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { renderStills } from '../../src/render/renderer.js';
 import { HAS_FARM, testPool } from '../render/helpers/stage.js';
 

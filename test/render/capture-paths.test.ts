@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h264Bitrate, h264Codecs } from '../../src/encode/h264-config.js';
 import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { renderBuild, renderStills, type RenderResult } from '../../src/render/renderer.js';
 import { findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from './helpers/demo-build.js';

@@ -3,11 +3,11 @@
  * farm/build.ts exists; the stand-in fixture does not model parts faithfully).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions, type RenderOptions } from '../../src/render/options.js';
+import { resolveRenderOptions, type RenderOptions } from '../../src/model/render-options.js';
 import { renderStills } from '../../src/render/renderer.js';
-import type { Part } from '../../src/catalog/types.js';
+import type { Part } from '../../src/model/part.js';
 import { demoPart, demoStageBuild } from './helpers/demo-build.js';
 import { diffFraction, opaquePixels } from './helpers/pixels.js';
 import { HAS_FARM, testPool } from './helpers/stage.js';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { renderBuild, renderStills } from '../../src/render/renderer.js';
 import { findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from './helpers/demo-build.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitSpriteFrame, renderOptionsProblem, renderOptionsSchema, resolveRenderOptions } from '../../src/render/options.js';
+import { fitSpriteFrame, renderOptionsProblem, renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
 
 const resolve = (o: unknown) => resolveRenderOptions(renderOptionsSchema.parse(o));
 

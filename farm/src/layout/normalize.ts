@@ -16,7 +16,7 @@ import type {
   RamSpecs,
   SpecsByCategory,
   StorageSpecs,
-} from '../../../src/catalog/types.js';
+} from '../../../src/model/part.js';
 import { bool, color, num, oneOf, record } from '../util/sanitize.js';
 
 

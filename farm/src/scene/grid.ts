@@ -6,7 +6,7 @@
  * renderOrder is the mesh's render order. Cells are 5 cm, sections 25 cm.
  */
 import * as THREE from 'three';
-import type { GridSettings } from '../../../src/render/options.js';
+import type { GridSettings } from '../../../src/model/render-options.js';
 import { num } from '../util/sanitize.js';
 
 export const GRID_UNIT_M = 0.1;

@@ -5,12 +5,12 @@
 import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
 import { countProblems } from '../../catalog/build-rules.js';
-import { CATEGORIES, isCategory, type InteractiveState } from '../../catalog/types.js';
+import { CATEGORIES, isCategory, type InteractiveState } from '../../model/part.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
 import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
-import { renderOptionsProblem, type RenderOptions } from '../../render/options.js';
+import { renderOptionsProblem, type RenderOptions } from '../../model/render-options.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { badRequest, notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';

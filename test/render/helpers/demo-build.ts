@@ -1,7 +1,7 @@
 /** StageBuilds from the demo catalog data (no database): for render tests and the bench. */
-import type { StageBuild } from '../../../farm/src/contract.js';
+import type { StageBuild } from '../../../src/model/stage-contract.js';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../../src/catalog/types.js';
+import type { Category, Part } from '../../../src/model/part.js';
 
 /** The demo build with `shareCode`, resolved to parts, with its saved state. */
 export function demoStageBuild(shareCode = 'DEMO-GLASS'): StageBuild {

@@ -2,8 +2,8 @@
  * Sprite sheet geometry (pure): where frame i goes and how big the sheet is.
  * Frames fill rows left to right, top to bottom: frame i at column i % columns, row i / columns.
  */
-import type { SpriteLayout } from '../render/options.js';
-import { SPRITE_COLUMNS, WEBP_MAX } from '../render/options.js';
+import type { SpriteLayout } from './render-options.js';
+import { SPRITE_COLUMNS, WEBP_MAX } from './render-options.js';
 
 /** Pixel size of the whole sheet. */
 export function sheetSize(layout: SpriteLayout): { width: number; height: number } {
