@@ -8,7 +8,8 @@
  * `userData.partId` (and `userData.slot` for case fans), merged to one mesh per material.
  */
 import * as THREE from 'three';
-import type { CaseFanSpecs, Category, InteractiveState, Part, SpecsByCategory } from '../../src/model/part.js';
+import type { CaseFanSpecs, Category, Part, SpecsByCategory } from '../../src/model/part.js';
+import type { InteractiveState } from '../../src/model/interactive-state.js';
 import type { StageBuild } from '../../src/model/stage-contract.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';

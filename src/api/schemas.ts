@@ -3,7 +3,8 @@
  * generate /api-docs/openapi.json, so the documentation cannot drift from the behaviour.
  */
 import { z } from 'zod';
-import { CATEGORIES, interactiveStateSchema } from '../model/part.js';
+import { CATEGORIES } from '../model/part.js';
+import { interactiveStateSchema } from '../model/interactive-state.js';
 import { SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
 import { renderOptionsShape } from '../model/render-options.js';

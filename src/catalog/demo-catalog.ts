@@ -6,7 +6,8 @@
  *
  * IDs are fixed literals so share codes, cached renders and docs stay valid across seeds.
  */
-import type { Category, InteractiveState, Part, PartIdMap, SpecsByCategory } from '../model/part.js';
+import type { Category, Part, PartIdMap, SpecsByCategory } from '../model/part.js';
+import type { InteractiveState } from '../model/interactive-state.js';
 
 /** A saved demo build. */
 export interface DemoBuild {

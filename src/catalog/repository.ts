@@ -7,15 +7,8 @@ import { sql, type Selectable } from 'kysely';
 import type { BuildsTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 import { DEMO_BUILDS, DEMO_PARTS } from './demo-catalog.js';
-import {
-  CATEGORIES,
-  interactiveStateSchema,
-  isCategory,
-  type Category,
-  type InteractiveState,
-  type Part,
-  type PartIdMap,
-} from '../model/part.js';
+import { CATEGORIES, isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
+import { interactiveStateSchema, type InteractiveState } from '../model/interactive-state.js';
 
 /** What a part listing shows (the API adds the image URL from `image_key`). */
 export interface PartSummaryRow {

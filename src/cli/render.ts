@@ -214,9 +214,10 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
 async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
-  const { isCategory, interactiveStateSchema } = await import('../model/part.js');
+  const { isCategory } = await import('../model/part.js');
+  const { interactiveStateSchema } = await import('../model/interactive-state.js');
   let partIds: Record<string, string[]> | null = null;
-  let state: import('../model/part.js').InteractiveState | null = null;
+  let state: import('../model/interactive-state.js').InteractiveState | null = null;
   if (flags.parts?.length) partIds = parsePartsFlags(flags.parts);
   if (flags.build) {
     const { readFile } = await import('node:fs/promises');

@@ -4,7 +4,8 @@
  * rendered once and shared.
  */
 import { createHash } from 'node:crypto';
-import type { InteractiveState, PartIdMap } from '../model/part.js';
+import type { PartIdMap } from '../model/part.js';
+import type { InteractiveState } from '../model/interactive-state.js';
 import { CATEGORIES } from '../model/part.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 

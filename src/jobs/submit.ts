@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { resolveBuildParts } from '../catalog/repository.js';
-import type { InteractiveState } from '../model/part.js';
+import type { InteractiveState } from '../model/interactive-state.js';
 import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { rendererVersion } from '../render/renderer-version.js';
 import { cacheKey, normaliseRequest } from './cache-key.js';

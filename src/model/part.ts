@@ -1,6 +1,7 @@
 /**
  * The part model shared by the catalog, the API and the renderer (farm/ imports these types).
  * `specs` holds only normalised, render-relevant values; the raw OpenDB record is kept apart.
+ * A build's saved interactive state is in interactive-state.ts.
  */
 import { z } from 'zod';
 
@@ -129,28 +130,6 @@ export interface Part<C extends Category = Category> {
   name: string;
   specs: SpecsByCategory[C];
 }
-
-/** Saved interactive state of a build (DESIGN.md section 6). */
-export const SLOT_PATTERN = /^(front|top|rear|bottom|side)-[1-9]$/;
-export const interactiveStateSchema = z
-  .object({
-    fans: z
-      .array(
-        z.object({ slot: z.string().regex(SLOT_PATTERN), partId: z.string().min(1).optional() }).strict(),
-      )
-      .max(24)
-      .optional(),
-    radiator: z.object({ slot: z.string().regex(/^(front|top|rear|bottom|side)$/) }).strict().optional(),
-    rgb: z
-      .object({
-        color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
-        mode: z.enum(['static', 'off']).default('static'),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
-export type InteractiveState = z.infer<typeof interactiveStateSchema>;
 
 /** Part IDs grouped by category, as in the API. */
 export type PartIdMap = Partial<Record<Category, string[]>>;

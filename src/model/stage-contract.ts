@@ -3,7 +3,8 @@
  * The page installs `window.renderStage` (a StageApi) once its bundle has loaded.
  * Everything crossing this boundary is JSON.
  */
-import type { Category, InteractiveState, Part } from './part.js';
+import type { Category, Part } from './part.js';
+import type { InteractiveState } from './interactive-state.js';
 import type { ResolvedRenderOptions } from './render-options.js';
 
 /** The parts of one build, resolved from the catalog, plus its saved interactive state. */

@@ -5,7 +5,8 @@
 import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
 import { countProblems } from '../../catalog/build-rules.js';
-import { CATEGORIES, isCategory, type InteractiveState } from '../../model/part.js';
+import { CATEGORIES, isCategory } from '../../model/part.js';
+import { type InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
 import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { resolveBuildParts } from '../../catalog/repository.js';
-import { interactiveStateSchema } from '../../model/part.js';
+import { interactiveStateSchema } from '../../model/interactive-state.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
