@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { buildStageBundle } from '../build.js';
-import { DEFAULT_GRID, type Profile, type Scene } from '../../src/model/render-options.js';
+import { DEFAULT_GRID, type Profile, type Scene } from '../../src/model/render-defaults.js';
 import type { StageBuild, StageOptions } from '../../src/model/stage-contract.js';
 import { SAMPLE_BUILDS } from './sample-builds.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson } from './common.js';
-import { renderOptionsFromFlags } from './render.js';
+import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
 
 interface RunFlags {
   builds?: string;
@@ -16,14 +16,6 @@ interface RunFlags {
   formats?: string;
   profiles?: string;
   sizes?: string;
-  frameQuality?: string;
-  scene?: string;
-  showBackground?: boolean;
-  showGrid?: boolean;
-  winter?: boolean;
-  spring?: boolean;
-  cameraOffsetX?: string;
-  cameraZoom?: string;
   concurrency?: string;
   farm?: boolean;
   stale?: boolean;
@@ -34,6 +26,8 @@ interface RunFlags {
   category?: string;
   force?: boolean;
   gl?: string;
+  /** the render option flags (render-option-flags.ts) */
+  [option: string]: unknown;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -49,7 +43,7 @@ export default function register(program: Command): void {
     .command('pregen')
     .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.');
 
-  pregen
+  const run = pregen
     .command('run', { isDefault: true })
     .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it).')
     .option('--builds <codes>', 'saved builds: all, or share codes (comma-separated); their parts, without saved state')
@@ -58,17 +52,9 @@ export default function register(program: Command): void {
     .option('--limit <n>', 'at most n combinations')
     .option('--formats <list>', 'video,sprite (default video, as the API)')
     .option('--profiles <list>', 'cinematic,flat,fast (default cinematic, as the API)')
-    .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)')
-    .option('--frame-quality <q>', 'sprite frames: standard (72) or high (144)')
-    .option('--scene <scene>', 'lighting/background preset (default studio)')
-    .option('--show-background', 'draw the scene background')
-    .option('--no-show-background', 'plain background')
-    .option('--show-grid', 'draw the floor grid')
-    .option('--no-show-grid', 'no floor grid')
-    .option('--winter', 'winter mode')
-    .option('--spring', 'spring mode')
-    .option('--camera-offset-x <x>', 'horizontal camera offset, clamped to -0.3..0.3')
-    .option('--camera-zoom <z>', 'camera distance factor, clamped to 0.5..2.0')
+    .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)');
+  // every render option but those given as lists above
+  addRenderOptionFlags(run, ['format', 'profile', 'width', 'height'])
     .option('--concurrency <n>', 'renderers at once, each with its own browser (default 1; about one per 2 cores)')
     .option('--farm', 'enqueue the renders on the job farm and follow them, instead of rendering here')
     .option('--stale', 'also re-render entries drawn by an older renderer version')
@@ -170,7 +156,7 @@ function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
 }
 
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
-  const { FORMATS, PROFILES } = await import('../model/render-options.js');
+  const { FORMATS, PROFILES } = await import('../model/render-defaults.js');
   const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
   const { PregenInputError } = await import('../pregen/sources.js');
@@ -183,16 +169,7 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   if (flags.thumbnails && flags.farm) throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
   const builds = flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
   const categories = flags.category ? oneOf('category', list(flags.category), CATEGORIES) : undefined;
-  const base = renderOptionsFromFlags({
-    frameQuality: flags.frameQuality,
-    scene: flags.scene,
-    showBackground: flags.showBackground,
-    showGrid: flags.showGrid,
-    winter: flags.winter,
-    spring: flags.spring,
-    cameraOffsetX: flags.cameraOffsetX,
-    cameraZoom: flags.cameraZoom,
-  });
+  const base = parseRenderOptionFlags(flags);
 
   const abort = new AbortController();
   let signals = 0;
@@ -214,7 +191,7 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
         inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
         thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
         variants: {
-          base: base as import('../model/render-options.js').RenderOptions,
+          base,
           formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
           profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
           sizes: parseSizes(flags.sizes),

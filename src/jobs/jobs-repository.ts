@@ -19,15 +19,12 @@ function baseQuery(db: Db) {
     .select(['j.id as job_id', 'j.customer_id as job_customer_id', 'j.share_code as job_share_code', 'j.created_at as job_created_at']);
 }
 
-function toRecord(row: Record<string, unknown>): JobRecord {
+/** A renders row with its job's columns, as baseQuery selects it. */
+type JobRow = RenderRow & { job_id: string; job_customer_id: string; job_share_code: string | null; job_created_at: Date };
+
+function toRecord(row: JobRow): JobRecord {
   const { job_id, job_customer_id, job_share_code, job_created_at, ...render } = row;
-  return {
-    jobId: job_id as string,
-    customerId: job_customer_id as string,
-    shareCode: (job_share_code as string | null) ?? null,
-    createdAt: job_created_at as Date,
-    render: render as unknown as RenderRow,
-  };
+  return { jobId: job_id, customerId: job_customer_id, shareCode: job_share_code ?? null, createdAt: job_created_at, render };
 }
 
 /** A job only its own customer can see (others get null, answered as 404). */
@@ -45,10 +42,7 @@ export async function listJobs(db: Db, opts: { status?: string; limit?: number }
   let q = baseQuery(db).innerJoin('customers as c', 'c.id', 'j.customer_id').select('c.name as customer_name');
   if (opts.status) q = q.where('r.status', '=', opts.status as RenderRow['status']);
   const rows = await q.orderBy('j.created_at', 'desc').limit(opts.limit ?? 50).execute();
-  return rows.map((r) => {
-    const { customer_name, ...rest } = r as Record<string, unknown>;
-    return { ...toRecord(rest), customer: customer_name as string };
-  });
+  return rows.map(({ customer_name, ...rest }) => ({ ...toRecord(rest), customer: customer_name }));
 }
 
 /** Puts a failed (or, with force, any finished) render back in the queue. */

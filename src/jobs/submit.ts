@@ -10,7 +10,8 @@ import { resolveBuildParts } from '../catalog/repository.js';
 import type { InteractiveState } from '../model/interactive-state.js';
 import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { rendererVersion } from '../render/renderer-version.js';
-import { cacheKey, normaliseRequest } from './cache-key.js';
+import { cacheKey } from './cache-key.js';
+import { normaliseRequest } from '../model/render-request.js';
 import { enqueueRender } from './queue.js';
 import type { RenderRow } from './render-row.js';
 

@@ -1,56 +1,56 @@
 /**
  * Render options of spec section 2.4: the zod schema that validates requests (and feeds the
- * OpenAPI document) and `resolveRenderOptions`, which fills every default so that equal
- * requests normalise to equal objects (the cache key is a hash of the resolved form).
+ * OpenAPI document), with the cross-field rules inside it, and `resolveRenderOptions`, which
+ * fills every default so that equal requests normalise to equal objects (the cache key is a
+ * hash of the resolved form). Values, defaults and clamps come from render-defaults.ts.
  */
 import { z } from 'zod';
+import {
+  CAMERA_OFFSET_X,
+  CAMERA_ZOOM,
+  clamp,
+  DEFAULT_FORMAT,
+  DEFAULT_GRID,
+  DEFAULT_PROFILE,
+  DEFAULT_SCENE,
+  DEFAULT_SPRITE_SIZE,
+  DEFAULT_VIDEO_SIZE,
+  FORMATS,
+  FRAME_QUALITIES,
+  GRID_LIMITS,
+  MAX_SIZE,
+  MIN_SIZE,
+  PROFILES,
+  SCENES,
+  VIDEO_FPS,
+  VIDEO_FRAMES,
+  type Scene,
+} from './render-defaults.js';
+import { spriteLayout, spriteLayoutSchema } from './sprite-layout.js';
 
-export const SCENES = [
-  'sunset',
-  'dawn',
-  'night',
-  'warehouse',
-  'forest',
-  'apartment',
-  'studio',
-  'studio_v2',
-  'city',
-  'park',
-  'lobby',
-] as const;
-export type Scene = (typeof SCENES)[number];
-export const PROFILES = ['cinematic', 'flat', 'fast'] as const;
-export type Profile = (typeof PROFILES)[number];
-export const FORMATS = ['video', 'sprite'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export const MIN_SIZE = 256;
-export const MAX_SIZE = 8192;
-/** WebP's hard limit on either side of an image. */
-export const WEBP_MAX = 16383;
-export const SPRITE_COLUMNS = 12;
-export const VIDEO_FRAMES = 120;
-export const VIDEO_FPS = 30;
-export const DEFAULT_VIDEO_SIZE = { width: 1280, height: 720 } as const;
-export const DEFAULT_SPRITE_SIZE = { width: 512, height: 512 } as const;
-
+const g = GRID_LIMITS;
 export const gridSettingsSchema = z
   .object({
-    cellThickness: z.number().min(0).max(10).optional(),
-    sectionThickness: z.number().min(0).max(10).optional(),
+    cellThickness: z.number().min(g.cellThickness.min).max(g.cellThickness.max).optional(),
+    sectionThickness: z.number().min(g.sectionThickness.min).max(g.sectionThickness.max).optional(),
     color: z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour like #6f6f6f')
       .optional(),
-    fadeDistance: z.number().min(0).max(1000).optional(),
-    renderOrder: z.number().int().min(-100).max(100).optional(),
+    fadeDistance: z
+      .number()
+      .min(g.fadeDistance.accept.min)
+      .max(g.fadeDistance.accept.max)
+      .transform((v) => clamp(v, g.fadeDistance.min, g.fadeDistance.max))
+      .optional(),
+    renderOrder: z.number().int().min(g.renderOrder.min).max(g.renderOrder.max).optional(),
   })
   .strict();
 
-const clamp = (lo: number, hi: number) => (v: number) => Math.min(hi, Math.max(lo, v));
+const clamped = (r: { min: number; max: number }) => z.number().transform((v) => clamp(v, r.min, r.max));
 const size = z.number().int().min(MIN_SIZE).max(MAX_SIZE);
 
-/** Render options as a client sends them (all optional). */
+/** Render options as a client sends them (all optional), field by field. */
 export const renderOptionsShape = {
   format: z.enum(FORMATS).optional(),
   width: size.optional(),
@@ -61,118 +61,88 @@ export const renderOptionsShape = {
   showGrid: z.boolean().optional(),
   winterMode: z.boolean().optional(),
   springMode: z.boolean().optional(),
-  cameraOffsetX: z.number().transform(clamp(-0.3, 0.3)).optional(),
-  cameraZoom: z.number().transform(clamp(0.5, 2.0)).optional(),
+  cameraOffsetX: clamped(CAMERA_OFFSET_X).optional(),
+  cameraZoom: clamped(CAMERA_ZOOM).optional(),
   gridSettings: gridSettingsSchema.optional(),
-  frameQuality: z.enum(['standard', 'high']).optional(),
+  frameQuality: z.enum(FRAME_QUALITIES).optional(),
 };
 
-export const renderOptionsSchema = z.object(renderOptionsShape).strict();
+type OptionFields = { width?: number; height?: number; winterMode?: boolean; springMode?: boolean };
+
+/**
+ * Cross-field rules, shared by every schema that holds render options (the API bodies, the
+ * CLI flags, pregen's variants): width with height, winter without spring.
+ */
+export function renderOptionsRules(o: OptionFields, ctx: z.RefinementCtx): void {
+  if ((o.width === undefined) !== (o.height === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [o.width === undefined ? 'width' : 'height'], message: 'width and height must be sent together' });
+  }
+  if (o.winterMode && o.springMode) {
+    ctx.addIssue({ code: 'custom', path: ['springMode'], message: 'winterMode and springMode are mutually exclusive' });
+  }
+}
+
+/** The render options of one request, every rule checked. */
+export const renderOptionsSchema = z.object(renderOptionsShape).strict().superRefine(renderOptionsRules);
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
 
-/** Cross-field rules shared by every endpoint and the CLI; returns a message or null. */
-export function renderOptionsProblem(o: RenderOptions): { field: string; message: string } | null {
-  if ((o.width === undefined) !== (o.height === undefined)) {
-    return { field: o.width === undefined ? 'width' : 'height', message: 'width and height must be sent together' };
-  }
-  if (o.winterMode && o.springMode) {
-    return { field: 'springMode', message: 'winterMode and springMode are mutually exclusive' };
-  }
-  return null;
-}
-
-export interface GridSettings {
-  cellThickness: number;
-  sectionThickness: number;
-  color: string;
-  fadeDistance: number;
-  renderOrder: number;
-}
-
-export interface SpriteLayout {
-  columns: number;
-  rows: number;
-  frames: number;
-  frame_width: number;
-  frame_height: number;
-}
-
-/** Every option with its default resolved. Width/height are the size actually rendered. */
-export interface ResolvedRenderOptions {
-  format: Format;
-  width: number;
-  height: number;
-  /** what the client asked for, when sprite fitting shrank it */
-  requestedWidth: number;
-  requestedHeight: number;
-  profile: Profile;
-  scene: Scene;
-  showBackground: boolean;
-  showGrid: boolean;
-  winterMode: boolean;
-  springMode: boolean;
-  cameraOffsetX: number;
-  cameraZoom: number;
-  gridSettings: GridSettings;
-  frameQuality: 'standard' | 'high';
-  /** frames in one full turn */
-  frames: number;
-  fps: number;
-  sprite: SpriteLayout | null;
-}
-
-export const DEFAULT_GRID: GridSettings = {
-  cellThickness: 0.8,
-  sectionThickness: 1.4,
-  color: '#6f6f6f',
-  fadeDistance: 20,
-  renderOrder: -1,
-};
-
 /**
- * Largest frame size with the requested aspect ratio whose sheet stays within WebP's limit.
- * 1920x1080 with 12 columns and 6 rows gives 1365x768.
+ * Every option with its default resolved: what the cache key hashes, what `renders.request`
+ * stores and the worker parses back, and (a subset) what the stage draws. Width/height are the
+ * size actually rendered (sprite frames shrink to fit WebP's limit).
  */
-export function fitSpriteFrame(width: number, height: number, rows: number): { width: number; height: number } {
-  const scale = Math.min(1, Math.floor(WEBP_MAX / SPRITE_COLUMNS) / width, Math.floor(WEBP_MAX / rows) / height);
-  if (scale >= 1) return { width, height };
-  return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
-export function spriteLayout(width: number, height: number, frameQuality: 'standard' | 'high'): SpriteLayout {
-  const frames = frameQuality === 'high' ? 144 : 72;
-  const rows = Math.ceil(frames / SPRITE_COLUMNS);
-  const fit = fitSpriteFrame(width, height, rows);
-  return { columns: SPRITE_COLUMNS, rows, frames, frame_width: fit.width, frame_height: fit.height };
-}
+export const resolvedRenderOptionsSchema = z.object({
+  format: z.enum(FORMATS),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  profile: z.enum(PROFILES),
+  scene: z.enum(SCENES),
+  showBackground: z.boolean(),
+  showGrid: z.boolean(),
+  winterMode: z.boolean(),
+  springMode: z.boolean(),
+  cameraOffsetX: z.number(),
+  cameraZoom: z.number(),
+  gridSettings: z.object({
+    cellThickness: z.number(),
+    sectionThickness: z.number(),
+    color: z.string(),
+    fadeDistance: z.number(),
+    renderOrder: z.number(),
+  }),
+  frameQuality: z.enum(FRAME_QUALITIES),
+  /** frames in one full turn */
+  frames: z.number().int().positive(),
+  fps: z.number().positive(),
+  sprite: spriteLayoutSchema.nullable(),
+});
+export type ResolvedRenderOptions = z.output<typeof resolvedRenderOptionsSchema>;
 
 export function resolveRenderOptions(o: RenderOptions): ResolvedRenderOptions {
-  const format = o.format ?? 'video';
-  const profile = o.profile ?? 'cinematic';
+  const format = o.format ?? DEFAULT_FORMAT;
+  const profile = o.profile ?? DEFAULT_PROFILE;
   const winterMode = o.winterMode ?? false;
   const springMode = o.springMode ?? false;
   const seasonalScene: Scene | undefined = springMode ? 'dawn' : winterMode ? 'studio_v2' : undefined;
   const seasonalBackground: boolean | undefined = springMode ? true : winterMode ? false : undefined;
   const dflt = format === 'video' ? DEFAULT_VIDEO_SIZE : DEFAULT_SPRITE_SIZE;
-  const requestedWidth = o.width ?? dflt.width;
-  const requestedHeight = o.height ?? dflt.height;
+  const width = o.width ?? dflt.width;
+  const height = o.height ?? dflt.height;
   const frameQuality = o.frameQuality ?? 'standard';
-  const sprite = format === 'sprite' ? spriteLayout(requestedWidth, requestedHeight, frameQuality) : null;
+  const sprite = format === 'sprite' ? spriteLayout(width, height, frameQuality) : null;
   return {
     format,
-    width: sprite ? sprite.frame_width : requestedWidth,
-    height: sprite ? sprite.frame_height : requestedHeight,
-    requestedWidth,
-    requestedHeight,
+    width: sprite ? sprite.frame_width : width,
+    height: sprite ? sprite.frame_height : height,
     profile,
-    scene: o.scene ?? seasonalScene ?? 'studio',
+    scene: o.scene ?? seasonalScene ?? DEFAULT_SCENE,
     showBackground: o.showBackground ?? seasonalBackground ?? true,
     showGrid: o.showGrid ?? profile === 'cinematic',
     winterMode,
     springMode,
-    cameraOffsetX: o.cameraOffsetX ?? 0,
-    cameraZoom: o.cameraZoom ?? 1,
+    cameraOffsetX: o.cameraOffsetX ?? CAMERA_OFFSET_X.default,
+    cameraZoom: o.cameraZoom ?? CAMERA_ZOOM.default,
     gridSettings: { ...DEFAULT_GRID, ...o.gridSettings },
     // frameQuality only changes sprites; fixing it for video keeps equal videos on one cache key
     frameQuality: format === 'sprite' ? frameQuality : 'standard',

@@ -1,9 +1,43 @@
 /**
- * Sprite sheet geometry (pure): where frame i goes and how big the sheet is.
+ * Sprite sheet geometry (pure): the layout of a sheet, where frame i goes and how big the sheet is.
  * Frames fill rows left to right, top to bottom: frame i at column i % columns, row i / columns.
  */
-import type { SpriteLayout } from './render-options.js';
-import { SPRITE_COLUMNS, WEBP_MAX } from './render-options.js';
+import { z } from 'zod';
+import type { FrameQuality } from './render-defaults.js';
+
+/** WebP's hard limit on either side of an image. */
+export const WEBP_MAX = 16383;
+export const SPRITE_COLUMNS = 12;
+/** Frames in one turn of a sprite. */
+export const SPRITE_FRAMES: Record<FrameQuality, number> = { standard: 72, high: 144 };
+
+/** A sheet's layout, as the job object reports it (`sprite`). */
+export const spriteLayoutSchema = z.object({
+  columns: z.number().int(),
+  rows: z.number().int(),
+  frames: z.number().int(),
+  frame_width: z.number().int(),
+  frame_height: z.number().int(),
+});
+export type SpriteLayout = z.output<typeof spriteLayoutSchema>;
+
+/**
+ * Largest frame size with the requested aspect ratio whose sheet stays within WebP's limit.
+ * 1920x1080 with 12 columns and 6 rows gives 1365x768.
+ */
+export function fitSpriteFrame(width: number, height: number, rows: number): { width: number; height: number } {
+  const scale = Math.min(1, Math.floor(WEBP_MAX / SPRITE_COLUMNS) / width, Math.floor(WEBP_MAX / rows) / height);
+  if (scale >= 1) return { width, height };
+  return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** The layout of a full turn at the requested frame size (shrunk to fit WebP when needed). */
+export function spriteLayout(width: number, height: number, frameQuality: FrameQuality): SpriteLayout {
+  const frames = SPRITE_FRAMES[frameQuality];
+  const rows = Math.ceil(frames / SPRITE_COLUMNS);
+  const fit = fitSpriteFrame(width, height, rows);
+  return { columns: SPRITE_COLUMNS, rows, frames, frame_width: fit.width, frame_height: fit.height };
+}
 
 /** Pixel size of the whole sheet. */
 export function sheetSize(layout: SpriteLayout): { width: number; height: number } {

@@ -6,7 +6,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PregeneratedTable } from '../db/schema.js';
 import type { PartIdMap } from '../model/part.js';
-import type { Format } from '../model/render-options.js';
+import type { Format } from '../model/render-defaults.js';
 
 /** A cache entry as the code reads it. */
 export interface PregenEntry {

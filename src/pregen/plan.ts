@@ -7,16 +7,9 @@ import { countProblems } from '../catalog/build-rules.js';
 import { resolveBuildParts } from '../catalog/repository.js';
 import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import { normaliseParts } from '../jobs/cache-key.js';
-import {
-  renderOptionsProblem,
-  renderOptionsSchema,
-  resolveRenderOptions,
-  type Format,
-  type Profile,
-  type RenderOptions,
-  type ResolvedRenderOptions,
-} from '../model/render-options.js';
+import { normaliseParts } from '../model/render-request.js';
+import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
+import type { Format, Profile } from '../model/render-defaults.js';
 import { existingKeys } from './cache-repository.js';
 import { combinationKey, combinationMaterial, type CombinationMaterial } from './combination.js';
 import { PregenInputError, type PartMapSource } from './sources.js';
@@ -75,8 +68,6 @@ function variantOptions(base: RenderOptions, format: Format, profile: Profile, s
   if (!parsed.success) {
     throw new PregenInputError(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
   }
-  const problem = renderOptionsProblem(parsed.data);
-  if (problem) throw new PregenInputError(`${problem.field}: ${problem.message}`);
   return parsed.data;
 }
 

@@ -20,7 +20,8 @@ import { startVideoEncoder, type VideoEncoder } from '../encode/video-encoder.js
 import type { GlBackendName } from './chromium-args.js';
 import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
-import type { ResolvedRenderOptions, SpriteLayout } from '../model/render-options.js';
+import type { ResolvedRenderOptions } from '../model/render-options.js';
+import type { SpriteLayout } from '../model/sprite-layout.js';
 import { abortExpression, captureExpression, runExpression, type PageH264, type PageRunRequest } from './page-capture.js';
 
 /** Which files to produce; by default the main result of options.format plus a WebP still. */

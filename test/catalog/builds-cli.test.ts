@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePartsFlags } from '../../src/cli/builds.js';
+import { parsePartsFlags } from '../../src/cli/parts-flag.js';
 import { UsageError } from '../../src/cli/errors.js';
 
 describe('builds create --parts parsing', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellOrigin, layoutFor, sheetSize } from '../../src/model/sprite-layout.js';
-import { resolveRenderOptions, spriteLayout } from '../../src/model/render-options.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
+import { spriteLayout } from '../../src/model/sprite-layout.js';
 
 describe('sprite layout', () => {
   it('places frames left to right, top to bottom in 12 columns', () => {

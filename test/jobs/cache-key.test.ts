@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cacheKey, canonicalJson, normaliseRequest } from '../../src/jobs/cache-key.js';
+import { cacheKey, canonicalJson } from '../../src/jobs/cache-key.js';
+import { normaliseRequest } from '../../src/model/render-request.js';
 import { renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
 
 const opts = (o: unknown) => resolveRenderOptions(renderOptionsSchema.parse(o));

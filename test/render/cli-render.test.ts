@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parsePartsFlags, renderOptionsFromFlags } from '../../src/cli/render.js';
+import { parsePartsFlags } from '../../src/cli/parts-flag.js';
+import { renderOptionsFromFlags } from '../../src/cli/render-option-flags.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitSpriteFrame, renderOptionsProblem, renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
+import { renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
+import { fitSpriteFrame } from '../../src/model/sprite-layout.js';
 
 const resolve = (o: unknown) => resolveRenderOptions(renderOptionsSchema.parse(o));
 
@@ -34,14 +35,22 @@ describe('render options', () => {
     }
   });
 
-  it('need width with height and exclude winter with spring', () => {
-    expect(renderOptionsProblem(renderOptionsSchema.parse({ width: 300 }))?.field).toBe('height');
-    expect(renderOptionsProblem(renderOptionsSchema.parse({ winterMode: true, springMode: true }))?.field).toBe('springMode');
-    expect(renderOptionsProblem(renderOptionsSchema.parse({ width: 300, height: 300 }))).toBeNull();
+  it('need width with height and exclude winter with spring (rules inside the schema)', () => {
+    const issue = (o: unknown) => renderOptionsSchema.safeParse(o).error?.issues[0];
+    expect(issue({ width: 300 })).toMatchObject({ path: ['height'], message: 'width and height must be sent together' });
+    expect(issue({ height: 300 })?.path).toEqual(['width']);
+    expect(issue({ winterMode: true, springMode: true })).toMatchObject({ path: ['springMode'], message: /mutually exclusive/ });
+    expect(issue({ width: 300, height: 300 })).toBeUndefined();
+  });
+
+  it('accept a grid fade distance from 0 and draw at least 0.5 (the stage clamps the same)', () => {
+    expect(resolve({ gridSettings: { fadeDistance: 0 } }).gridSettings.fadeDistance).toBe(0.5);
+    expect(resolve({ gridSettings: { fadeDistance: 7 } }).gridSettings.fadeDistance).toBe(7);
+    expect(renderOptionsSchema.safeParse({ gridSettings: { fadeDistance: -1 } }).success).toBe(false);
   });
 
   it('fit sprite frames within the WebP limit, same aspect ratio', () => {
-    expect(resolve({ format: 'sprite', width: 1920, height: 1080 })).toMatchObject({ width: 1365, height: 768, requestedWidth: 1920, requestedHeight: 1080 });
+    expect(resolve({ format: 'sprite', width: 1920, height: 1080 })).toMatchObject({ width: 1365, height: 768, sprite: { frame_width: 1365, frame_height: 768 } });
     expect(fitSpriteFrame(1365, 1365, 12)).toEqual({ width: 1365, height: 1365 });
     const high = resolve({ format: 'sprite', width: 2000, height: 2000, frameQuality: 'high' });
     expect(high.width * 12).toBeLessThanOrEqual(16383);

@@ -6,12 +6,12 @@ import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
 import { countProblems } from '../../catalog/build-rules.js';
 import { CATEGORIES, isCategory } from '../../model/part.js';
-import { type InteractiveState } from '../../model/interactive-state.js';
+import type { InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
 import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
-import { renderOptionsProblem, type RenderOptions } from '../../model/render-options.js';
+import type { RenderOptions } from '../../model/render-options.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { badRequest, notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
@@ -19,12 +19,6 @@ import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Cross-field option rules (width with height, winter vs spring) as a 400. */
-export function checkOptions(o: RenderOptions): void {
-  const p = renderOptionsProblem(o);
-  if (p) throw badRequest('invalid_body', p.message, [{ field: p.field, message: p.message }]);
-}
 
 /** Async renders run only in prod (DESIGN.md section 4). */
 function requireProd(req: Request): void {
@@ -97,7 +91,6 @@ function urlFor(ctx: ApiContext, req: Request) {
 /** A /render-build style body, every rule checked: the parts map and the render options. */
 function parseRenderBuild(req: Request): { parts: Record<string, string[]>; options: RenderOptions } {
   const body = parseOr400(renderBuildBody, req.body, 'body');
-  checkOptions(body);
   requireProd(req);
   checkPartsShape(body.parts);
   const { parts, ...options } = body;
@@ -116,7 +109,6 @@ export function renderRoutes(ctx: ApiContext): Router {
 
   r.post('/render-by-share-code', submitAuth, async (req, res) => {
     const body = parseOr400(renderByShareCodeBody, req.body, 'body');
-    checkOptions(body);
     requireProd(req);
     const { shareCode, ...options } = body;
     const build = await getBuild(ctx.db, shareCode);
