@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { UserError } from './errors.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])])
@@ -120,9 +121,10 @@ export const ENV_FALLBACK_NAMES: Partial<Record<keyof ConfigInput, string>> = {
   s3SessionToken: 'AWS_SESSION_TOKEN',
 };
 
-export class ConfigError extends Error {
+/** A bad setting, named with where it came from (exit 2). */
+export class ConfigError extends UserError {
   constructor(message: string) {
-    super(message);
+    super('invalid_config', message);
     this.name = 'ConfigError';
   }
 }

@@ -1,5 +1,9 @@
-/** The one error middleware: every failure becomes DESIGN.md's body; never a stack trace. */
+/**
+ * The one error middleware: the error vocabulary (src/errors.ts) and body-parser failures
+ * become DESIGN.md's body; anything else is a bug, logged and answered 500. Never a stack trace.
+ */
 import type { NextFunction, Request, Response } from 'express';
+import { InternalError, UnavailableError, UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { HttpError } from './http-error.js';
 
@@ -9,8 +13,12 @@ interface BodyParserError extends Error {
   limit?: number;
 }
 
-function toHttpError(err: unknown): HttpError | null {
-  if (err instanceof HttpError) return err;
+/** What the response says: status, code, message, details, headers. */
+type Answer = Pick<UserError, 'status' | 'code' | 'message' | 'details' | 'headers'>;
+
+function toAnswer(err: unknown): Answer | null {
+  if (err instanceof UserError) return err;
+  if (err instanceof UnavailableError) return { status: err.status, code: err.code, message: err.message };
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -31,9 +39,9 @@ function toHttpError(err: unknown): HttpError | null {
 
 export function errorMiddleware(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const http = toHttpError(err);
-    if (!http) log.error({ err, method: req.method, path: req.path }, 'unhandled error');
-    const e = http ?? new HttpError(500, 'internal_error', 'internal error: the failure was logged');
+    const answer = toAnswer(err);
+    if (!answer) log.error({ err, method: req.method, path: req.path }, err instanceof InternalError ? 'request failed' : 'unhandled error');
+    const e = answer ?? { status: 500, code: 'internal_error', message: 'internal error: the failure was logged' };
     if (res.headersSent) {
       res.destroy();
       return;

@@ -159,7 +159,6 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const { FORMATS, PROFILES } = await import('../model/render-defaults.js');
   const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
-  const { PregenInputError } = await import('../pregen/sources.js');
   if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
   const cfg = configFor(cmd, { glBackend: flags.gl });
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
@@ -184,31 +183,25 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const write = (t: string) => void process.stdout.write(t);
   try {
     const { pregenCommand } = await import('../pregen/command.js');
-    const { MissingToolError } = await import('../render/tool-paths.js');
-    try {
-      return await pregenCommand({
-        cfg,
-        inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
-        thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
-        variants: {
-          base,
-          formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
-          profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
-          sizes: parseSizes(flags.sizes),
-          stale: flags.stale,
-        },
-        concurrency,
-        farm: flags.farm ?? false,
-        dryRun: flags.dryRun ?? false,
-        output: flags.json ? 'json' : process.stdout.isTTY && !flags.plain ? 'ink' : 'plain',
-        write,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      if (err instanceof PregenInputError) throw new UsageError(err.message);
-      if (err instanceof MissingToolError) throw new ExitError(1, err.message);
-      throw err;
-    }
+    // bad input throws PregenInputError (exit 2), a missing tool MissingToolError (exit 1)
+    return await pregenCommand({
+      cfg,
+      inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
+      thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
+      variants: {
+        base,
+        formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
+        profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
+        sizes: parseSizes(flags.sizes),
+        stale: flags.stale,
+      },
+      concurrency,
+      farm: flags.farm ?? false,
+      dryRun: flags.dryRun ?? false,
+      output: flags.json ? 'json' : process.stdout.isTTY && !flags.plain ? 'ink' : 'plain',
+      write,
+      signal: abort.signal,
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -61,15 +61,9 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd, { glBackend: flags.gl });
 
   // find the tools before starting the database: a missing one should fail in a second
-  const { findChromium, findFfmpeg, MissingToolError } = await import('../render/tool-paths.js');
-  let chromium, ffmpegPath;
-  try {
-    chromium = await findChromium(cfg, cfg.searchPath);
-    ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
-  } catch (err) {
-    if (err instanceof MissingToolError) throw new ExitError(1, err.message);
-    throw err;
-  }
+  const { findChromium, findFfmpeg } = await import('../render/tool-paths.js');
+  const chromium = await findChromium(cfg, cfg.searchPath);
+  const ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
 
   const build = await resolveBuild(flags, cfg);
   const { BrowserPool } = await import('../render/browser-pool.js');

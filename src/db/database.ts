@@ -5,6 +5,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { UnavailableError } from '../errors.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded.js';
 import { migrate } from './migrate.js';
 import type { Database } from './schema.js';
@@ -26,9 +27,10 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-export class DatabaseUnavailableError extends Error {
+/** PostgreSQL cannot be reached; the message says how to fix it. */
+export class DatabaseUnavailableError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('database_unavailable', message);
     this.name = 'DatabaseUnavailableError';
   }
 }

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { resolveBuildParts } from '../catalog/repository.js';
+import { resolveBuildParts, UnknownPartsError } from '../catalog/repository.js';
 import type { InteractiveState } from '../model/interactive-state.js';
 import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { rendererVersion } from '../render/renderer-version.js';
@@ -29,14 +29,6 @@ export interface Submission {
   jobId: string;
   outcome: SubmitOutcome;
   render: RenderRow;
-}
-
-/** Parts that do not exist (the API answers 404 naming them). */
-export class UnknownPartsError extends Error {
-  constructor(public readonly ids: string[]) {
-    super(`unknown part ID${ids.length > 1 ? 's' : ''}: ${ids.join(', ')}`);
-    this.name = 'UnknownPartsError';
-  }
 }
 
 export async function submitRender(db: Db, input: SubmitInput): Promise<Submission> {

@@ -8,15 +8,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { UnavailableError } from '../errors.js';
 import type { GlInfo } from '../model/stage-contract.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
 
 /** WebGL could not be brought up with any backend. */
-export class WebGlUnavailableError extends Error {
+export class WebGlUnavailableError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('webgl_unavailable', message);
     this.name = 'WebGlUnavailableError';
   }
 }

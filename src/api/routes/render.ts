@@ -9,7 +9,7 @@ import { CATEGORIES, isCategory } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
-import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';
+import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
 import type { RenderOptions } from '../../model/render-options.js';
 import { publicBase, type ApiContext } from '../context.js';
@@ -44,23 +44,12 @@ export function checkPartsShape(parts: Record<string, string[]>): void {
   if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
 }
 
-/** UnknownPartsError -> 404 part_not_found naming the IDs; any other error unchanged. */
-export function asPartNotFound(err: unknown): unknown {
-  if (err instanceof UnknownPartsError) {
-    return notFound('part_not_found', err.message, err.ids.map((id) => ({ field: 'parts', message: 'not found', id })));
-  }
-  return err;
-}
-
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
-  try {
-    const s = await submitRender(ctx.db, { customerId: req.principal!.customerId, parts, state, options, shareCode });
-    submissions.inc({ outcome: s.outcome, format: s.render.format });
-    ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
-    return s;
-  } catch (err) {
-    throw asPartNotFound(err);
-  }
+  // unknown part IDs throw UnknownPartsError: 404 part_not_found naming them
+  const s = await submitRender(ctx.db, { customerId: req.principal!.customerId, parts, state, options, shareCode });
+  submissions.inc({ outcome: s.outcome, format: s.render.format });
+  ctx.log.info({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: req.principal!.customerName }, 'render submitted');
+  return s;
 }
 
 /** The submission response of spec 4.3 (plus share_code on share-code submissions). */
