@@ -12,7 +12,7 @@ import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { installQueue, quietLogger } from './queue.js';
-import { createRenderEngine, type RenderEngine } from './render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper } from './sweeper.js';
 import { renderTask } from './tasks/render.js';
 import { thumbnailTask } from './tasks/thumbnail.js';

@@ -6,7 +6,7 @@
 import type { Config } from '../config.js';
 import type { Category } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import { formatDuration } from './format.js';
 import { planPregen, type PlanItem, type PlanOptions } from './plan.js';
 import { plainReporter } from './plain-reporter.js';
@@ -102,7 +102,7 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
     }
     const { openArtifactStore } = await import('../storage/artifact-store.js');
     const store = await openArtifactStore(o.cfg);
-    const createEngine = o.createEngine ?? (async () => (await import('../jobs/render-engine.js')).createRenderEngine(o.cfg));
+    const createEngine = o.createEngine ?? (async () => (await import('../render/engine.js')).createRenderEngine(o.cfg));
     if (o.thumbnails) return await thumbnails(o, db, store, createEngine);
 
     const { rendererVersion } = await import('../render/renderer-version.js');

@@ -3,7 +3,7 @@
  * createRenderEngine spreads its request into renderBuild, so these reach the renderer; they
  * are not (yet) in EngineRequest's type, hence this one typed door instead of casts elsewhere.
  */
-import type { EngineRequest, RenderEngine } from '../jobs/render-engine.js';
+import type { EngineRequest, RenderEngine } from '../render/engine.js';
 import type { RenderRequest, RenderResult } from '../render/renderer.js';
 
 /** An engine request plus which files to write and whether the background is transparent. */

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import { engineRender } from './engine-render.js';
 import type { PlanItem } from './plan.js';
 import type { PregenObserver } from './progress.js';

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { createRenderEngine, type RenderEngine } from '../jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { runFarm } from './farm-executor.js';
 import { runLocal } from './local-executor.js';

@@ -4,7 +4,7 @@
  */
 import type { PartRow } from '../catalog/repository.js';
 import type { Db } from '../db/database.js';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { oneLine } from './local-executor.js';
 import type { ItemRef, PregenObserver } from './progress.js';

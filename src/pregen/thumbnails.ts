@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import type { PartRow } from '../catalog/repository.js';
 import type { Category, Part } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import { resolveRenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { engineRender } from './engine-render.js';

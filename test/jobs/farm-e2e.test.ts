@@ -8,7 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { installQueue } from '../../src/jobs/queue.js';
-import { createRenderEngine } from '../../src/jobs/render-engine.js';
+import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';
 import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/pregen/thumbnails.js';

@@ -16,7 +16,7 @@ import { normalisedRequestSchema, type NormalisedRequest } from '../../model/ren
 import { PermanentRenderError } from '../errors.js';
 import { RENDER_TASK } from '../queue.js';
 import { artifactKey, type RenderArtifacts, type RenderRow } from '../render-row.js';
-import type { RenderEngine } from '../render-engine.js';
+import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';
 
 export interface RenderTaskContext {

@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
 import { renderThumbnail, THUMBNAIL_TASK, thumbnailKey } from '../../pregen/thumbnails.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
-import type { RenderEngine } from '../render-engine.js';
+import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';
 
 export interface ThumbnailTaskContext {

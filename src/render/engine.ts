@@ -5,7 +5,7 @@
 import type { Config } from '../config.js';
 import type { StageBuild } from '../model/stage-contract.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
-import type { RenderProgress, RenderResult } from '../render/renderer.js';
+import type { RenderProgress, RenderResult } from './renderer.js';
 
 export interface EngineRequest {
   build: StageBuild;
@@ -30,10 +30,10 @@ export interface RenderEngine {
 }
 
 export async function createRenderEngine(cfg: Config, log?: (line: string) => void): Promise<RenderEngine> {
-  const { findChromium, findFfmpeg } = await import('../render/tool-paths.js');
-  const { BrowserPool } = await import('../render/browser-pool.js');
-  const { farmStageBundle } = await import('../render/stage-bundle.js');
-  const { renderBuild } = await import('../render/renderer.js');
+  const { findChromium, findFfmpeg } = await import('./tool-paths.js');
+  const { BrowserPool } = await import('./browser-pool.js');
+  const { farmStageBundle } = await import('./stage-bundle.js');
+  const { renderBuild } = await import('./renderer.js');
   const chromium = await findChromium(cfg, cfg.searchPath);
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   const pool = new BrowserPool({ chromiumPath: chromium.path, glBackend: cfg.glBackend, stage: farmStageBundle, log });
