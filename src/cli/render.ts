@@ -60,31 +60,24 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
   const cfg = configFor(cmd, { glBackend: flags.gl });
 
-  // find the tools before starting the database: a missing one should fail in a second
-  const { findChromium, findFfmpeg } = await import('../render/tool-paths.js');
-  const chromium = await findChromium(cfg, cfg.searchPath);
-  const ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
-
-  const build = await resolveBuild(flags, cfg);
-  const { BrowserPool } = await import('../render/browser-pool.js');
-  const { renderBuild } = await import('../render/renderer.js');
-  const { farmStageBundle } = await import('../render/stage-bundle.js');
+  // the engine finds the tools before the database starts: a missing one fails in a second
+  const { createRenderEngine } = await import('../render/engine.js');
+  const engine = await createRenderEngine(cfg);
+  let build;
+  try {
+    build = await resolveBuild(flags, cfg);
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
   const path = await import('node:path');
   const progress = await progressReporter(!flags.json && process.stderr.isTTY === true);
-  const pool = new BrowserPool({
-    chromiumPath: chromium.path,
-    glBackend: chromium.source === 'package' && cfg.glBackend === 'auto' ? 'swiftshader' : cfg.glBackend,
-    stage: farmStageBundle,
-    noSandbox: process.getuid?.() === 0,
-  });
   const abort = new AbortController();
   const onSignal = () => abort.abort(new ExitError(130, 'render cancelled'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const result = await renderBuild({
-      pool,
-      ffmpegPath,
+    const result = await engine.render({
       build,
       options,
       outputs: { [options.format]: true, screenshot: shot },
@@ -105,7 +98,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
     progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await pool.close();
+    await engine.close();
   }
 }
 

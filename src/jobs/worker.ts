@@ -40,7 +40,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   await installQueue(db.pool);
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const wlog = log.child({ worker: id });
-  const engine = opts.engine ?? (await createRenderEngine(cfg, (line) => wlog.info(line)));
+  const engine = opts.engine ?? (await createRenderEngine(cfg, { log: (line) => wlog.info(line) }));
   // the GL self-test runs before joining, so a worker without WebGL never takes jobs
   const info = await engine.info();
   wlog.info(info, 'renderer ready');

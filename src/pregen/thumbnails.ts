@@ -17,7 +17,6 @@ import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../render/engine.js';
 import { resolveRenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { engineRender } from './engine-render.js';
 
 /** graphile-worker task name. */
 export const THUMBNAIL_TASK = 'thumbnail';
@@ -62,7 +61,7 @@ export async function renderThumbnail(
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-thumb-'));
   try {
     const lone: Part = { id: part.id, category: part.category, name: part.name, specs: part.specs } as Part;
-    const result = await engineRender(deps.engine, {
+    const result = await deps.engine.render({
       build: { parts: { [part.category]: [lone] } as Partial<Record<Category, Part[]>>, state: null },
       options: thumbnailOptions(),
       outDir: tmp,

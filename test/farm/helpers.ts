@@ -1,18 +1,6 @@
 /** Shared helpers for the farm model tests (Node only: no DOM, no WebGL). */
 import * as THREE from 'three';
-import type { StageBuild } from '../../src/model/stage-contract.js';
-import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/model/part.js';
-
-/** The demo build with `shareCode` as a StageBuild (parts resolved, saved state kept). */
-export function demoBuild(shareCode: string): StageBuild {
-  const demo = DEMO_BUILDS.find((b) => b.shareCode === shareCode);
-  if (!demo) throw new Error(`no demo build ${shareCode}`);
-  const byId = new Map(DEMO_PARTS.map((p) => [p.id, p]));
-  const parts: Partial<Record<Category, Part[]>> = {};
-  for (const [cat, ids] of Object.entries(demo.parts) as [Category, string[]][]) parts[cat] = ids.map((id) => byId.get(id)!).filter(Boolean);
-  return { parts, state: demo.interactiveState ?? null };
-}
+import type { Category } from '../../src/model/part.js';
 
 /** Child groups of a build group for a category. */
 export function partsIn(group: THREE.Object3D, category: Category): THREE.Object3D[] {

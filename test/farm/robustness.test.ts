@@ -9,11 +9,12 @@ import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
 import type { StageBuild } from '../../src/model/stage-contract.js';
 import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES, type Category, type Part } from '../../src/model/part.js';
-import { boxOf, demoBuild, finite } from './helpers.js';
+import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { boxOf, finite } from './helpers.js';
 
 const SAMPLE = '/work/shared/opendb/sample/open-db';
 const TRIANGLE_BUDGET = 150_000;
-const base = demoBuild('DEMO-GLASS');
+const base = demoStageBuild('DEMO-GLASS');
 
 function records(category: Category): { file: string; record: unknown }[] {
   const dir = join(SAMPLE, category);

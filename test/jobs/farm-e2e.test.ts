@@ -28,7 +28,7 @@ describe('job farm end to end', () => {
   const start = async () => {
     // a real engine; failNext > 0 makes the next renders fail like a browser crash would
     const flaky: RenderEngine = {
-      info: () => engine.info(),
+      ...engine,
       close: async () => {},
       render: async (req) => {
         if (failNext > 0) {
