@@ -62,7 +62,7 @@ Examples:
               : undefined,
           });
           // product shots of new and changed parts, rendered by workers after any renders
-          const { queueImportThumbnails } = await import('../pregen/import-hook.js');
+          const { queueImportThumbnails } = await import('../jobs/thumbnail-jobs.js');
           thumbnailsQueued = await queueImportThumbnails(db, result);
           return result;
         } finally {

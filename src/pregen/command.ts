@@ -138,7 +138,7 @@ function itemJson(i: PlanItem) {
 }
 
 async function thumbnails(o: PregenCommandOptions, db: Db, store: import('../storage/artifact-store.js').ArtifactStore, createEngine: () => Promise<RenderEngine>): Promise<number> {
-  const { partsNeedingThumbnails } = await import('./thumbnails.js');
+  const { partsNeedingThumbnails } = await import('../thumbnails/part-thumbnail.js');
   const parts = await partsNeedingThumbnails(db, { categories: o.thumbnails!.categories, force: o.thumbnails!.force });
   if (o.dryRun) {
     const text = parts.map((p) => `would render thumbnail ${p.id}  ${p.category}  ${p.name}`).join('\n');

@@ -9,7 +9,7 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { oneLine } from './local-executor.js';
 import type { ItemRef, PregenObserver } from './progress.js';
 import { fanOut, type FailedItem } from './runner.js';
-import { renderThumbnail, THUMBNAIL_SIZE } from './thumbnails.js';
+import { renderThumbnail, THUMBNAIL_SIZE } from '../thumbnails/part-thumbnail.js';
 
 export interface ThumbnailRunOptions {
   db: Db;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { getPartsByIds } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
-import { renderThumbnail, THUMBNAIL_TASK, thumbnailKey } from '../../pregen/thumbnails.js';
+import { renderThumbnail, THUMBNAIL_TASK, thumbnailKey } from '../../thumbnails/part-thumbnail.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';

@@ -1,8 +1,8 @@
 /** What `catalog import` calls after a successful import: queue thumbnails of the imported categories. */
 import type { ImportSummary } from '../catalog/importer.js';
 import type { Db } from '../db/database.js';
-import { installQueue } from '../jobs/queue.js';
-import { enqueueThumbnails } from './thumbnails.js';
+import { installQueue } from './queue.js';
+import { enqueueThumbnails } from '../thumbnails/part-thumbnail.js';
 
 /** Enqueues thumbnail jobs for parts of the categories that got rows; returns how many were queued. */
 export async function queueImportThumbnails(db: Db, summary: ImportSummary): Promise<number> {
