@@ -131,7 +131,7 @@ Examples:
       const cfg = configFor(cmd);
       const { withDb } = await import('./common.js');
       const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
-      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { openArtifactStore } = await import('../storage/open-artifact-store.js');
       const { rendererVersion } = await import('../render/renderer-version.js');
       const version = await rendererVersion();
       await withDb(cfg, async (db) => {

@@ -25,7 +25,7 @@ Examples:
       });
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
-      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { openArtifactStore } = await import('../storage/open-artifact-store.js');
       const { startWorker } = await import('../jobs/worker.js');
       const log = createLogger(cfg);
       const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) });

@@ -100,7 +100,7 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
       const { seedDemoCatalog } = await import('../catalog/repository.js');
       await seedDemoCatalog(db);
     }
-    const { openArtifactStore } = await import('../storage/artifact-store.js');
+    const { openArtifactStore } = await import('../storage/open-artifact-store.js');
     const store = await openArtifactStore(o.cfg);
     const createEngine = o.createEngine ?? (async () => (await import('../render/engine.js')).createRenderEngine(o.cfg));
     if (o.thumbnails) return await thumbnails(o, db, store, createEngine);

@@ -2,10 +2,11 @@
  * Part thumbnails: a product shot of one part on its own (the stage draws a build of exactly
  * one non-case part as that part alone, farm/src/stage-session.ts; a lone case is drawn with a
  * default board inside), transparent background, flat neutral light, 256x256 WebP. Stored at
- * `thumbnails/<partId>/<version>.webp` and pointed at by `parts.image_key`, which
- * GET /assets/parts/:id serves (the SVG placeholder until then). Rendered by
- * `render-farm pregen --thumbnails` and by the low-priority `thumbnail` worker task that
- * `catalog import` enqueues.
+ * `thumbnails/<partId>/<version>.webp` (storage/artifact-key.ts) and pointed at by
+ * `parts.image_key`, which GET /assets/parts/:id serves (the SVG placeholder until then).
+ * Rendered by `render-farm pregen --thumbnails` (pregen/thumbnail-run.ts) and by the
+ * low-priority `thumbnail` worker task (jobs/tasks/thumbnail.ts) that `catalog import` queues
+ * (jobs/thumbnail-jobs.ts).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -16,18 +17,13 @@ import type { Category, Part } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../render/engine.js';
 import { resolveRenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
+import { THUMBNAIL_KEY_PREFIX, THUMBNAIL_KEY_SUFFIX, thumbnailKey } from '../storage/artifact-key.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 
-/** graphile-worker task name. */
-export const THUMBNAIL_TASK = 'thumbnail';
-/** Queue priority: graphile runs lower numbers first, renders are 0, so thumbnails wait for them. */
-export const THUMBNAIL_PRIORITY = 100;
 export const THUMBNAIL_SIZE = 256;
 
-/** Artifact key of a part's thumbnail for one data version. */
-export function thumbnailKey(partId: string, version: number): string {
-  return `thumbnails/${partId}/${version}.webp`;
-}
+/** SQL: the key a `parts` row's current thumbnail has (thumbnailKey of its id and version). */
+export const CURRENT_THUMBNAIL_KEY = sql<string>`${sql.lit(THUMBNAIL_KEY_PREFIX)} || id || '/' || version || ${sql.lit(THUMBNAIL_KEY_SUFFIX)}`;
 
 /** The options of every thumbnail: small, flat light, no grid or floor effects. */
 export function thumbnailOptions(): ResolvedRenderOptions {
@@ -91,24 +87,6 @@ export async function partsNeedingThumbnails(db: Db, opts: { categories?: readon
   let q = db.db.selectFrom('parts').select(['id', 'category', 'name', 'image_key', 'specs', 'opendb_id', 'version']);
   if (opts.categories?.length) q = q.where('category', 'in', [...opts.categories]);
   if (opts.ids?.length) q = q.where('id', 'in', [...opts.ids]);
-  if (!opts.force) q = q.where(sql<boolean>`image_key IS DISTINCT FROM 'thumbnails/' || id || '/' || version || '.webp'`);
+  if (!opts.force) q = q.where(sql<boolean>`image_key IS DISTINCT FROM ${CURRENT_THUMBNAIL_KEY}`);
   return (await q.orderBy('category').orderBy('name').orderBy('id').execute()) as unknown as PartRow[];
-}
-
-/**
- * Enqueues a low-priority `thumbnail` job for every part (of `categories`) that lacks a
- * current thumbnail, in one statement. The job key (one per part) keeps a re-import from
- * queueing a part twice. The queue schema must be installed (installQueue).
- */
-export async function enqueueThumbnails(db: Db, opts: { categories?: readonly Category[] } = {}): Promise<number> {
-  const cats = opts.categories?.length ? sql`AND category = ANY(${[...opts.categories]}::text[])` : sql``;
-  const r = await sql<{ n: string }>`
-    WITH queued AS (
-      SELECT graphile_worker.add_job(${THUMBNAIL_TASK}, json_build_object('partId', id), job_key := 'thumbnail:' || id,
-        priority := ${THUMBNAIL_PRIORITY}, max_attempts := 3)
-      FROM parts
-      WHERE image_key IS DISTINCT FROM 'thumbnails/' || id || '/' || version || '.webp' ${cats}
-    )
-    SELECT count(*) AS n FROM queued`.execute(db.db);
-  return Number(r.rows[0]?.n ?? 0);
 }

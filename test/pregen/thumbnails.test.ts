@@ -13,7 +13,7 @@ import { installQueue } from '../../src/jobs/queue.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';
-import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/thumbnails/part-thumbnail.js';
+import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 const bin = path.resolve('bin/render-farm');

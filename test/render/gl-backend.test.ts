@@ -13,7 +13,7 @@ import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { pregenCommand } from '../../src/pregen/command.js';
-import { openArtifactStore } from '../../src/storage/artifact-store.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 const run = promisify(execFile);

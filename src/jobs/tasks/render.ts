@@ -11,11 +11,12 @@ import { resolveBuildParts } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
+import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import { normalisedRequestSchema, type NormalisedRequest } from '../../model/render-request.js';
 import { PermanentRenderError } from '../errors.js';
 import { RENDER_TASK } from '../queue.js';
-import { artifactKey, type RenderArtifacts, type RenderRow } from '../render-row.js';
+import type { RenderArtifacts, RenderRow } from '../render-row.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';
 
@@ -29,7 +30,6 @@ export interface RenderTaskContext {
   timeoutMs: number;
 }
 
-const FILE_NAMES = { video: 'turntable.mp4', sprite: 'sprite.webp', screenshot: 'hero' } as const;
 const PROGRESS_EVERY_MS = 1_000;
 
 /** The row's normalised request, parsed by the schema that wrote it; bad data fails for good. */
@@ -98,8 +98,8 @@ export function renderTask(ctx: RenderTaskContext) {
         const artifacts: RenderArtifacts = {};
         for (const f of result.files) {
           const ext = path.extname(f.path);
-          const name = f.kind === 'screenshot' ? `${FILE_NAMES.screenshot}${ext}` : FILE_NAMES[f.kind];
-          const key = artifactKey(claimed.cache_key, name);
+          const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
+          const key = renderArtifactKey(claimed.cache_key, name);
           await ctx.store.putFile(key, f.path, f.mime);
           artifacts[f.kind] = key;
         }
