@@ -13,7 +13,7 @@ import type { InteractiveState } from '../../src/model/interactive-state.js';
 import type { StageBuild } from '../../src/model/stage-contract.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
-import { normalizeSpecs } from './layout/normalize.js';
+import { normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { placeFans, placeRadiator, type Placement } from './layout/placement.js';
 import { buildAirCooler } from './models/air-cooler.js';
 import { buildPump, buildRadiator, buildTubes, RADIATOR_CORE } from './models/aio.js';

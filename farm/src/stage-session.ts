@@ -21,7 +21,7 @@ import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
-import { bool, num } from './util/sanitize.js';
+import { bool, num } from '../../src/model/sanitize.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
 export const HERO_YAW = (50 * Math.PI) / 180;

@@ -1,7 +1,7 @@
 /** Fan slots derived from the case size and the fan size. */
 import { describe, expect, it } from 'vitest';
 import { computeCaseLayout } from '../../farm/src/layout/case-layout.js';
-import { normalizeSpecs } from '../../farm/src/layout/normalize.js';
+import { normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { deriveSlots, parseSlotId, type Panel } from '../../farm/src/layout/slots.js';
 import type { BoardFormFactor, CaseSpecs } from '../../src/model/part.js';
 

@@ -7,7 +7,7 @@
  */
 import * as THREE from 'three';
 import { DEFAULT_GRID, GRID_LIMITS as L, type GridSettings } from '../../../src/model/render-defaults.js';
-import { num } from '../util/sanitize.js';
+import { num } from '../../../src/model/sanitize.js';
 
 export const GRID_UNIT_M = 0.1;
 const CELL_M = 0.05;

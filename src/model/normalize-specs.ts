@@ -16,8 +16,8 @@ import type {
   RamSpecs,
   SpecsByCategory,
   StorageSpecs,
-} from '../../../src/model/part.js';
-import { bool, color, num, oneOf, record } from '../util/sanitize.js';
+} from './part.js';
+import { bool, color, num, oneOf, record } from './sanitize.js';
 
 
 export const BOARD_FORM_FACTORS: readonly BoardFormFactor[] = ['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX'];
