@@ -1,28 +1,31 @@
 /**
- * Normalises part specs for drawing: every field present, finite and within a plausible
- * range. Replaced values are reported as warnings (StageInfo.warnings), never thrown.
+ * The one normaliser of part specs: every field present, finite and within a range the stage
+ * can draw. The OpenDB import runs it on what it maps (so the catalog stores what is drawn),
+ * and the stage runs it again on whatever reaches it (the page takes JSON from outside).
+ * Replaced values are reported as warnings (StageInfo.warnings), never thrown.
  */
-import type {
-  BoardFormFactor,
-  CaseFanSpecs,
-  CaseSpecs,
-  Category,
-  CoolerSpecs,
-  CpuSpecs,
-  GpuSpecs,
-  MotherboardSpecs,
-  Part,
-  PsuSpecs,
-  RamSpecs,
-  SpecsByCategory,
-  StorageSpecs,
+import {
+  BOARD_FORM_FACTORS,
+  FAN_SIZES,
+  PSU_FORM_FACTORS,
+  PSU_LENGTH_MM,
+  RADIATOR_SIZES,
+  radiatorFanSize,
+  type CaseFanSpecs,
+  type CaseSpecs,
+  type Category,
+  type CoolerSpecs,
+  type CpuSpecs,
+  type GpuSpecs,
+  type MotherboardSpecs,
+  type Part,
+  type PsuSpecs,
+  type RamSpecs,
+  type SpecsByCategory,
+  type StorageSpecs,
 } from './part.js';
 import { bool, color, num, oneOf, record } from './sanitize.js';
 
-
-export const BOARD_FORM_FACTORS: readonly BoardFormFactor[] = ['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX'];
-const RADIATORS = [0, 120, 140, 240, 280, 360, 420] as const;
-const FAN_SIZES = [80, 92, 120, 140, 200] as const;
 
 /** Collects "field replaced" warnings for one part. */
 class Fixer {
@@ -137,8 +140,8 @@ function normCooler(f: Fixer): CoolerSpecs {
       rgb: f.bool('rgb', false),
     };
   }
-  const radiatorMm = f.pick('radiatorMm', RADIATORS.filter((r) => r > 0), 240);
-  const fanSizeMm = radiatorMm % 140 === 0 ? 140 : 120;
+  const radiatorMm = f.pick('radiatorMm', RADIATOR_SIZES, 240);
+  const fanSizeMm = radiatorFanSize(radiatorMm);
   return {
     type,
     radiatorMm,
@@ -182,11 +185,10 @@ function normStorage(f: Fixer): StorageSpecs {
 }
 
 function normPsu(f: Fixer): PsuSpecs {
-  const formFactor = f.pick('formFactor', ['ATX', 'SFX', 'SFX-L', 'TFX'] as const, 'ATX');
-  const len = formFactor === 'SFX' ? 100 : formFactor === 'SFX-L' ? 130 : formFactor === 'TFX' ? 175 : 160;
+  const formFactor = f.pick('formFactor', PSU_FORM_FACTORS, 'ATX');
   return {
     formFactor,
-    lengthMm: f.size('lengthMm', len, 90, 230),
+    lengthMm: f.size('lengthMm', PSU_LENGTH_MM[formFactor], 90, 230),
     wattage: f.size('wattage', 750, 100, 3000),
     color: f.color('color', '#1a1b1e'),
   };

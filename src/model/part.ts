@@ -3,7 +3,6 @@
  * `specs` holds only normalised, render-relevant values; the raw OpenDB record is kept apart.
  * A build's saved interactive state is in interactive-state.ts.
  */
-import { z } from 'zod';
 
 export const CATEGORIES = [
   'PCCase',
@@ -17,14 +16,40 @@ export const CATEGORIES = [
   'CaseFan',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
-export const categorySchema = z.enum(CATEGORIES);
 
 export function isCategory(value: unknown): value is Category {
   return typeof value === 'string' && (CATEGORIES as readonly string[]).includes(value);
 }
 
 /** Motherboard form factors, largest first. */
-export type BoardFormFactor = 'E-ATX' | 'ATX' | 'Micro ATX' | 'Mini-ITX';
+export const BOARD_FORM_FACTORS = ['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX'] as const;
+export type BoardFormFactor = (typeof BOARD_FORM_FACTORS)[number];
+
+/*
+ * Value domains of the specs, shared by the OpenDB import (catalog/opendb-map.ts) and the
+ * normaliser both the import and the stage run (normalize-specs.ts).
+ */
+
+/** AIO radiator lengths in millimetres (an air cooler has 0). */
+export const RADIATOR_SIZES = [120, 140, 240, 280, 360, 420] as const;
+export type RadiatorSize = (typeof RADIATOR_SIZES)[number];
+
+/** The radiator length closest to `mm`. */
+export function snapRadiator(mm: number): RadiatorSize {
+  return RADIATOR_SIZES.reduce<RadiatorSize>((a, b) => (Math.abs(b - mm) < Math.abs(a - mm) ? b : a), RADIATOR_SIZES[0]);
+}
+
+/** The fan size a radiator of this length carries: 140 mm fans on 140/280/420, else 120 mm. */
+export function radiatorFanSize(radiatorMm: number): 120 | 140 {
+  return radiatorMm % 140 === 0 ? 140 : 120;
+}
+
+/** Fan frame sizes in millimetres (case fans snap to the nearest). */
+export const FAN_SIZES = [80, 92, 120, 140, 200] as const;
+
+export const PSU_FORM_FACTORS = ['ATX', 'SFX', 'SFX-L', 'TFX'] as const;
+/** A PSU's typical length per form factor, for data without one. */
+export const PSU_LENGTH_MM: Record<(typeof PSU_FORM_FACTORS)[number], number> = { ATX: 150, SFX: 100, 'SFX-L': 125, TFX: 175 };
 
 /** Colours are CSS hex strings (`#1a1a1a`). */
 export interface CaseSpecs {
@@ -63,7 +88,7 @@ export interface CpuSpecs {
 export interface CoolerSpecs {
   type: 'air' | 'liquid';
   /** 0 for air coolers */
-  radiatorMm: 0 | 120 | 140 | 240 | 280 | 360 | 420;
+  radiatorMm: 0 | RadiatorSize;
   /** tower height for air coolers */
   heightMm: number;
   fanSizeMm: number;
@@ -98,7 +123,7 @@ export interface StorageSpecs {
 }
 
 export interface PsuSpecs {
-  formFactor: 'ATX' | 'SFX' | 'SFX-L' | 'TFX';
+  formFactor: (typeof PSU_FORM_FACTORS)[number];
   lengthMm: number;
   wattage: number;
   color: string;
