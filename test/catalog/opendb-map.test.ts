@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { mapOpenDbRecord, partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
 import type { Category, SpecsByCategory } from '../../src/model/part.js';
-import { FULL_TARBALL, sampleRecords } from './opendb-data.js';
+import { FULL_TARBALL, sampleRecords } from '../helpers/opendb-data.js';
 
 const HEX = /^#[0-9a-f]{6}$/i;
 const records = sampleRecords();

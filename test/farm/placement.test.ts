@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBuildGroup } from '../../farm/src/build-scene.js';
 import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_BUILDS, demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { boxOf, partsIn, within } from './helpers.js';
+import { boxOf, partsIn, within } from '../helpers/scene.js';
 
 describe('a full build', () => {
   const built = buildBuildGroup(demoStageBuild('DEMO-GLASS'));

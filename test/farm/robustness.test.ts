@@ -10,7 +10,7 @@ import type { StageBuild } from '../../src/model/stage-contract.js';
 import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES, type Category, type Part } from '../../src/model/part.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { boxOf, finite } from './helpers.js';
+import { boxOf, finite } from '../helpers/scene.js';
 
 const SAMPLE = '/work/shared/opendb/sample/open-db';
 const TRIANGLE_BUDGET = 150_000;

@@ -15,7 +15,7 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { RenderResult } from '../../src/render/renderer.js';
 import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { diffFraction } from './helpers/pixels.js';
+import { diffFraction } from '../helpers/pixels.js';
 import type { RenderEngine } from '../../src/render/engine.js';
 import { testEngine } from '../helpers/engine.js';
 

@@ -7,7 +7,7 @@ import type { StageBuild } from '../../src/model/stage-contract.js';
 import { resolveRenderOptions, type RenderOptions } from '../../src/model/render-options.js';
 import type { Part } from '../../src/model/part.js';
 import { demoPart, demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { diffFraction, opaquePixels } from './helpers/pixels.js';
+import { diffFraction, opaquePixels } from '../helpers/pixels.js';
 import type { RenderEngine } from '../../src/render/engine.js';
 import { testEngine } from '../helpers/engine.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { diffFraction } from './helpers/pixels.js';
+import { diffFraction } from '../helpers/pixels.js';
 import type { RenderEngine } from '../../src/render/engine.js';
 import { testEngine } from '../helpers/engine.js';
 

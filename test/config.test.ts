@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, baseUrl, loadConfig } from '../../src/config.js';
+import { ConfigError, baseUrl, loadConfig } from '../src/config.js';
 
 describe('config', () => {
   it('has defaults', () => {
