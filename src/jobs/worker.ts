@@ -31,6 +31,8 @@ export interface WorkerOptions {
 export interface RunningWorker {
   id: string;
   engine: RenderEngine;
+  /** graphile-worker's events (job:start, job:complete, ...): what tests and embedders wait on */
+  events: WorkerEvents;
   /** drains and stops; resolves when the process may exit */
   stop(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   return {
     id,
     engine,
+    events,
     stop: () => {
       stopping ??= (async () => {
         wlog.info('draining: no new jobs');

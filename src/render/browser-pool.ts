@@ -26,7 +26,7 @@ export interface BrowserPoolOptions {
   chromiumPath: string;
   /** auto: ANGLE over EGL (Mesa llvmpipe or a GPU), then SwiftShader */
   glBackend: 'auto' | GlBackendName;
-  /** the stage page to serve (farmStageBundle in production, a stand-in in some tests) */
+  /** the stage page to serve (farmStageBundle; render/engine.ts passes it) */
   stage: () => Promise<StageBundle>;
   /** Chromium refuses to run as root without --no-sandbox (containers) */
   noSandbox?: boolean;

@@ -1,7 +1,4 @@
-/**
- * What the real farm stage draws responds to the build and options (runs only when
- * farm/build.ts exists; the stand-in fixture does not model parts faithfully).
- */
+/** What the real farm stage draws responds to the build and options (through the render engine). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StageBuild } from '../../src/model/stage-contract.js';
 import { resolveRenderOptions, type RenderOptions } from '../../src/model/render-options.js';
