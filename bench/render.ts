@@ -20,15 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { StageBuild } from '../farm/src/contract.js';
-import { BrowserPool } from '../src/render/browser-pool.js';
-import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/render/options.js';
-import { renderBuild, type RenderResult } from '../src/render/renderer.js';
-import { farmStageBundle } from '../src/render/stage-bundle.js';
-import { findChromium, findFfmpeg } from '../src/render/tool-paths.js';
-import { demoStageBuild } from '../test/render/helpers/demo-build.js';
-import { HAS_FARM } from '../test/render/helpers/stage.js';
-import { buildStandInBundle } from '../test/render/fixtures/stand-in-bundle.js';
+import { demoStageBuild } from '../src/catalog/demo-catalog.js';
+import { loadConfig } from '../src/config.js';
+import type { StageBuild } from '../src/model/stage-contract.js';
+import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
+import type { BrowserPool } from '../src/render/browser-pool.js';
+import { createRenderEngine } from '../src/render/engine.js';
+import type { RenderResult } from '../src/render/renderer.js';
+import { findFfmpeg } from '../src/render/tool-paths.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -50,9 +49,9 @@ const CASES: Array<{ name: string; options: RenderOptions }> = [
 ];
 
 const run = promisify(execFile);
-const stage = HAS_FARM ? farmStageBundle : buildStandInBundle;
-const chromiumPath = (await findChromium({})).path;
-const ffmpegPath = (await findFfmpeg({})).path;
+// the production engine and configuration (CHROMIUM_PATH, RENDER_FARM_GL, ...)
+const cfg = loadConfig();
+const ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
 const build: StageBuild = demoStageBuild('DEMO-GLASS');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
 
@@ -145,14 +144,15 @@ async function naive(pool: BrowserPool, o: ResolvedRenderOptions, frames: number
   return (performance.now() - started) / frames;
 }
 
-const fast = new BrowserPool({ chromiumPath, glBackend: 'auto', stage, noSandbox: true });
+const engine = await createRenderEngine(cfg);
+const fast = engine.pool;
 const coldStart = performance.now();
 const info = await fast.info();
 const cold = performance.now() - coldStart;
 const rows: Record<string, unknown>[] = [];
 const load = () => os.loadavg()[0]!.toFixed(2);
 console.log(
-  `stage: ${HAS_FARM ? 'farm' : 'STAND-IN (farm/build.ts missing)'}; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
+  `stage: farm; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
 );
 for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
   const o = resolveRenderOptions(c.options);
@@ -164,7 +164,7 @@ for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
     const p = await pureLoop(fast, o, frames);
     if (p.ms < pure.ms) pure = p;
     const m = await measured(() =>
-      renderBuild({ pool: fast, ffmpegPath, build, options: o, outDir: path.join(tmp, c.name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
+      engine.render({ build, options: o, outDir: path.join(tmp, c.name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
     );
     const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
     if (!best || full < best.full) best = { r: m.value, cpu: Math.max(0, m.cpu - p.loadCpu) / m.value.frames, full };
@@ -188,9 +188,11 @@ for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
   });
   console.log(JSON.stringify(rows.at(-1)));
 }
-await fast.close();
+await engine.close();
 if (naiveFrames > 0) {
-  const slow = new BrowserPool({ chromiumPath, glBackend: 'swiftshader', stage, noSandbox: true });
+  // the reference: the same engine forced onto SwiftShader
+  const slowEngine = await createRenderEngine({ ...cfg, glBackend: 'swiftshader' });
+  const slow = slowEngine.pool;
   for (const row of rows) {
     const c = CASES.find((x) => x.name === row.case)!;
     const o = resolveRenderOptions(c.options);
@@ -199,7 +201,7 @@ if (naiveFrames > 0) {
     row.naive_over_full = +(n / (row.full_ms as number)).toFixed(2);
     console.log(JSON.stringify({ case: row.case, naive_ms: row.naive_ms, naive_over_full: row.naive_over_full, naive_frames: Math.min(naiveFrames, o.frames) }));
   }
-  await slow.close();
+  await slowEngine.close();
 }
 await rm(tmp, { recursive: true, force: true });
 console.log(`load at end ${load()}`);

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { UserError } from './errors.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])], { error: 'expected true or false (or 1/0, yes/no)' })
@@ -264,9 +265,10 @@ function shownValue(key: string, value: unknown): string {
   return `, got ${JSON.stringify(text)}`;
 }
 
-export class ConfigError extends Error {
+/** A bad setting, named with where it came from (exit 2). */
+export class ConfigError extends UserError {
   constructor(message: string) {
-    super(message);
+    super('invalid_config', message);
     this.name = 'ConfigError';
   }
 }

@@ -7,16 +7,18 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from './errors.js';
 
 /** A configured directory that cannot be used; the message names the setting and the path. */
-export class DirectoryError extends Error {
+export class DirectoryError extends UserError {
   constructor(
     /** e.g. `data dir (flag --data-dir)` */
     public readonly setting: string,
     public readonly dir: string,
     reason: string,
   ) {
-    super(`${setting}: cannot use ${dir} as a directory: ${reason}`);
+    // a bad setting: exit 2 like a bad flag; in the API (an unusable artifact dir) a 500 that says why
+    super('unusable_directory', `${setting}: cannot use ${dir} as a directory: ${reason}`, { exitCode: 2, status: 500 });
     this.name = 'DirectoryError';
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Hand-made builds for the dev snapshot script and tests (specs per src/catalog/types.ts).
+ * Hand-made builds for the dev snapshot script and tests (specs per src/model/part.ts).
  */
-import type { Part } from '../../src/catalog/types.js';
-import type { StageBuild } from '../src/contract.js';
+import type { Part } from '../../src/model/part.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 
 const part = <C extends Part['category']>(category: C, id: string, specs: Part<C>['specs']): Part<C> => ({ id, category, name: id, specs });
 

@@ -8,12 +8,13 @@
  * `userData.partId` (and `userData.slot` for case fans), merged to one mesh per material.
  */
 import * as THREE from 'three';
-import type { CaseFanSpecs, Category, InteractiveState, Part, SpecsByCategory } from '../../src/catalog/types.js';
-import type { StageBuild } from './contract.js';
+import type { CaseFanSpecs, Category, Part, SpecsByCategory } from '../../src/model/part.js';
+import type { InteractiveState } from '../../src/model/interactive-state.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { canonicalBuild } from './layout/canonical-build.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
-import { normalizeSpecs } from './layout/normalize.js';
+import { normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { placeFans, placeRadiator, type Placement } from './layout/placement.js';
 import { buildAirCooler } from './models/air-cooler.js';
 import { buildPump, buildRadiator, buildTubes, RADIATOR_CORE } from './models/aio.js';

@@ -4,8 +4,9 @@
  * moves seasonal particles) and draws: everything else is prepared once.
  */
 import * as THREE from 'three';
-import type { Category, Part } from '../../src/catalog/types.js';
-import type { StageBuild, StageInfo, StageOptions } from './contract.js';
+import type { Category, Part } from '../../src/model/part.js';
+import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, VIDEO_FRAMES } from '../../src/model/render-defaults.js';
+import type { StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
 import { buildBuildGroup, buildPartModel } from './build-scene.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';
@@ -20,7 +21,7 @@ import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
-import { bool, num } from './util/sanitize.js';
+import { bool, num } from '../../src/model/sanitize.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
 export const HERO_YAW = (50 * Math.PI) / 180;
@@ -46,9 +47,9 @@ export interface SessionOptions {
 export function sessionOptions(o: Partial<StageOptions> | null | undefined): SessionOptions {
   const winter = bool(o?.winterMode, false);
   return {
-    width: Math.round(num(o?.width, 512, 16, 8192)),
-    height: Math.round(num(o?.height, 512, 16, 8192)),
-    frames: Math.max(1, Math.round(num(o?.frames, 120, 1, 100000))),
+    width: Math.round(num(o?.width, 512, 16, MAX_SIZE)),
+    height: Math.round(num(o?.height, 512, 16, MAX_SIZE)),
+    frames: Math.max(1, Math.round(num(o?.frames, VIDEO_FRAMES, 1, 100000))),
     profile: o?.profile,
     scene: o?.scene,
     showBackground: bool(o?.showBackground, true),
@@ -56,8 +57,8 @@ export function sessionOptions(o: Partial<StageOptions> | null | undefined): Ses
     winterMode: winter,
     // mutually exclusive: the API rejects both; winter wins if both still arrive
     springMode: !winter && bool(o?.springMode, false),
-    cameraOffsetX: num(o?.cameraOffsetX, 0, -0.3, 0.3),
-    cameraZoom: num(o?.cameraZoom, 1, 0.5, 2),
+    cameraOffsetX: num(o?.cameraOffsetX, CAMERA_OFFSET_X.default, CAMERA_OFFSET_X.min, CAMERA_OFFSET_X.max),
+    cameraZoom: num(o?.cameraZoom, CAMERA_ZOOM.default, CAMERA_ZOOM.min, CAMERA_ZOOM.max),
     gridSettings: o?.gridSettings,
     transparent: bool(o?.transparent, false),
   };

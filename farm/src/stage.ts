@@ -4,7 +4,7 @@
  * builds a StageSession. The page makes no network requests: everything is procedural.
  */
 import * as THREE from 'three';
-import type { GlInfo, StageApi, StageBuild, StageInfo, StageOptions } from './contract.js';
+import type { GlInfo, StageApi, StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
 import { sessionOptions, StageSession } from './stage-session.js';
 

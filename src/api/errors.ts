@@ -1,6 +1,10 @@
-/** The one error middleware: every failure becomes DESIGN.md's body; never a stack trace. */
+/**
+ * The one error middleware: the error vocabulary (src/errors.ts) and body-parser failures
+ * become DESIGN.md's body; anything else is a bug, logged and answered 500. Never a stack trace.
+ */
 import type { NextFunction, Request, Response } from 'express';
 import { isDatabaseUnavailableError, isUnstorableTextError } from '../db/pg-errors.js';
+import { InternalError, UnavailableError, UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { DB_RETRY_AFTER_S, DbAvailability } from './db-availability.js';
 import { HttpError } from './http-error.js';
@@ -11,9 +15,13 @@ interface BodyParserError extends Error {
   limit?: number;
 }
 
-/** The HttpError an error stands for, or null for a bug (answered 500 and logged). */
-export function toHttpError(err: unknown): HttpError | null {
-  if (err instanceof HttpError) return err;
+/** What the response says: status, code, message, details, headers. */
+type Answer = Pick<UserError, 'status' | 'code' | 'message' | 'details' | 'headers'>;
+
+/** What an error stands for in the response, or null for a bug (answered 500 and logged). */
+export function toAnswer(err: unknown): Answer | null {
+  if (err instanceof UserError) return err;
+  if (err instanceof UnavailableError) return { status: err.status, code: err.code, message: err.message };
   if (isUnstorableTextError(err)) {
     return new HttpError(400, 'invalid_input', 'the request holds characters that cannot be stored (such as NUL): remove control characters');
   }
@@ -47,9 +55,9 @@ function databaseUnavailable(err: unknown, availability: DbAvailability): HttpEr
 /** `availability` is shared with /health in the app; a lone router (tests) gets its own. */
 export function errorMiddleware(log: Logger, availability: DbAvailability = new DbAvailability(log)) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const http = toHttpError(err) ?? databaseUnavailable(err, availability);
-    if (!http) log.error({ err, method: req.method, path: req.path }, 'unhandled error');
-    const e = http ?? new HttpError(500, 'internal_error', 'internal error: the failure was logged');
+    const answer = toAnswer(err) ?? databaseUnavailable(err, availability);
+    if (!answer) log.error({ err, method: req.method, path: req.path }, err instanceof InternalError ? 'request failed' : 'unhandled error');
+    const e = answer ?? { status: 500, code: 'internal_error', message: 'internal error: the failure was logged' };
     if (res.headersSent) {
       res.destroy();
       return;

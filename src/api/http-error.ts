@@ -1,19 +1,15 @@
-/** The one error type routes throw; the error middleware turns it into DESIGN.md's body. */
-export interface ErrorDetail {
-  field?: string;
-  message: string;
-  [key: string]: unknown;
-}
+/**
+ * Errors routes throw: the vocabulary's UserError (src/errors.ts) with the status first, and
+ * shorthands for the common statuses. The error middleware (errors.ts) turns them into
+ * DESIGN.md's body.
+ */
+import { NotFoundError, UserError, type ErrorDetail } from '../errors.js';
 
-export class HttpError extends Error {
-  constructor(
-    public readonly status: number,
-    public readonly code: string,
-    message: string,
-    public readonly details?: ErrorDetail[],
-    public readonly headers?: Record<string, string>,
-  ) {
-    super(message);
+export type { ErrorDetail };
+
+export class HttpError extends UserError {
+  constructor(status: number, code: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+    super(code, message, { status, details, headers });
     this.name = 'HttpError';
   }
 }
@@ -21,4 +17,4 @@ export class HttpError extends Error {
 export const badRequest = (code: string, message: string, details?: ErrorDetail[]) => new HttpError(400, code, message, details);
 export const unauthorized = (code: string, message: string) => new HttpError(401, code, message);
 export const forbidden = (code: string, message: string) => new HttpError(403, code, message);
-export const notFound = (code: string, message: string, details?: ErrorDetail[]) => new HttpError(404, code, message, details);
+export const notFound = (code: string, message: string, details?: ErrorDetail[]) => new NotFoundError(code, message, { details });

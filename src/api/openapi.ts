@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests
- * (src/api/schemas.ts, src/render/options.ts): one source of truth.
+ * (src/api/schemas.ts, src/model/render-options.ts): one source of truth.
  */
 import { z } from 'zod';
 import * as s from './schemas.js';

@@ -3,7 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
 import { hasScope, type Scope } from '../auth/scopes.js';
 import type { ApiContext } from './context.js';
-import { forbidden, HttpError } from './http-error.js';
+import { UserError } from '../errors.js';
+import { forbidden } from './http-error.js';
 import { takeRequestBudget, tooManyRequests } from './rate-limit.js';
 
 /**
@@ -19,7 +20,7 @@ function fromBrowser(req: Request): boolean {
  * token, which well-behaved clients hit routinely before they refresh.
  */
 function countsAsFailure(err: unknown): boolean {
-  return err instanceof HttpError && err.status === 401 && err.code !== 'token_expired';
+  return err instanceof UserError && err.status === 401 && err.code !== 'token_expired';
 }
 
 export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKeyOnly?: boolean } = {}): RequestHandler {

@@ -3,12 +3,16 @@
  * generate /api-docs/openapi.json, so the documentation cannot drift from the behaviour.
  */
 import { z } from 'zod';
-import { CATEGORIES, interactiveStateSchema } from '../catalog/types.js';
+import { CATEGORIES } from '../model/part.js';
+import { interactiveStateSchema } from '../model/interactive-state.js';
 import { isNullOrigin, normaliseOrigin } from '../auth/origin.js';
 import { SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
-import { renderOptionsShape } from '../render/options.js';
-import { text } from './text.js';
+import { renderOptionsRules, renderOptionsShape } from '../model/render-options.js';
+import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, MIN_SIZE } from '../model/render-defaults.js';
+import { renderRequestSchema } from '../model/render-request.js';
+import { spriteLayoutSchema } from '../model/sprite-layout.js';
+import { text } from '../model/text.js';
 
 /** A broker's `origin`: normalised (src/auth/origin.ts); "null" (no browser Origin) is no binding. */
 const httpOrigin = text().transform((s, ctx) => {
@@ -108,29 +112,17 @@ export const buildResponse = z.object({
   hasInteractiveModel: z.boolean(),
 });
 
-export const partsMap = z
-  .record(text(), z.array(text().min(1).max(64)).min(1).max(16))
-  .meta({ description: 'part IDs grouped by category, e.g. {"GPU": ["z7pyphm9k"]}' });
-
-export const renderBuildBody = z
-  .object({ parts: partsMap, ...renderOptionsShape })
-  .strict()
-  .meta({
-    description:
-      'width and height (256..8192) go together; winterMode and springMode are exclusive; cameraOffsetX (-0.3..0.3) and cameraZoom (0.5..2.0) are clamped. gridSettings: cellThickness, sectionThickness, color, fadeDistance, renderOrder.',
-  });
+export const renderBuildBody = renderRequestSchema.meta({
+  description:
+    `width and height (${MIN_SIZE}..${MAX_SIZE}) go together; winterMode and springMode are exclusive; ` +
+    `cameraOffsetX (${CAMERA_OFFSET_X.min}..${CAMERA_OFFSET_X.max}) and cameraZoom (${CAMERA_ZOOM.min}..${CAMERA_ZOOM.max}) are clamped. ` +
+    'gridSettings: cellThickness, sectionThickness, color, fadeDistance, renderOrder.',
+});
 
 export const renderByShareCodeBody = z
   .object({ shareCode: text().min(1).max(64), ...renderOptionsShape })
-  .strict();
-
-export const spriteLayoutSchema = z.object({
-  columns: z.number().int(),
-  rows: z.number().int(),
-  frames: z.number().int(),
-  frame_width: z.number().int(),
-  frame_height: z.number().int(),
-});
+  .strict()
+  .superRefine(renderOptionsRules);
 
 export const renderJobResponse = z.object({
   job_id: z.string().meta({ format: 'uuid' }),

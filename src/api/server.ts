@@ -12,7 +12,7 @@ import { resolveSigningSecret } from '../auth/signing-secret.js';
 import { installQueue } from '../jobs/queue.js';
 import { startSweeper } from '../jobs/sweeper.js';
 import { createLogger, type Logger } from '../log.js';
-import { openArtifactStore } from '../storage/artifact-store.js';
+import { openArtifactStore } from '../storage/open-artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { DbAvailability } from './db-availability.js';

@@ -1,9 +1,10 @@
 /**
- * Turns a request's credentials into a Principal, or an HttpError: API keys (server-side,
- * every scope) and session tokens (scoped, environment- and origin-bound).
+ * Turns a request's credentials into a Principal, or a UserError (401, or 400 for a bad
+ * environment): API keys (server-side, every scope) and session tokens (scoped, environment-
+ * and origin-bound).
  */
 import type { Kysely } from 'kysely';
-import { HttpError, unauthorized } from '../api/http-error.js';
+import { UserError } from '../errors.js';
 import type { Database } from '../db/schema.js';
 import { API_KEY_SCOPES, ENVIRONMENTS, type Environment, type Scope } from './scopes.js';
 import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
@@ -43,8 +44,11 @@ export const DEPRECATION_NOTICE =
 export function requestEnvironment(value: unknown): Environment | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value)) return value as Environment;
-  throw new HttpError(400, 'invalid_environment', `environment must be one of ${ENVIRONMENTS.join(', ')}`);
+  throw new UserError('invalid_environment', `environment must be one of ${ENVIRONMENTS.join(', ')}`);
 }
+
+/** Credentials that do not let the request in. */
+const unauthorized = (code: string, message: string) => new UserError(code, message, { status: 401 });
 
 function bearer(header: string | undefined): string {
   if (!header) throw unauthorized('missing_credentials', 'send Authorization: Bearer <session token or API key>');
@@ -102,15 +106,8 @@ export async function authenticate(
   if (opts.allowSessionTokens === false) {
     throw unauthorized('api_key_required', 'this endpoint takes a long-lived API key; a session token cannot mint tokens');
   }
-  let claims;
-  try {
-    claims = verifySessionToken(secret, token);
-  } catch (err) {
-    if (err instanceof TokenError) {
-      throw unauthorized(err.reason === 'expired' ? 'token_expired' : 'invalid_token', err.message);
-    }
-    throw err;
-  }
+  // a TokenError is a 401 token_expired / invalid_token already
+  const claims = verifySessionToken(secret, token);
   if (wantedEnv && wantedEnv !== claims.env) {
     throw unauthorized('environment_mismatch', `this token was minted for ${claims.env}, not ${wantedEnv}`);
   }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { UserError } from '../errors.js';
 import { type Environment, type Scope } from './scopes.js';
 
 const ISSUER = 'render-farm';
@@ -76,12 +77,13 @@ export function mintSessionToken(secret: string, input: MintInput): SessionToken
   };
 }
 
-export class TokenError extends Error {
+/** A session token that cannot be used: 401 `token_expired` or `invalid_token`. */
+export class TokenError extends UserError {
   constructor(
     public readonly reason: 'expired' | 'invalid',
     message: string,
   ) {
-    super(message);
+    super(reason === 'expired' ? 'token_expired' : 'invalid_token', message, { status: 401 });
     this.name = 'TokenError';
   }
 }

@@ -1,5 +1,5 @@
 /** How many parts of each category one build may list (what fits in one PC). */
-import type { Category } from './types.js';
+import type { Category } from '../model/part.js';
 
 export const MAX_PER_CATEGORY: Record<Category, number> = {
   PCCase: 1,

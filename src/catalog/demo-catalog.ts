@@ -6,7 +6,9 @@
  *
  * IDs are fixed literals so share codes, cached renders and docs stay valid across seeds.
  */
-import type { Category, InteractiveState, Part, PartIdMap, SpecsByCategory } from './types.js';
+import type { Category, Part, PartIdMap, SpecsByCategory } from '../model/part.js';
+import type { InteractiveState } from '../model/interactive-state.js';
+import type { StageBuild } from '../model/stage-contract.js';
 
 /** A saved demo build. */
 export interface DemoBuild {
@@ -420,3 +422,22 @@ export const DEMO_BUILDS: readonly DemoBuild[] = [
     },
   },
 ];
+
+/** The demo build with `shareCode` as the stage draws it: parts resolved, saved state kept (no database). */
+export function demoStageBuild(shareCode = 'DEMO-GLASS'): StageBuild {
+  const demo = DEMO_BUILDS.find((b) => b.shareCode === shareCode);
+  if (!demo) throw new Error(`no demo build ${shareCode}`);
+  const byId = new Map(DEMO_PARTS.map((p) => [p.id, p]));
+  const parts: Partial<Record<Category, Part[]>> = {};
+  for (const [cat, ids] of Object.entries(demo.parts) as [Category, string[]][]) {
+    parts[cat] = ids.map((id) => byId.get(id)!).filter(Boolean);
+  }
+  return { parts, state: demo.interactiveState ?? null };
+}
+
+/** A demo part by its DEMO_IDS mnemonic. */
+export function demoPart(key: keyof typeof DEMO_IDS): Part {
+  const part = DEMO_PARTS.find((p) => p.id === DEMO_IDS[key]);
+  if (!part) throw new Error(`no demo part ${key}`);
+  return part;
+}

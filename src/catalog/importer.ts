@@ -9,8 +9,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { UserError } from '../errors.js';
 import { isOpenDbId, mapOpenDbRecord, partIdFromOpenDbId } from './opendb-map.js';
-import { CATEGORIES, type Category } from './types.js';
+import { CATEGORIES, type Category } from '../model/part.js';
 
 /** Reported after each batch. */
 export interface ImportProgress {
@@ -69,10 +70,10 @@ export interface ImportSummary {
   total: Omit<CategoryImportSummary, 'category'>;
 }
 
-/** Raised when the folder is not an OpenDB checkout at all (the CLI turns it into a usage error). */
-export class OpenDbLayoutError extends Error {
+/** Raised when the folder is not an OpenDB checkout at all (a usage error). */
+export class OpenDbLayoutError extends UserError {
   constructor(message: string) {
-    super(message);
+    super('not_an_opendb_folder', message);
     this.name = 'OpenDbLayoutError';
   }
 }

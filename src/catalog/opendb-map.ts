@@ -1,27 +1,33 @@
 /**
- * Pure mapping of one BuildCores OpenDB record to the normalised part model (types.ts).
+ * Pure mapping of one BuildCores OpenDB record to the normalised part model (model/part.ts).
  *
  * Real records are messy (nulls, `"3 Fans"` strings, dimensions as free text, empty colour
  * lists, slot widths in millimetres), so every spec is derived with a fallback chain:
  * the record's own field when it is plausible, then hints in the product name, then a
- * default typical for the part's kind. A record is unusable only when it is not an object
- * or has no name: the renderer can draw any part from defaults.
+ * default typical for the part's kind. The result then goes through the one spec normaliser
+ * (model/normalize-specs.ts), the same the stage applies, so the catalog stores exactly what
+ * is drawn. A record is unusable only when it is not an object or has no name: the renderer
+ * can draw any part from defaults.
  */
 import { createHash } from 'node:crypto';
-import type {
-  BoardFormFactor,
-  CaseFanSpecs,
-  CaseSpecs,
-  Category,
-  CoolerSpecs,
-  CpuSpecs,
-  GpuSpecs,
-  MotherboardSpecs,
-  PsuSpecs,
-  RamSpecs,
-  SpecsByCategory,
-  StorageSpecs,
-} from './types.js';
+import { normalizeSpecs } from '../model/normalize-specs.js';
+import {
+  PSU_LENGTH_MM,
+  radiatorFanSize,
+  snapRadiator,
+  type BoardFormFactor,
+  type CaseFanSpecs,
+  type CaseSpecs,
+  type Category,
+  type CoolerSpecs,
+  type CpuSpecs,
+  type GpuSpecs,
+  type MotherboardSpecs,
+  type PsuSpecs,
+  type RamSpecs,
+  type SpecsByCategory,
+  type StorageSpecs,
+} from '../model/part.js';
 
 /** Result of mapping one record. */
 export type OpenDbMapResult<C extends Category = Category> =
@@ -316,12 +322,6 @@ function mapCpu(rec: Rec, name: string): CpuSpecs {
   };
 }
 
-const RADIATORS = [120, 140, 240, 280, 360, 420] as const;
-
-function snapRadiator(mm: number): CoolerSpecs['radiatorMm'] {
-  return RADIATORS.reduce((a, b) => (Math.abs(b - mm) < Math.abs(a - mm) ? b : a));
-}
-
 function mapCooler(rec: Rec, name: string): CoolerSpecs {
   const rad = num(rec.radiator_size, 100, 480);
   const nameRad = fromName(name, /\b(120|140|240|280|360|420)\s*(?:mm)?\b/i, 100, 480);
@@ -339,12 +339,12 @@ function mapCooler(rec: Rec, name: string): CoolerSpecs {
   if (liquid) {
     // fan_size sometimes carries the radiator length (240, 360)
     const radiatorMm = snapRadiator(rad ?? num(rec.fan_size, 201, 480) ?? nameRad ?? 240);
-    const fanSizeMm = recordFan ?? (radiatorMm % 140 === 0 ? 140 : 120);
+    const fanSizeMm = recordFan ?? radiatorFanSize(radiatorMm);
     return {
       type: 'liquid',
       radiatorMm,
-      // for an AIO this is the pump block
-      heightMm: Math.round(num(rec.height, 20, 120) ?? 60),
+      // a tower's height: an AIO has none (its pump block is drawn at a fixed size)
+      heightMm: 0,
       fanSizeMm,
       fanCount: fanless ? 0 : (num(rec.fan_quantity, 1, 4) ?? Math.max(1, Math.round(radiatorMm / fanSizeMm))),
       color: c.color,
@@ -455,8 +455,6 @@ function mapStorage(rec: Rec, name: string): StorageSpecs {
   return { formFactor, kind, capacityGb };
 }
 
-const PSU_LENGTH: Record<PsuSpecs['formFactor'], number> = { ATX: 150, SFX: 100, 'SFX-L': 125, TFX: 175 };
-
 function mapPsu(rec: Rec, name: string): PsuSpecs {
   const ff = `${str(rec.form_factor) ?? ''}`.toUpperCase();
   const formFactor: PsuSpecs['formFactor'] = /SFX-?L/.test(ff)
@@ -474,7 +472,7 @@ function mapPsu(rec: Rec, name: string): PsuSpecs {
               : 'ATX';
   return {
     formFactor,
-    lengthMm: Math.round(num(rec.length, 60, 300) ?? PSU_LENGTH[formFactor]),
+    lengthMm: Math.round(num(rec.length, 60, 300) ?? PSU_LENGTH_MM[formFactor]),
     wattage: Math.round(num(rec.wattage, 50, 3000) ?? fromName(name, /(\d{3,4})\s*W\b/i, 50, 3000) ?? 550),
     color: colors(rec, name, true).color,
   };
@@ -489,7 +487,7 @@ function mapCaseFan(rec: Rec, name: string): CaseFanSpecs {
     1;
   // a "360 mm" or "420 mm" fan is three fans in one frame
   if (size > 230) {
-    const unit = size % 140 === 0 ? 140 : 120;
+    const unit = radiatorFanSize(size);
     quantity = Math.max(quantity, Math.round(size / unit));
     size = unit;
   }
@@ -523,6 +521,8 @@ export function mapOpenDbRecord<C extends Category>(category: C, record: unknown
   if (!rec) return { ok: false, reason: 'record is not a JSON object' };
   const name = openDbName(rec);
   if (!name) return { ok: false, reason: 'record has no metadata.name' };
-  const specs = (MAPPERS[category] as (rec: Rec, name: string) => SpecsByCategory[C])(rec, name);
+  const mapped = (MAPPERS[category] as (rec: Rec, name: string) => SpecsByCategory[C])(rec, name);
+  // values the stage would replace (out of its ranges) are replaced here already
+  const specs = normalizeSpecs(category, { specs: mapped }, []);
   return { ok: true, name, specs };
 }

@@ -6,16 +6,10 @@ import { randomInt } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { BuildsTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
+import { NotFoundError, UserError } from '../errors.js';
 import { DEMO_BUILDS, DEMO_PARTS } from './demo-catalog.js';
-import {
-  CATEGORIES,
-  interactiveStateSchema,
-  isCategory,
-  type Category,
-  type InteractiveState,
-  type Part,
-  type PartIdMap,
-} from './types.js';
+import { CATEGORIES, isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
+import { interactiveStateSchema, type InteractiveState } from '../model/interactive-state.js';
 
 /** What a part listing shows (the API adds the image URL from `image_key`). */
 export interface PartSummaryRow {
@@ -42,14 +36,14 @@ export interface BuildRow {
   createdAt: Date;
 }
 
-/** Why a build cannot be created; `details` names each offending value. */
-export class CatalogValidationError extends Error {
+/** Why a build cannot be created; `problems` names each offending value. */
+export class CatalogValidationError extends UserError {
   constructor(
-    public readonly code: 'invalid_category' | 'unknown_part' | 'invalid_state' | 'invalid_share_code' | 'share_code_taken' | 'empty_parts',
+    public override readonly code: 'invalid_category' | 'unknown_part' | 'invalid_state' | 'invalid_share_code' | 'share_code_taken' | 'empty_parts',
     message: string,
-    public readonly details: string[] = [],
+    public readonly problems: string[] = [],
   ) {
-    super(message);
+    super(code, message, { details: problems.map((p) => ({ message: p })) });
     this.name = 'CatalogValidationError';
   }
 }
@@ -223,6 +217,16 @@ export interface ResolvedParts {
   missing: string[];
   /** part ID -> data version (part of the render cache key) */
   versions: Record<string, number>;
+}
+
+/** Parts that are not in the catalog: 404 `part_not_found` naming them. */
+export class UnknownPartsError extends NotFoundError {
+  constructor(public readonly ids: string[]) {
+    super('part_not_found', `unknown part ID${ids.length > 1 ? 's' : ''}: ${ids.join(', ')}`, {
+      details: ids.map((id) => ({ field: 'parts', message: 'not found', id })),
+    });
+    this.name = 'UnknownPartsError';
+  }
 }
 
 /** Resolves a category -> IDs map to full parts; unknown categories' IDs count as missing. */

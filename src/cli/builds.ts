@@ -1,40 +1,10 @@
 /** `render-farm builds create|show`: saved builds that `/render-by-share-code` renders. */
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { CATEGORIES, isCategory } from '../catalog/types.js';
+import { CATEGORIES } from '../model/part.js';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, printJson, withDb } from './common.js';
-
-/** Collects repeatable `--parts` values. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/**
- * Parses `--parts` values: each holds one or more `CAT=id,id` pairs separated by spaces or
- * semicolons (`--parts "GPU=a,b CPU=c"`); a category given twice accumulates.
- */
-export function parsePartsFlags(values: string[]): Record<string, string[]> {
-  const parts: Record<string, string[]> = {};
-  for (const value of values) {
-    for (const pair of value.split(/[\s;]+/).filter(Boolean)) {
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--parts expects CATEGORY=id[,id...], got "${pair}"`);
-      const category = pair.slice(0, eq);
-      if (!isCategory(category)) {
-        throw new UsageError(`unknown category "${category}" in --parts: use one of ${CATEGORIES.join(', ')}`);
-      }
-      const ids = pair
-        .slice(eq + 1)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (!ids.length) throw new UsageError(`--parts ${category}= lists no part IDs`);
-      (parts[category] ??= []).push(...ids);
-    }
-  }
-  return parts;
-}
+import { collect, parsePartsFlags } from './parts-flag.js';
 
 async function readState(file: string): Promise<unknown> {
   let text: string;

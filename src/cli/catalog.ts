@@ -50,7 +50,7 @@ Examples:
   $ render-farm catalog import /tmp/opendb/open-db --json > import.json`,
     )
     .action(async (dir: string, opts: { json?: boolean }, cmd: Command) => {
-      const { importOpenDb, OpenDbLayoutError } = await import('../catalog/importer.js');
+      const { importOpenDb } = await import('../catalog/importer.js');
       const cfg = configFor(cmd);
       const tty = !opts.json && process.stderr.isTTY;
       let thumbnailsQueued = 0;
@@ -62,12 +62,9 @@ Examples:
               : undefined,
           });
           // product shots of new and changed parts, rendered by workers after any renders
-          const { queueImportThumbnails } = await import('../pregen/import-hook.js');
+          const { queueImportThumbnails } = await import('../jobs/thumbnail-jobs.js');
           thumbnailsQueued = await queueImportThumbnails(db, result);
           return result;
-        } catch (err) {
-          if (err instanceof OpenDbLayoutError) throw new UsageError(err.message);
-          throw err;
         } finally {
           if (tty) process.stderr.write('\r\x1b[K');
         }

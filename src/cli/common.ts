@@ -1,6 +1,6 @@
 /** Helpers shared by the command files: global options -> config, database lifetime. */
 import type { Command } from 'commander';
-import { ConfigError, loadConfig, type Config, type ConfigInput } from '../config.js';
+import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import { UsageError } from './errors.js';
 
 /** Global options declared on the root program (see index.ts). */
@@ -14,18 +14,14 @@ export interface GlobalOptions {
 /** The config for a command: defaults < env < the root program's flags < extra (command flags). */
 export function configFor(cmd: Command, extra: Partial<Record<keyof ConfigInput, unknown>> = {}): Config {
   const g = cmd.optsWithGlobals<GlobalOptions>();
-  try {
-    return loadConfig({
-      dataDir: g.dataDir,
-      databaseUrl: g.databaseUrl,
-      embeddedPgPort: g.pgPort,
-      logLevel: g.logLevel,
-      ...extra,
-    });
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
-  }
+  // a bad value throws ConfigError: a user error, exit 2
+  return loadConfig({
+    dataDir: g.dataDir,
+    databaseUrl: g.databaseUrl,
+    embeddedPgPort: g.pgPort,
+    logLevel: g.logLevel,
+    ...extra,
+  });
 }
 
 /** Opens the database (migrated), runs fn, always closes (stops embedded Postgres if we started it). */

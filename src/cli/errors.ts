@@ -1,4 +1,10 @@
-/** Errors that end a CLI command with a given exit code and one clear line. */
+/**
+ * The CLI's side of the error vocabulary (src/errors.ts): the two errors commands throw
+ * themselves, and the one place that turns any error into a line on stderr and an exit code.
+ */
+import { InternalError, isBug, UnavailableError, UserError } from '../errors.js';
+
+/** Ends a command with this exit code and one clear line (1: failed, 130: interrupted). */
 export class ExitError extends Error {
   constructor(
     public readonly code: number,
@@ -10,9 +16,33 @@ export class ExitError extends Error {
 }
 
 /** Bad flags or arguments: exit 2. */
-export class UsageError extends ExitError {
+export class UsageError extends UserError {
   constructor(message: string) {
-    super(2, message);
+    super('usage', message);
     this.name = 'UsageError';
   }
+}
+
+/**
+ * Writes what went wrong and returns the exit code: the error's own for the vocabulary
+ * (2 for user errors, 1 for unavailable and internal ones), 1 for any other failure. A bug
+ * (TypeError and its kin) says so, with its stack when `debug`.
+ */
+export function reportError(err: unknown, write: (text: string) => void, debug: boolean): number {
+  if (err instanceof ExitError) {
+    write(`render-farm: ${err.message}\n`);
+    return err.code;
+  }
+  if (err instanceof UserError || err instanceof UnavailableError || err instanceof InternalError) {
+    write(`render-farm: ${err.message}\n`);
+    return err.exitCode;
+  }
+  if (isBug(err)) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    write(`render-farm: internal error (a bug; please report it): ${e.name}: ${e.message}\n`);
+    write(debug && e.stack ? `${e.stack}\n` : 'render-farm: run with --log-level debug to see the stack\n');
+    return 1;
+  }
+  write(`render-farm: ${(err as Error).message}\n`);
+  return 1;
 }

@@ -1,10 +1,10 @@
 /**
  * The CLI: declares the commands (each in its own file, loading its implementation lazily),
- * maps errors to exit codes: 0 ok, 1 failure, 2 usage error.
+ * maps errors to exit codes (errors.ts): 0 ok, 1 failure, 2 usage error.
  */
 import { Command, CommanderError } from 'commander';
-import { DirectoryError } from '../ensure-dir.js';
-import { ExitError } from './errors.js';
+import { loadConfig } from '../config.js';
+import { reportError } from './errors.js';
 
 const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'webhooks', 'doctor', 'top', 'db', 'pregen'] as const;
 
@@ -52,17 +52,15 @@ export async function main(argv: string[]): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
       return 2;
     }
-    if (err instanceof ExitError) {
-      process.stderr.write(`render-farm: ${err.message}\n`);
-      return err.code;
-    }
-    // a configured directory that cannot be used is a bad setting, like a bad flag
-    if (err instanceof DirectoryError) {
-      process.stderr.write(`render-farm: ${err.message}\n`);
-      return 2;
-    }
-    const e = err as Error;
-    process.stderr.write(`render-farm: ${e?.message ?? String(err)}\n`);
-    return 1;
+    return reportError(err, (t) => void process.stderr.write(t), debugLevel(program));
+  }
+}
+
+/** Whether --log-level or LOG_LEVEL asks for debug output (a broken config just means no). */
+function debugLevel(program: Command): boolean {
+  try {
+    return loadConfig({ logLevel: program.opts<{ logLevel?: string }>().logLevel }).logLevel === 'debug';
+  } catch {
+    return false;
   }
 }

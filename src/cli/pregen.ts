@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson } from './common.js';
-import { renderOptionsFromFlags } from './render.js';
+import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
 
 interface RunFlags {
   builds?: string;
@@ -16,14 +16,6 @@ interface RunFlags {
   formats?: string;
   profiles?: string;
   sizes?: string;
-  frameQuality?: string;
-  scene?: string;
-  showBackground?: boolean;
-  showGrid?: boolean;
-  winter?: boolean;
-  spring?: boolean;
-  cameraOffsetX?: string;
-  cameraZoom?: string;
   concurrency?: string;
   farm?: boolean;
   stale?: boolean;
@@ -34,6 +26,8 @@ interface RunFlags {
   category?: string;
   force?: boolean;
   gl?: string;
+  /** the render option flags (render-option-flags.ts) */
+  [option: string]: unknown;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -49,7 +43,7 @@ export default function register(program: Command): void {
     .command('pregen')
     .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.');
 
-  pregen
+  const run = pregen
     .command('run', { isDefault: true })
     .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it).')
     .option('--builds <codes>', 'saved builds: all, or share codes (comma-separated); their parts, without saved state')
@@ -58,17 +52,9 @@ export default function register(program: Command): void {
     .option('--limit <n>', 'at most n combinations')
     .option('--formats <list>', 'video,sprite (default video, as the API)')
     .option('--profiles <list>', 'cinematic,flat,fast (default cinematic, as the API)')
-    .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)')
-    .option('--frame-quality <q>', 'sprite frames: standard (72) or high (144)')
-    .option('--scene <scene>', 'lighting/background preset (default studio)')
-    .option('--show-background', 'draw the scene background')
-    .option('--no-show-background', 'plain background')
-    .option('--show-grid', 'draw the floor grid')
-    .option('--no-show-grid', 'no floor grid')
-    .option('--winter', 'winter mode')
-    .option('--spring', 'spring mode')
-    .option('--camera-offset-x <x>', 'horizontal camera offset, clamped to -0.3..0.3')
-    .option('--camera-zoom <z>', 'camera distance factor, clamped to 0.5..2.0')
+    .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)');
+  // every render option but those given as lists above
+  addRenderOptionFlags(run, ['format', 'profile', 'width', 'height'])
     .option('--concurrency <n>', 'renderers at once, each with its own browser (default 1; about one per 2 cores)')
     .option('--farm', 'enqueue the renders on the job farm and follow them, instead of rendering here')
     .option('--stale', 'also re-render entries drawn by an older renderer version')
@@ -145,7 +131,7 @@ Examples:
       const cfg = configFor(cmd);
       const { withDb } = await import('./common.js');
       const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
-      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { openArtifactStore } = await import('../storage/open-artifact-store.js');
       const { rendererVersion } = await import('../render/renderer-version.js');
       const version = await rendererVersion();
       await withDb(cfg, async (db) => {
@@ -170,10 +156,9 @@ function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
 }
 
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
-  const { FORMATS, PROFILES } = await import('../render/options.js');
-  const { CATEGORIES } = await import('../catalog/types.js');
+  const { FORMATS, PROFILES } = await import('../model/render-defaults.js');
+  const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
-  const { PregenInputError } = await import('../pregen/sources.js');
   if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
   const cfg = configFor(cmd, { glBackend: flags.gl });
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
@@ -183,16 +168,7 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   if (flags.thumbnails && flags.farm) throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
   const builds = flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
   const categories = flags.category ? oneOf('category', list(flags.category), CATEGORIES) : undefined;
-  const base = renderOptionsFromFlags({
-    frameQuality: flags.frameQuality,
-    scene: flags.scene,
-    showBackground: flags.showBackground,
-    showGrid: flags.showGrid,
-    winter: flags.winter,
-    spring: flags.spring,
-    cameraOffsetX: flags.cameraOffsetX,
-    cameraZoom: flags.cameraZoom,
-  });
+  const base = parseRenderOptionFlags(flags);
 
   const abort = new AbortController();
   let signals = 0;
@@ -207,31 +183,25 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const write = (t: string) => void process.stdout.write(t);
   try {
     const { pregenCommand } = await import('../pregen/command.js');
-    const { MissingToolError } = await import('../render/tool-paths.js');
-    try {
-      return await pregenCommand({
-        cfg,
-        inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
-        thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
-        variants: {
-          base: base as import('../render/options.js').RenderOptions,
-          formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
-          profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
-          sizes: parseSizes(flags.sizes),
-          stale: flags.stale,
-        },
-        concurrency,
-        farm: flags.farm ?? false,
-        dryRun: flags.dryRun ?? false,
-        output: flags.json ? 'json' : process.stdout.isTTY && !flags.plain ? 'ink' : 'plain',
-        write,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      if (err instanceof PregenInputError) throw new UsageError(err.message);
-      if (err instanceof MissingToolError) throw new ExitError(1, err.message);
-      throw err;
-    }
+    // bad input throws PregenInputError (exit 2), a missing tool MissingToolError (exit 1)
+    return await pregenCommand({
+      cfg,
+      inputs: { builds, matrix: flags.matrix, from: flags.from, limit },
+      thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
+      variants: {
+        base,
+        formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
+        profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
+        sizes: parseSizes(flags.sizes),
+        stale: flags.stale,
+      },
+      concurrency,
+      farm: flags.farm ?? false,
+      dryRun: flags.dryRun ?? false,
+      output: flags.json ? 'json' : process.stdout.isTTY && !flags.plain ? 'ink' : 'plain',
+      write,
+      signal: abort.signal,
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

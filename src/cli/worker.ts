@@ -26,7 +26,7 @@ Examples:
       });
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
-      const { openArtifactStore } = await import('../storage/artifact-store.js');
+      const { openArtifactStore } = await import('../storage/open-artifact-store.js');
       const { startWorker } = await import('../jobs/worker.js');
       const log = createLogger(cfg);
       const { DOCTOR_HINT, isMissingComponent } = await import('./doctor-hint.js');

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { describeSetting, type Config } from '../config.js';
 import { ensureDir } from '../ensure-dir.js';
+import { UnavailableError } from '../errors.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded.js';
 import { migrate } from './migrate.js';
 import type { Database } from './schema.js';
@@ -27,9 +28,10 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-export class DatabaseUnavailableError extends Error {
+/** PostgreSQL cannot be reached; the message says how to fix it. */
+export class DatabaseUnavailableError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('database_unavailable', message);
     this.name = 'DatabaseUnavailableError';
   }
 }

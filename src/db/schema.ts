@@ -1,6 +1,7 @@
 /** Kysely table types; keep in step with sql/. */
 import type { ColumnType, Generated } from 'kysely';
-import type { Category, InteractiveState, PartIdMap } from '../catalog/types.js';
+import type { Category, PartIdMap } from '../model/part.js';
+import type { InteractiveState } from '../model/interactive-state.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;

@@ -1,7 +1,7 @@
 /** The doctor's probe scene: the DEMO-GLASS build from the built-in demo data (no database needed). */
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../model/stage-contract.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../catalog/demo-catalog.js';
-import type { Category, Part } from '../catalog/types.js';
+import type { Category, Part } from '../model/part.js';
 
 export function probeBuild(): StageBuild {
   const demo = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;

@@ -1,7 +1,7 @@
 /** Doctor: the artifact store (filesystem or S3) takes a write, a read back and a delete. */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import { openArtifactStore } from '../storage/artifact-store.js';
+import { openArtifactStore } from '../storage/open-artifact-store.js';
 import { storageLocation } from '../storage/storage-location.js';
 import type { CheckOutcome } from './check.js';
 

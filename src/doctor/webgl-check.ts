@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
-import { resolveRenderOptions } from '../render/options.js';
+import { resolveRenderOptions } from '../model/render-options.js';
 import { rendererNote, SWIFTSHADER_SLOWDOWN } from '../render/speed-note.js';
 import type { CheckOutcome } from './check.js';
 import { probeBuild } from './probe-build.js';

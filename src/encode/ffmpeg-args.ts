@@ -20,7 +20,7 @@ export interface FfmpegArgsOptions {
   preset?: string;
 }
 
-/** Input and output option lists, split the way fluent-ffmpeg takes them. */
+/** Input and output option lists (the parts of buildFfmpegArgs before and after the input). */
 export interface FfmpegOptionLists {
   inputOptions: string[];
   outputOptions: string[];

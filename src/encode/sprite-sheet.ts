@@ -5,8 +5,8 @@
  * anyway) plus one row, never every frame at once.
  */
 import sharp from 'sharp';
-import type { SpriteLayout } from '../render/options.js';
-import { cellOrigin, sheetSize } from './sprite-layout.js';
+import type { SpriteLayout } from '../model/sprite-layout.js';
+import { cellOrigin, sheetSize } from '../model/sprite-layout.js';
 
 /** Collects frames into a sheet and encodes it once every frame is in. */
 export class SpriteSheetWriter {

@@ -1,11 +1,12 @@
 /**
- * Streams frames into ffmpeg's stdin (through fluent-ffmpeg) as they are captured, so a video
- * never holds more than a couple of frames in memory. `write` waits for the pipe to drain:
- * that backpressure reaches the page, which stops rendering ahead of the encoder.
+ * Streams frames into ffmpeg's stdin as they are captured, so a video never holds more than a
+ * couple of frames in memory. `write` waits for the pipe to drain: that backpressure reaches
+ * the page, which stops rendering ahead of the encoder. The command line is exactly
+ * buildFfmpegArgs (ffmpeg-args.ts), the builder the unit tests check.
  */
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import ffmpeg from 'fluent-ffmpeg';
-import { buildFfmpegOptions, type FfmpegArgsOptions } from './ffmpeg-args.js';
+import { buildFfmpegArgs, type FfmpegArgsOptions } from './ffmpeg-args.js';
 
 /** A running ffmpeg process fed through `write`. */
 export interface VideoEncoder {
@@ -18,30 +19,31 @@ export interface VideoEncoder {
 
 /** Starts ffmpeg writing `opts.output`. */
 export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): VideoEncoder {
+  const child = spawn(ffmpegPath, buildFfmpegArgs(opts), { stdio: ['pipe', 'ignore', 'pipe'] });
+  // a few MB of slack between the page and ffmpeg, so a slow frame does not stall the next one
   const input = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
-  const { inputOptions, outputOptions } = buildFfmpegOptions(opts);
-  const stderr: string[] = [];
+  input.pipe(child.stdin);
+  // ffmpeg's error lines (-loglevel error), for the failure message
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.length < 4000) stderr += chunk;
+  });
   let failure: Error | null = null;
   let killed = false;
-  const command = ffmpeg({ source: input })
-    .setFfmpegPath(ffmpegPath)
-    .inputOptions(inputOptions)
-    .outputOptions(['-hide_banner', '-loglevel', 'error', ...outputOptions])
-    .output(opts.output)
-    .on('stderr', (line: string) => {
-      if (stderr.length < 20) stderr.push(line);
-    });
   const done = new Promise<void>((resolve, reject) => {
-    command.on('end', () => resolve());
-    command.on('error', (err: Error) => {
-      failure = killed ? new Error('ffmpeg stopped') : new Error(`ffmpeg failed: ${stderr.join(' ').trim() || err.message}`);
+    const fail = (why: string) => {
+      failure = killed ? new Error('ffmpeg stopped') : new Error(`ffmpeg failed: ${stderr.trim().split('\n').slice(0, 20).join(' ') || why}`);
       input.destroy();
       reject(failure);
-    });
+    };
+    child.on('error', (err) => fail(err.message));
+    child.on('close', (code, signal) => (code === 0 ? resolve() : fail(signal ? `killed by ${signal}` : `exit code ${code}`)));
   });
   // the caller awaits finish(); an early failure surfaces there or on the next write
   done.catch(() => {});
-  command.run();
+  // a closed pipe (ffmpeg gone) is reported by `done`, not as an unhandled stream error
+  child.stdin.on('error', () => {});
   return {
     async write(frame) {
       if (failure) throw failure;
@@ -61,7 +63,7 @@ export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): 
     kill() {
       if (killed) return;
       killed = true;
-      command.kill('SIGKILL');
+      child.kill('SIGKILL');
       input.destroy();
     },
   };

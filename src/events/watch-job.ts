@@ -19,7 +19,7 @@ export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobE
   const { openDatabase } = await import('../db/database.js');
   const { getJob } = await import('../jobs/jobs-repository.js');
   const { jobView } = await import('../jobs/job-view.js');
-  const { openArtifactStore } = await import('../storage/artifact-store.js');
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
   const { RenderEventHub } = await import('./render-event-hub.js');
   const { followJob } = await import('./follow-job.js');
   const db = await openDatabase(cfg);

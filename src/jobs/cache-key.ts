@@ -1,34 +1,11 @@
 /**
  * The cache key of a render: a hash of the normalised request (parts, saved state, resolved
- * options, part data versions, renderer version). Equal keys give equal pixels, so a key is
- * rendered once and shared.
+ * options: src/model/render-request.ts), part data versions and the renderer version. Equal
+ * keys give equal pixels, so a key is rendered once and shared.
  */
 import { createHash } from 'node:crypto';
-import type { InteractiveState, PartIdMap } from '../catalog/types.js';
-import { CATEGORIES } from '../catalog/types.js';
-import type { ResolvedRenderOptions } from '../render/options.js';
-
-export interface NormalisedRequest {
-  /** categories in canonical order; IDs sorted (a part listed twice stays twice) */
-  parts: PartIdMap;
-  state: InteractiveState | null;
-  /** resolved options without what the client merely asked for */
-  options: Omit<ResolvedRenderOptions, 'requestedWidth' | 'requestedHeight'>;
-}
-
-export function normaliseParts(parts: Record<string, readonly string[]>): PartIdMap {
-  const out: PartIdMap = {};
-  for (const c of CATEGORIES) {
-    const list = parts[c];
-    if (list && list.length) out[c] = [...list].sort();
-  }
-  return out;
-}
-
-export function normaliseRequest(parts: Record<string, readonly string[]>, state: InteractiveState | null, options: ResolvedRenderOptions): NormalisedRequest {
-  const { requestedWidth: _w, requestedHeight: _h, ...rest } = options;
-  return { parts: normaliseParts(parts), state, options: rest };
-}
+import type { PartIdMap } from '../model/part.js';
+import type { NormalisedRequest } from '../model/render-request.js';
 
 /** JSON with object keys sorted at every level, so equal values serialise equally. */
 export function canonicalJson(value: unknown): string {

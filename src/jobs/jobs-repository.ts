@@ -24,15 +24,12 @@ function baseQuery(db: Db) {
     .select(['j.id as job_id', 'j.customer_id as job_customer_id', 'j.share_code as job_share_code', 'j.created_at as job_created_at']);
 }
 
-function toRecord(row: Record<string, unknown>): JobRecord {
+/** A renders row with its job's columns, as baseQuery selects it. */
+type JobRow = RenderRow & { job_id: string; job_customer_id: string; job_share_code: string | null; job_created_at: Date };
+
+function toRecord(row: JobRow): JobRecord {
   const { job_id, job_customer_id, job_share_code, job_created_at, ...render } = row;
-  return {
-    jobId: job_id as string,
-    customerId: job_customer_id as string,
-    shareCode: (job_share_code as string | null) ?? null,
-    createdAt: job_created_at as Date,
-    render: render as unknown as RenderRow,
-  };
+  return { jobId: job_id, customerId: job_customer_id, shareCode: job_share_code ?? null, createdAt: job_created_at, render };
 }
 
 /** Who may read a job: the customer that submitted it, with a credential of the same environment. */
@@ -77,7 +74,7 @@ export async function listJobs(
   const rows = await q.orderBy('j.created_at', 'desc').limit(opts.limit ?? 50).execute();
   return rows.map((r) => {
     const { customer_name, worker_hostname, worker_alive, ...rest } = r as Record<string, unknown>;
-    const record = toRecord(rest);
+    const record = toRecord(rest as JobRow);
     const workerId = record.render.worker_id;
     const worker = workerId ? { id: workerId, hostname: (worker_hostname as string | null) ?? '?', alive: worker_alive === true } : null;
     return { ...record, customer: customer_name as string, worker };

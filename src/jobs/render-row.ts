@@ -10,8 +10,3 @@ export interface RenderArtifacts {
   sprite?: string;
   screenshot?: string;
 }
-
-/** Content-addressed artifact key: shared renders share files. */
-export function artifactKey(cacheKey: string, file: string): string {
-  return `renders/${cacheKey.slice(0, 2)}/${cacheKey}/${file}`;
-}

@@ -7,11 +7,12 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../auth/scopes.js';
-import { resolveBuildParts } from '../catalog/repository.js';
-import type { InteractiveState } from '../catalog/types.js';
-import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
+import { resolveBuildParts, UnknownPartsError } from '../catalog/repository.js';
+import type { InteractiveState } from '../model/interactive-state.js';
+import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { rendererVersion } from '../render/renderer-version.js';
-import { cacheKey, normaliseRequest } from './cache-key.js';
+import { cacheKey } from './cache-key.js';
+import { normaliseRequest } from '../model/render-request.js';
 import { enqueueRender } from './queue.js';
 import type { RenderRow } from './render-row.js';
 
@@ -31,14 +32,6 @@ export interface Submission {
   jobId: string;
   outcome: SubmitOutcome;
   render: RenderRow;
-}
-
-/** Parts that do not exist (the API answers 404 naming them). */
-export class UnknownPartsError extends Error {
-  constructor(public readonly ids: string[]) {
-    super(`unknown part ID${ids.length > 1 ? 's' : ''}: ${ids.join(', ')}`);
-    this.name = 'UnknownPartsError';
-  }
 }
 
 export async function submitRender(db: Db, input: SubmitInput): Promise<Submission> {

@@ -15,7 +15,7 @@ import { untilReachable } from '../db/until-reachable.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { installQueue, quietLogger } from './queue.js';
-import { createRenderEngine, type RenderEngine } from './render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
 import { renderTask } from './tasks/render.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
@@ -37,6 +37,8 @@ export interface RunningWorker {
   engine: RenderEngine;
   /** the graphile-worker runner taking jobs now (replaced if one stops unexpectedly) */
   readonly runner: Runner;
+  /** graphile-worker's events (job:start, job:complete, ...): what tests and embedders wait on */
+  events: WorkerEvents;
   /** drains and stops; resolves when the process may exit */
   stop(): Promise<void>;
 }
@@ -46,7 +48,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   await installQueue(db.pool);
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const wlog = log.child({ worker: id });
-  const engine = opts.engine ?? (await createRenderEngine(cfg, (line) => wlog.info(line)));
+  const engine = opts.engine ?? (await createRenderEngine(cfg, { log: (line) => wlog.info(line) }));
   // the GL self-test runs before joining, so a worker without WebGL never takes jobs
   const info = await engine.info();
   wlog.info(info, 'renderer ready');
@@ -76,15 +78,17 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
     thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
   ]);
+  // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
+  const events: WorkerEvents = new EventEmitter();
   /** a graphile runner and the ids of its workers (they lock its jobs) */
   const startRunner = async (): Promise<{ runner: Runner; ids: string[] }> => {
     const ids: string[] = [];
     // listen before run(): the pool creates its workers before run() resolves
-    const events: WorkerEvents = new EventEmitter();
-    events.on('worker:create', ({ worker }) => {
+    const onCreate = ({ worker }: { worker: { workerId: string } }) => {
       ids.push(worker.workerId);
       graphileIds.push(worker.workerId);
-    });
+    };
+    events.on('worker:create', onCreate);
     const runner = await gw.run({
       pgPool: db.pool,
       concurrency: opts.concurrency,
@@ -98,7 +102,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       // away; unbatched, a refused connection rejects unhandled and the process exits
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       taskList,
-    });
+    }).finally(() => events.off('worker:create', onCreate));
     return { runner, ids };
   };
   let current = await startRunner();
@@ -148,6 +152,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     get runner() {
       return current.runner;
     },
+    events,
     stop: () => {
       stopping ??= (async () => {
         wlog.info('draining: no new jobs');

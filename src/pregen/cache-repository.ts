@@ -5,8 +5,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PregeneratedTable } from '../db/schema.js';
-import type { PartIdMap } from '../catalog/types.js';
-import type { Format } from '../render/options.js';
+import type { PartIdMap } from '../model/part.js';
+import type { Format } from '../model/render-defaults.js';
 
 /** A cache entry as the code reads it. */
 export interface PregenEntry {
@@ -31,15 +31,8 @@ export interface PregenEntry {
 /** What saveEntry needs (createdAt is set by the database). */
 export type NewPregenEntry = Omit<PregenEntry, 'createdAt'>;
 
-/** File name of the main result per format, under `pregen/<key>/`. */
-const FILE_OF: Record<Format, string> = { video: 'turntable.mp4', sprite: 'sprite.webp' };
 /** Content type per format. */
 export const CONTENT_TYPE_OF: Record<Format, string> = { video: 'video/mp4', sprite: 'image/webp' };
-
-/** Artifact key of a pregenerated render, e.g. `pregen/<key>/sprite.webp`. */
-export function pregenArtifactKey(key: string, format: Format): string {
-  return `pregen/${key}/${FILE_OF[format]}`;
-}
 
 function toEntry(r: Selectable<PregeneratedTable>): PregenEntry {
   return {

@@ -33,9 +33,10 @@
  * shows it; `pregen --stale` re-renders it).
  */
 import { createHash } from 'node:crypto';
-import { CATEGORIES, type Category, type Part, type PartIdMap } from '../catalog/types.js';
+import { CATEGORIES, type Category, type Part, type PartIdMap } from '../model/part.js';
 import { canonicalJson } from '../jobs/cache-key.js';
-import { DEFAULT_GRID, type ResolvedRenderOptions } from '../render/options.js';
+import type { ResolvedRenderOptions } from '../model/render-options.js';
+import { DEFAULT_GRID } from '../model/render-defaults.js';
 
 /** Bump when a rule below changes: old keys then stop matching (404 until pregenerated again). */
 export const VISIBILITY_RULES_VERSION = 1;
@@ -149,13 +150,12 @@ export function visibleSignature(parts: Parts): VisibleSignature {
   return { parts: visible, traces, hidden };
 }
 
-/** The resolved options that change pixels (what the client merely asked for is dropped). */
-export type PixelOptions = Omit<ResolvedRenderOptions, 'requestedWidth' | 'requestedHeight'>;
+/** The resolved options that change pixels. */
+export type PixelOptions = ResolvedRenderOptions;
 
 /** Resolved options as keyed: grid settings only matter when the grid is drawn. */
 export function pixelOptions(o: ResolvedRenderOptions): PixelOptions {
-  const { requestedWidth: _w, requestedHeight: _h, ...rest } = o;
-  return { ...rest, gridSettings: rest.showGrid ? rest.gridSettings : { ...DEFAULT_GRID } };
+  return { ...o, gridSettings: o.showGrid ? o.gridSettings : { ...DEFAULT_GRID } };
 }
 
 /** Everything the key hashes, kept on the row for `pregen ls` and debugging. */

@@ -4,9 +4,9 @@
  * lines, or a JSON summary). Returns the exit code: 0 all done, 1 an item failed, 130 interrupted.
  */
 import type { Config } from '../config.js';
-import type { Category } from '../catalog/types.js';
+import type { Category } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import { formatDuration } from './format.js';
 import { planPregen, type PlanItem, type PlanOptions } from './plan.js';
 import { plainReporter } from './plain-reporter.js';
@@ -100,9 +100,9 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
       const { seedDemoCatalog } = await import('../catalog/repository.js');
       await seedDemoCatalog(db);
     }
-    const { openArtifactStore } = await import('../storage/artifact-store.js');
+    const { openArtifactStore } = await import('../storage/open-artifact-store.js');
     const store = await openArtifactStore(o.cfg);
-    const createEngine = o.createEngine ?? (async () => (await import('../jobs/render-engine.js')).createRenderEngine(o.cfg));
+    const createEngine = o.createEngine ?? (async () => (await import('../render/engine.js')).createRenderEngine(o.cfg));
     if (o.thumbnails) return await thumbnails(o, db, store, createEngine);
 
     const { rendererVersion } = await import('../render/renderer-version.js');
@@ -138,7 +138,7 @@ function itemJson(i: PlanItem) {
 }
 
 async function thumbnails(o: PregenCommandOptions, db: Db, store: import('../storage/artifact-store.js').ArtifactStore, createEngine: () => Promise<RenderEngine>): Promise<number> {
-  const { partsNeedingThumbnails } = await import('./thumbnails.js');
+  const { partsNeedingThumbnails } = await import('../thumbnails/part-thumbnail.js');
   const parts = await partsNeedingThumbnails(db, { categories: o.thumbnails!.categories, force: o.thumbnails!.force });
   if (o.dryRun) {
     const text = parts.map((p) => `would render thumbnail ${p.id}  ${p.category}  ${p.name}`).join('\n');

@@ -4,9 +4,10 @@
  * keyed second (publish.ts), so an interrupted item leaves nothing visible and reruns.
  */
 import fs from 'node:fs/promises';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import os from 'node:os';
+import path from 'node:path';
+import type { EngineInfo, RenderEngine } from '../render/engine.js';
 import { makeTempDir } from '../temp-dirs.js';
-import { engineRender } from './engine-render.js';
 import type { PlanItem } from './plan.js';
 import type { PregenObserver } from './progress.js';
 import { publishFile, type PublishDeps } from './publish.js';
@@ -19,8 +20,11 @@ export interface LocalRunOptions {
   createEngine: () => Promise<RenderEngine>;
 }
 
-/** Renders `items` (all action 'render'); resolves when all are done, failed or cancelled. */
-export async function runLocal(deps: PublishDeps, items: PlanItem[], opts: LocalRunOptions): Promise<void> {
+/**
+ * Renders `items` (all action 'render'); resolves when all are done, failed or cancelled,
+ * with the WebGL backend the renderers drew with.
+ */
+export async function runLocal(deps: PublishDeps, items: PlanItem[], opts: LocalRunOptions): Promise<EngineInfo | null> {
   const queue = [...items];
   const slots = Math.max(1, Math.min(opts.concurrency, queue.length));
   const engines: RenderEngine[] = [];
@@ -31,7 +35,12 @@ export async function runLocal(deps: PublishDeps, items: PlanItem[], opts: Local
     const failure = created.find((c): c is PromiseRejectedResult => c.status === 'rejected');
     if (engines.length === 0) throw failure?.reason ?? new Error('no renderer could be started');
     if (failure) opts.observer.notice?.(`only ${engines.length} of ${slots} renderers started: ${(failure.reason as Error).message}`);
+    // every engine of a machine takes the same backend (render/engine.ts glPolicy): ask one;
+    // without WebGL each item fails and says why, as before
+    const info = await engines[0]!.info().catch(() => null);
+    if (info) opts.observer.notice?.(`rendering with WebGL ${info.backend} (${info.glRenderer})`);
     await Promise.all(engines.map((engine) => drain(deps, engine, queue, opts)));
+    return info;
   } finally {
     for (const item of queue) opts.observer.cancel?.(item);
     await Promise.all(engines.map((e) => e.close().catch(() => {})));
@@ -55,7 +64,7 @@ async function renderOne(deps: PublishDeps, engine: RenderEngine, item: PlanItem
   const started = performance.now();
   try {
     const format = item.options.format;
-    const result = await engineRender(engine, {
+    const result = await engine.render({
       build: { parts: item.parts, state: null },
       options: item.options,
       outDir: tmp,

@@ -2,10 +2,9 @@
  * Finding the pregenerated render of a request (POST /render-build-experimental): resolve the
  * parts, apply the visibility rules, key the combination, read the row. Never renders.
  */
-import { resolveBuildParts } from '../catalog/repository.js';
+import { resolveBuildParts, UnknownPartsError } from '../catalog/repository.js';
 import type { Db } from '../db/database.js';
-import { UnknownPartsError } from '../jobs/submit.js';
-import { resolveRenderOptions, type RenderOptions } from '../render/options.js';
+import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { findEntry, type PregenEntry } from './cache-repository.js';
 import { combinationKey, combinationMaterial } from './combination.js';
 

@@ -5,20 +5,11 @@
  */
 import { countProblems } from '../catalog/build-rules.js';
 import { resolveBuildParts } from '../catalog/repository.js';
-import { isCategory, type Category, type Part, type PartIdMap } from '../catalog/types.js';
+import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import { normaliseParts } from '../jobs/cache-key.js';
-import {
-  MAX_SIZE,
-  MIN_SIZE,
-  renderOptionsProblem,
-  renderOptionsSchema,
-  resolveRenderOptions,
-  type Format,
-  type Profile,
-  type RenderOptions,
-  type ResolvedRenderOptions,
-} from '../render/options.js';
+import { normaliseParts } from '../model/render-request.js';
+import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
+import { MAX_SIZE, MIN_SIZE, type Format, type Profile } from '../model/render-defaults.js';
 import { existingKeys } from './cache-repository.js';
 import { combinationKey, combinationMaterial, type CombinationMaterial } from './combination.js';
 import { PregenInputError, type PartMapSource } from './sources.js';
@@ -87,8 +78,6 @@ function variantOptions(base: RenderOptions, format: Format, profile: Profile, s
       parsed.error.issues.map((i) => `${i.path.length ? optionFlag(String(i.path[0])) : 'options'}: ${i.message}${i.path.length ? `, got ${JSON.stringify((raw as Record<string, unknown>)[String(i.path[0])])}` : ''}`).join('; '),
     );
   }
-  const problem = renderOptionsProblem(parsed.data);
-  if (problem) throw new PregenInputError(`${optionFlag(problem.field)}: ${problem.message}`);
   return parsed.data;
 }
 

@@ -5,7 +5,8 @@
  */
 import type { Db } from '../db/database.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { CONTENT_TYPE_OF, pregenArtifactKey, saveEntry } from './cache-repository.js';
+import { pregenArtifactKey } from '../storage/artifact-key.js';
+import { CONTENT_TYPE_OF, saveEntry } from './cache-repository.js';
 import type { PlanItem } from './plan.js';
 
 export interface PublishDeps {

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { createRenderEngine, type RenderEngine } from '../jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { runFarm } from './farm-executor.js';
 import { runLocal } from './local-executor.js';
@@ -49,6 +49,8 @@ export interface RunSummary {
   framesPerSecond: number;
   /** combination keys rendered by this run */
   keys: string[];
+  /** the WebGL backend of the local renderers (null on the farm or when nothing rendered here) */
+  renderer: { backend: string; glRenderer: string } | null;
 }
 
 /** Fans events out to several observers. */
@@ -85,6 +87,7 @@ export async function runPregen(items: PlanItem[], opts: RunnerOptions): Promise
     frames: 0,
     framesPerSecond: 0,
     keys: [],
+    renderer: null,
   };
   const tally: PregenObserver = {
     done: (item) => {
@@ -109,7 +112,8 @@ export async function runPregen(items: PlanItem[], opts: RunnerOptions): Promise
       if (opts.farm) await runFarm(deps, todo, { signal: opts.signal, observer });
       else {
         const createEngine = opts.createEngine ?? (() => createRenderEngine(opts.cfg));
-        await runLocal(deps, todo, { concurrency: opts.concurrency, signal: opts.signal, observer, createEngine });
+        const info = await runLocal(deps, todo, { concurrency: opts.concurrency, signal: opts.signal, observer, createEngine });
+        if (info) summary.renderer = { backend: info.backend, glRenderer: info.glRenderer };
       }
     } else if (opts.signal.aborted) {
       for (const item of todo) observer.cancel(item);

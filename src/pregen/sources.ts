@@ -7,13 +7,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isCategory, type Category } from '../catalog/types.js';
+import { isCategory, type Category } from '../model/part.js';
 import type { Db } from '../db/database.js';
+import { UserError } from '../errors.js';
 
-/** Bad pregen input (the CLI answers exit 2 with the message). */
-export class PregenInputError extends Error {
+/** Bad pregen input: a usage error (exit 2). */
+export class PregenInputError extends UserError {
   constructor(message: string) {
-    super(message);
+    super('invalid_pregen_input', message);
     this.name = 'PregenInputError';
   }
 }

@@ -4,12 +4,12 @@
  */
 import type { PartRow } from '../catalog/repository.js';
 import type { Db } from '../db/database.js';
-import type { RenderEngine } from '../jobs/render-engine.js';
+import type { RenderEngine } from '../render/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { oneLine } from './local-executor.js';
 import type { ItemRef, PregenObserver } from './progress.js';
 import { fanOut, type FailedItem } from './runner.js';
-import { renderThumbnail, THUMBNAIL_SIZE } from './thumbnails.js';
+import { renderThumbnail, THUMBNAIL_SIZE } from '../thumbnails/part-thumbnail.js';
 
 export interface ThumbnailRunOptions {
   db: Db;

@@ -6,16 +6,17 @@
  */
 import { rm } from 'node:fs/promises';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import type { GlInfo } from '../../farm/src/contract.js';
+import { UnavailableError } from '../errors.js';
+import type { GlInfo } from '../model/stage-contract.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
 
 /** WebGL could not be brought up with any backend. */
-export class WebGlUnavailableError extends Error {
+export class WebGlUnavailableError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('webgl_unavailable', message);
     this.name = 'WebGlUnavailableError';
   }
 }
@@ -24,7 +25,7 @@ export interface BrowserPoolOptions {
   chromiumPath: string;
   /** auto: ANGLE over EGL (Mesa llvmpipe or a GPU), then SwiftShader */
   glBackend: 'auto' | GlBackendName;
-  /** the stage page to serve (farmStageBundle in production, a stand-in in some tests) */
+  /** the stage page to serve (farmStageBundle; render/engine.ts passes it) */
   stage: () => Promise<StageBundle>;
   /** Chromium refuses to run as root without --no-sandbox (containers) */
   noSandbox?: boolean;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIRS = ['farm/src', 'src/render', 'src/encode'];
+const DIRS = ['farm/src', 'src/model', 'src/render', 'src/encode'];
 
 let memo: Promise<string> | null = null;
 

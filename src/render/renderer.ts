@@ -11,17 +11,18 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { StageBuild, StageInfo, StageOptions } from '../../farm/src/contract.js';
+import type { StageBuild, StageInfo, StageOptions } from '../model/stage-contract.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
 import { writeScreenshot, writeScreenshotRaw, type ScreenshotFormat } from '../encode/screenshot.js';
-import { layoutFor } from '../encode/sprite-layout.js';
+import { layoutFor } from '../model/sprite-layout.js';
 import { SpriteSheetWriter } from '../encode/sprite-sheet.js';
 import { startVideoEncoder, type VideoEncoder } from '../encode/video-encoder.js';
 import { ensureDir } from '../ensure-dir.js';
 import type { GlBackendName } from './chromium-args.js';
 import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
-import type { ResolvedRenderOptions, SpriteLayout } from './options.js';
+import type { ResolvedRenderOptions } from '../model/render-options.js';
+import type { SpriteLayout } from '../model/sprite-layout.js';
 import { abortExpression, captureExpression, runExpression, type PageH264, type PageRunRequest } from './page-capture.js';
 
 /** Which files to produce; by default the main result of options.format plus a WebP still. */

@@ -10,11 +10,12 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { UnavailableError } from '../errors.js';
 
 /** A required program is missing; the message says what is missing and how to provide it. */
-export class MissingToolError extends Error {
+export class MissingToolError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('tool_missing', message);
     this.name = 'MissingToolError';
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Artifact keys: relative, slash-separated paths such as `renders/ab/abcdef.../video.mp4`.
  * The same key names a file under the fs root, an object in the bucket and a URL path, so the
- * rules are strict enough to be safe in all three without escaping.
+ * rules are strict enough to be safe in all three without escaping. The layouts of the keys
+ * the service writes (renders, pregenerated renders, thumbnails) are at the end.
  */
+import type { Format } from '../model/render-defaults.js';
 
 /** Longest accepted key; S3 allows 1024 bytes and the bucket prefix shares that budget. */
 export const MAX_KEY_LENGTH = 512;
@@ -42,4 +44,31 @@ export function assertArtifactKey(key: string): string {
   const problem = artifactKeyProblem(key);
   if (problem) throw new InvalidArtifactKeyError(key, problem);
   return key;
+}
+
+/*
+ * The key layouts, one place for all of them. Keys are content-addressed or versioned, so the
+ * bytes behind a key never change (the artifact route serves them as immutable).
+ */
+
+/** The files of a render, by kind (the screenshot keeps the extension it was written with). */
+export const RENDER_FILE_NAMES = { video: 'turntable.mp4', sprite: 'sprite.webp', screenshot: 'hero' } as const;
+
+/** A render's file, shared by every job of that render: `renders/<k[0..2]>/<cacheKey>/<file>`. */
+export function renderArtifactKey(cacheKey: string, file: string): string {
+  return `renders/${cacheKey.slice(0, 2)}/${cacheKey}/${file}`;
+}
+
+/** A pregenerated render's main file: `pregen/<combinationKey>/turntable.mp4|sprite.webp`. */
+export function pregenArtifactKey(combinationKey: string, format: Format): string {
+  return `pregen/${combinationKey}/${RENDER_FILE_NAMES[format]}`;
+}
+
+/** Thumbnail keys are `thumbnails/<partId>/<data version>.webp` (SQL builds the same string from these). */
+export const THUMBNAIL_KEY_PREFIX = 'thumbnails/';
+export const THUMBNAIL_KEY_SUFFIX = '.webp';
+
+/** A part's thumbnail for one data version. */
+export function thumbnailKey(partId: string, version: number): string {
+  return `${THUMBNAIL_KEY_PREFIX}${partId}/${version}${THUMBNAIL_KEY_SUFFIX}`;
 }

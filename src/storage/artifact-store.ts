@@ -2,10 +2,9 @@
  * The artifact store: where workers put rendered files (MP4, WebP sprites, screenshots,
  * thumbnails) and where clients download them from by URL. Two backends share this
  * interface: the filesystem (default, served by the API's `/artifacts/*` route) and an
- * S3-compatible bucket (public or presigned URLs).
+ * S3-compatible bucket (public or presigned URLs). open-artifact-store.ts opens the
+ * configured one.
  */
-import { describeSetting, type Config } from '../config.js';
-import { storageLocation } from './storage-location.js';
 
 /** What a store knows about one stored artifact. */
 export interface StoredArtifact {
@@ -48,19 +47,4 @@ export interface ArtifactStore {
    * slash); the fs store builds `${baseUrl}/artifacts/<key>` from it, S3 ignores it.
    */
   url(key: string, baseUrl: string): Promise<string>;
-}
-
-/**
- * Opens the backend that `cfg.storageUrl` names (the filesystem under `<dataDir>/artifacts`
- * when unset). Backends are loaded lazily so the fs path never loads the S3 code.
- */
-export async function openArtifactStore(cfg: Config): Promise<ArtifactStore> {
-  const loc = storageLocation(cfg);
-  if (loc.kind === 'fs') {
-    const { FsArtifactStore } = await import('./fs-store.js');
-    const setting = cfg.storageUrl ? describeSetting(cfg, 'storageUrl', 'artifact store') : describeSetting(cfg, 'dataDir', 'artifacts in the data dir');
-    return FsArtifactStore.open(loc.root, setting);
-  }
-  const { S3ArtifactStore } = await import('./s3-store.js');
-  return S3ArtifactStore.fromConfig(cfg, loc.bucket, loc.prefix);
 }

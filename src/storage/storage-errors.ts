@@ -1,9 +1,10 @@
 /** Errors the artifact stores throw besides InvalidArtifactKeyError. */
+import { NotFoundError } from '../errors.js';
 
 /** `read` of a key that holds nothing. */
-export class ArtifactNotFoundError extends Error {
+export class ArtifactNotFoundError extends NotFoundError {
   constructor(public readonly key: string) {
-    super(`no artifact at ${key}`);
+    super('artifact_not_found', `no artifact at ${key}`);
     this.name = 'ArtifactNotFoundError';
   }
 }

@@ -7,7 +7,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { toTaskList } from '../jobs/tasks/registry.js';
-import { webhookTask } from '../jobs/tasks/webhook.js';
+import { webhookTask } from './delivery-task.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { targetPolicy } from './target-policy.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import { CATEGORIES, interactiveStateSchema, type Part, type SpecsByCategory } from '../../src/catalog/types.js';
+import { CATEGORIES, type Part, type SpecsByCategory } from '../../src/model/part.js';
+import { interactiveStateSchema } from '../../src/model/interactive-state.js';
 
 const byId = new Map(DEMO_PARTS.map((p) => [p.id, p]));
 const BOARD_RANK = { 'E-ATX': 4, ATX: 3, 'Micro ATX': 2, 'Mini-ITX': 1 } as const;

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOpenDb, OpenDbLayoutError } from '../../src/catalog/importer.js';
 import { partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
-import { CATEGORIES } from '../../src/catalog/types.js';
+import { CATEGORIES } from '../../src/model/part.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
-import { SAMPLE_DIR } from './opendb-data.js';
+import { SAMPLE_DIR } from '../helpers/opendb-data.js';
 
 describe('importOpenDb (real PostgreSQL)', () => {
   let t: TestDb;

@@ -84,7 +84,7 @@ describe('catalog repository (real PostgreSQL)', () => {
     expect((await fail({ name: 'x', parts: { Gpu: [DEMO_IDS.gpuMini1Fan] } })).code).toBe('invalid_category');
     const unknown = await fail({ name: 'x', parts: { GPU: ['nosuchpart', DEMO_IDS.cpuR5] } });
     expect(unknown.code).toBe('unknown_part');
-    expect(unknown.details).toEqual(['nosuchpart (GPU): no such part', `${DEMO_IDS.cpuR5}: is a CPU, listed under GPU`]);
+    expect(unknown.problems).toEqual(['nosuchpart (GPU): no such part', `${DEMO_IDS.cpuR5}: is a CPU, listed under GPU`]);
     expect((await fail({ name: 'x', parts: {} })).code).toBe('empty_parts');
     const state = await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, interactiveState: { fans: [{ slot: 'roof-1' }] } });
     expect(state.code).toBe('invalid_state');

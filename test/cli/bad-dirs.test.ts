@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DirectoryError, ensureDir } from '../../src/ensure-dir.js';
-import { openArtifactStore } from '../../src/storage/artifact-store.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 
 const bin = path.resolve('bin/render-farm');
 /** far above a clean failure (a few seconds of tsx start-up), far below "hangs forever" */

@@ -21,4 +21,9 @@ describe('buildStageBundle', () => {
     expect(/\bimport\(|importScripts/.test(js)).toBe(false);
     expect(html.match(/(src|href)=/g)).toHaveLength(1);
   });
+
+  it('takes defaults from src/model without bundling the schemas (zod stays on the Node side)', async () => {
+    const { js } = await buildStageBundle();
+    expect(js).not.toMatch(/ZodError|\$ZodType/);
+  });
 });

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup } from '../../farm/src/build-scene.js';
 import { canonicalBuild } from '../../farm/src/layout/canonical-build.js';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_BUILDS, DEMO_IDS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
-import { demoBuild } from './helpers.js';
+import type { Category, Part } from '../../src/model/part.js';
+import { demoStageBuild as demoBuild } from '../../src/catalog/demo-catalog.js';
 
 /** Every category's list reversed, and every category's list sorted by ID (what the API renders). */
 function permutations(build: StageBuild): StageBuild[] {

@@ -2,12 +2,12 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup } from '../../farm/src/build-scene.js';
-import type { StageBuild } from '../../farm/src/contract.js';
-import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { boxOf, demoBuild, partsIn, within } from './helpers.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
+import { DEMO_BUILDS, demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { boxOf, partsIn, within } from '../helpers/scene.js';
 
 describe('a full build', () => {
-  const built = buildBuildGroup(demoBuild('DEMO-GLASS'));
+  const built = buildBuildGroup(demoStageBuild('DEMO-GLASS'));
   const layout = built.layout!;
   const caseBox = boxOf(partsIn(built.group, 'PCCase')[0]!);
   const board = boxOf(partsIn(built.group, 'Motherboard')[0]!);
@@ -64,7 +64,7 @@ describe('a full build', () => {
 });
 
 describe('AIO radiators', () => {
-  const aioBuild = demoBuild('DEMO-WHITE');
+  const aioBuild = demoStageBuild('DEMO-WHITE');
   const withState = (state: StageBuild['state']): StageBuild => ({ ...aioBuild, state });
   const radiatorOf = (b: StageBuild) => {
     const built = buildBuildGroup(b);
@@ -104,7 +104,7 @@ describe('AIO radiators', () => {
 });
 
 describe('interactive state', () => {
-  const build = demoBuild('DEMO-GLASS');
+  const build = demoStageBuild('DEMO-GLASS');
 
   it('tints every RGB part with rgb.color', () => {
     const built = buildBuildGroup({ ...build, state: { rgb: { color: '#ff0000', mode: 'static' } } });
@@ -138,7 +138,7 @@ describe('interactive state', () => {
 
   it('places (nearly) every saved fan of every demo build, and reports the rest', () => {
     for (const demo of DEMO_BUILDS) {
-      const built = buildBuildGroup(demoBuild(demo.shareCode));
+      const built = buildBuildGroup(demoStageBuild(demo.shareCode));
       const saved = demo.interactiveState?.fans?.length ?? 0;
       const skipped = built.warnings.filter((w) => w.startsWith('fan slot')).length;
       expect(built.placement.fans.length + skipped, demo.shareCode).toBe(saved || built.placement.fans.length);

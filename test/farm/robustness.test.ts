@@ -6,14 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
-import { CATEGORIES, type Category, type Part } from '../../src/catalog/types.js';
-import { requireShared, SAMPLE_DIR, sampleRecords } from '../catalog/opendb-data.js';
-import { boxOf, demoBuild, finite } from './helpers.js';
+import { CATEGORIES, type Category, type Part } from '../../src/model/part.js';
+import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { boxOf, finite } from '../helpers/scene.js';
+import { requireShared, SAMPLE_DIR, sampleRecords } from '../helpers/opendb-data.js';
 
 const TRIANGLE_BUDGET = 150_000;
-const base = demoBuild('DEMO-GLASS');
+const base = demoStageBuild('DEMO-GLASS');
 
 /** The sample records of a category; throws (never skips) when the shared data is missing. */
 let all: ReturnType<typeof sampleRecords> | null = null;

@@ -1,9 +1,9 @@
 /** Fan slots derived from the case size and the fan size. */
 import { describe, expect, it } from 'vitest';
 import { computeCaseLayout } from '../../farm/src/layout/case-layout.js';
-import { normalizeSpecs } from '../../farm/src/layout/normalize.js';
+import { normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { deriveSlots, parseSlotId, type Panel } from '../../farm/src/layout/slots.js';
-import type { BoardFormFactor, CaseSpecs } from '../../src/catalog/types.js';
+import type { BoardFormFactor, CaseSpecs } from '../../src/model/part.js';
 
 function layoutOf(size: [number, number, number], board: BoardFormFactor = 'ATX', shroud = true) {
   const pcCase: CaseSpecs = {

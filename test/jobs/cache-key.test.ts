@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cacheKey, canonicalJson, normaliseRequest } from '../../src/jobs/cache-key.js';
-import { renderOptionsSchema, resolveRenderOptions } from '../../src/render/options.js';
+import { cacheKey, canonicalJson } from '../../src/jobs/cache-key.js';
+import { normaliseRequest } from '../../src/model/render-request.js';
+import { renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
 
 const opts = (o: unknown) => resolveRenderOptions(renderOptionsSchema.parse(o));
 const key = (parts: Record<string, string[]>, o: unknown, state: any = null, versions: Record<string, number> = { a: 1, b: 1 }, renderer = 'r1') =>

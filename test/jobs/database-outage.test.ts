@@ -16,13 +16,13 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { freePort } from '../../src/db/free-port.js';
-import { normaliseRequest } from '../../src/jobs/cache-key.js';
+import { normaliseRequest } from '../../src/model/render-request.js';
 import { installQueue } from '../../src/jobs/queue.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
-import { openArtifactStore } from '../../src/storage/artifact-store.js';
-import { artifactKey } from '../../src/jobs/render-row.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
+import { renderArtifactKey as artifactKey } from '../../src/storage/artifact-key.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { spawnWorker, waitFor, type WorkerChild } from '../helpers/worker-process.js';
 

@@ -8,11 +8,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { probeVideo } from '../helpers/media.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 
@@ -28,7 +29,7 @@ describe('job farm end to end', () => {
   const start = async () => {
     // a real engine; failNext > 0 makes the next renders fail like a browser crash would
     const flaky: RenderEngine = {
-      info: () => engine.info(),
+      ...engine,
       close: async () => {},
       render: async (req) => {
         if (failNext > 0) {
@@ -46,14 +47,16 @@ describe('job farm end to end', () => {
     });
   };
   const submit = (body: unknown, path = '/render-build') => api.call('POST', path, { token, body });
-  const poll = async (jobId: string, timeoutMs = 120_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const r = await api.call('GET', `/render-build/${jobId}`, { token });
-      if (r.json.status === 'completed' || r.json.status === 'error' || Date.now() > until) return r.json;
-      await new Promise((res) => setTimeout(res, 300));
-    }
-  };
+  /** The job object once final, re-read whenever the worker finishes a queue job. */
+  const poll = (jobId: string) =>
+    waitFor(
+      `job ${jobId} to finish`,
+      async () => {
+        const r = await api.call('GET', `/render-build/${jobId}`, { token });
+        return r.json.status === 'completed' || r.json.status === 'error' ? r.json : null;
+      },
+      { timeoutMs: 120_000, intervalMs: 2_000, wake: { emitter: worker!.events, events: ['job:complete'] } },
+    );
   const download = async (url: string) => {
     const r = await fetch(url);
     return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()), headers: r.headers };
@@ -144,8 +147,11 @@ describe('job farm end to end', () => {
     expect(job.status).toBe('completed');
     const row = await renderRow(job.job_id);
     expect(row.attempts).toBe(1);
-    const { rows } = await api.t.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`);
-    expect(rows[0].n).toBe(0);
+    // graphile removes its job just after the task wrote the render: wait for it, not a sleep
+    await waitFor('the queue to empty', async () => (await api.t.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0].n === 0, {
+      timeoutMs: 10_000,
+      wake: { emitter: worker!.events, events: ['job:complete'] },
+    });
   });
 
   it('retries a transient failure and completes', async () => {

@@ -5,12 +5,13 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { sweepDeadWorkers } from '../../src/jobs/sweeper.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { liveWorkers } from '../../src/jobs/workers-repository.js';
 import { createLogger } from '../../src/log.js';
-import { openArtifactStore, type ArtifactStore } from '../../src/storage/artifact-store.js';
+import type { ArtifactStore } from '../../src/storage/artifact-store.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/worker-process.js';
 

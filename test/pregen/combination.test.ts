@@ -1,9 +1,9 @@
 /** Visibility rules and the combination key (pure: demo catalog data, no database). */
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS as I, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
+import type { Category, Part } from '../../src/model/part.js';
 import { combinationKey, combinationMaterial, visibleSignature } from '../../src/pregen/combination.js';
-import { renderOptionsSchema, resolveRenderOptions, type RenderOptionsInput } from '../../src/render/options.js';
+import { renderOptionsSchema, resolveRenderOptions, type RenderOptionsInput } from '../../src/model/render-options.js';
 
 const byId = new Map(DEMO_PARTS.map((p) => [p.id, p]));
 function parts(map: Partial<Record<Category, string[]>>): Partial<Record<Category, Part[]>> {

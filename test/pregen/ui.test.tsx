@@ -4,10 +4,16 @@ import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '../../src/pregen/plan.js';
 import { ProgressStore } from '../../src/pregen/progress.js';
 import { PregenApp } from '../../src/pregen/ui/pregen-app.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const item = (index: number, label: string, action: PlanItem['action'] = 'render', reason?: string) =>
   ({ index, label, variant: 'sprite 256x256 fast', action, reason, frames: 72 }) as PlanItem;
-const tick = () => new Promise((r) => setTimeout(r, 30));
+/** The UI's frame once it shows `pattern` (ink redraws asynchronously). */
+const frameShowing = (ui: { lastFrame(): string | undefined }, pattern: RegExp) =>
+  waitFor(`the UI to show ${pattern}`, () => {
+    const frame = ui.lastFrame();
+    return frame !== undefined && pattern.test(frame) ? frame : null;
+  }, { timeoutMs: 5_000, intervalMs: 10 });
 
 describe('pregen UI', () => {
   it('shows overall progress, per-item status, frames/s, ETA and a failures summary', async () => {
@@ -21,8 +27,7 @@ describe('pregen UI', () => {
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
     now = 5_000;
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
-    await tick();
-    let frame = ui.lastFrame()!;
+    let frame = await frameShowing(ui, /ETA 20 s/);
     expect(frame).toMatch(/rendering\s+DEMO-GLASS\s+sprite 256x256 fast .*50%\s+9\.0 frames\/s/);
     expect(frame).toMatch(/queued\s+DEMO-ITX/);
     expect(frame).toMatch(/0\/3 items/);
@@ -34,15 +39,13 @@ describe('pregen UI', () => {
     store.start(items[1]!);
     store.fail(items[1]!, 'unknown part ID: nosuchgpu1');
     store.start(items[2]!);
-    await tick();
-    frame = ui.lastFrame()!;
+    frame = await frameShowing(ui, /2\/3 items/);
     expect(frame).toMatch(/done\s+DEMO-GLASS .*8 s\s+9\.0 frames\/s\s+120\.0 KiB/);
     expect(frame).toMatch(/failed\s+DEMO-ITX .*unknown part ID: nosuchgpu1/);
     expect(frame).toMatch(/2\/3 items/);
 
     store.finish({ interrupted: true });
-    await tick();
-    frame = ui.lastFrame()!;
+    frame = await frameShowing(ui, /interrupted:/);
     expect(frame).toMatch(/1 failed:/);
     expect(frame).toMatch(/#2 DEMO-ITX \(sprite 256x256 fast\): unknown part ID: nosuchgpu1/);
     expect(frame).toMatch(/interrupted: 1 item not rendered; run the same command again to resume/);
@@ -60,8 +63,7 @@ describe('pregen UI', () => {
       store.done(it, { ms: 1000, bytes: 1, fps: 70 });
     }
     store.start(items[20]!);
-    await tick();
-    const frame = ui.lastFrame()!;
+    const frame = await frameShowing(ui, /20\/40 items/);
     expect(frame.split('\n').length).toBeLessThan(20);
     expect(frame).toMatch(/rendering\s+matrix #21/);
     expect(frame).not.toMatch(/matrix #1 /);

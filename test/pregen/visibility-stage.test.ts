@@ -5,14 +5,13 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageBuild } from '../../farm/src/contract.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
 import { DEMO_IDS as I, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import type { Category, Part } from '../../src/catalog/types.js';
+import type { Category, Part } from '../../src/model/part.js';
 import { combinationKey, combinationMaterial } from '../../src/pregen/combination.js';
-import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
-import { renderStills } from '../../src/render/renderer.js';
-import { HAS_FARM, testPool } from '../render/helpers/stage.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
+import type { RenderEngine } from '../../src/render/engine.js';
+import { testEngine } from '../helpers/engine.js';
 
 type Ids = Partial<Record<Category, string[]>>;
 const byId = new Map(DEMO_PARTS.map((p) => [p.id, p]));
@@ -43,19 +42,19 @@ const CASES: [string, Ids, Ids][] = [
   ['control: an SFX PSU in a solid case', solid, { ...solid, PSU: [I.psuSfx750] }],
 ];
 
-describe.skipIf(!HAS_FARM)('visibility rules on the farm stage', () => {
-  let pool: BrowserPool;
+describe('visibility rules on the farm stage', () => {
+  let engine: RenderEngine;
   const cache = new Map<string, Buffer[]>();
   beforeAll(async () => {
-    pool = (await testPool()).pool;
+    engine = await testEngine();
   });
-  afterAll(async () => pool?.close());
+  afterAll(async () => engine?.close());
 
   async function frames(ids: Ids): Promise<Buffer[]> {
     const k = JSON.stringify(parts(ids), (key, v) => (key === 'specs' ? undefined : v));
     if (!cache.has(k)) {
       const build: StageBuild = { parts: parts(ids), state: null };
-      const pngs = await renderStills({ pool, build, options, indices: ANGLES });
+      const pngs = await engine.stills({ build, options, indices: ANGLES });
       cache.set(k, await Promise.all(pngs.map((p) => sharp(p).raw().toBuffer())));
     }
     return cache.get(k)!;

@@ -11,16 +11,16 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h264Bitrate, h264Codecs } from '../../src/encode/h264-config.js';
-import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
-import { renderBuild, renderStills, type RenderResult } from '../../src/render/renderer.js';
-import { findFfprobe } from '../../src/render/tool-paths.js';
-import { demoStageBuild } from './helpers/demo-build.js';
-import { diffFraction } from './helpers/pixels.js';
-import { testPool } from './helpers/stage.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
+import type { RenderResult } from '../../src/render/renderer.js';
+import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
+import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { diffFraction } from '../helpers/pixels.js';
+import type { RenderEngine } from '../../src/render/engine.js';
+import { testEngine } from '../helpers/engine.js';
 
 const run = promisify(execFile);
-let pool: BrowserPool;
+let engine: RenderEngine;
 let ffmpegPath: string;
 let dir: string;
 let webcodecs: boolean;
@@ -28,16 +28,17 @@ const build = demoStageBuild('DEMO-GLASS');
 const small = (format: 'video' | 'sprite') => resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
 
 beforeAll(async () => {
-  ({ pool, ffmpegPath } = await testPool());
+  engine = await testEngine();
+  ffmpegPath = (await findFfmpeg({})).path;
   dir = await mkdtemp(path.join(os.tmpdir(), 'capture-test-'));
   // whether this Chromium encodes H.264 with WebCodecs (Debian's does; SwiftShader-only builds may not)
-  webcodecs = await pool.use(async ({ page }) => {
+  webcodecs = await engine.pool.use(async ({ page }) => {
     const codecs = h264Codecs(256, 256, 30);
     return !!(await page.evaluate(`window.__rfH264Codec(256, 256, 30, ${h264Bitrate(256, 256, 30)}, ${JSON.stringify(codecs)})`));
   });
 });
 afterAll(async () => {
-  await pool?.close();
+  await engine?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -67,37 +68,37 @@ async function expectGoodMp4(r: RenderResult, frames: number) {
   expect(bytes.indexOf('moov')).toBeGreaterThan(0);
   expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
   // the pixels are the scene's: frame 5 of the video against a lossless render of frame 5
-  const [still] = await renderStills({ pool, build, options: small('video'), indices: [5] });
+  const [still] = await engine.stills({ build, options: small('video'), indices: [5] });
   expect(await diffFraction(await videoFrame(video.path, 5), still!, 16)).toBeLessThan(0.05);
   return video;
 }
 
 /** Replaces the page's VideoEncoder for one render (restored afterwards). */
 async function withEncoderStub<T>(stub: string, fn: () => Promise<T>): Promise<T> {
-  await pool.use(({ page }) => page.evaluate(`window.__realVE = window.__realVE || window.VideoEncoder; ${stub}`));
+  await engine.pool.use(({ page }) => page.evaluate(`window.__realVE = window.__realVE || window.VideoEncoder; ${stub}`));
   try {
     return await fn();
   } finally {
-    await pool.use(({ page }) => page.evaluate('window.VideoEncoder = window.__realVE'));
+    await engine.pool.use(({ page }) => page.evaluate('window.VideoEncoder = window.__realVE'));
   }
 }
 
 describe('video paths', () => {
   it('encodes with WebCodecs where the browser can, and reports the path', async () => {
-    const r = await renderBuild({ pool, ffmpegPath, build, options: small('video'), outDir: path.join(dir, 'auto'), outputs: { video: true } });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'auto'), outputs: { video: true } });
     expect(r.videoPath).toBe(webcodecs ? 'webcodecs' : 'x264');
     await expectGoodMp4(r, 120);
   });
 
   it('encodes JPEG frames through x264 when asked', async () => {
-    const r = await renderBuild({ pool, ffmpegPath, build, options: small('video'), outDir: path.join(dir, 'x264'), outputs: { video: true }, videoEncoder: 'x264' });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'x264'), outputs: { video: true }, videoEncoder: 'x264' });
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 120);
   });
 
   it('falls back to x264 when the page has no VideoEncoder', async () => {
     const r = await withEncoderStub('window.VideoEncoder = undefined', () =>
-      renderBuild({ pool, ffmpegPath, build, options: small('video'), outDir: path.join(dir, 'none'), outputs: { video: true }, frameLimit: 12 }),
+      engine.render({ build, options: small('video'), outDir: path.join(dir, 'none'), outputs: { video: true }, frameLimit: 12 }),
     );
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 12);
@@ -111,7 +112,7 @@ describe('video paths', () => {
       encode(frame, opts) { if (++this.__n === 4) setTimeout(() => this.__fail(new Error('stub failure'))); return super.encode(frame, opts); }
     }`;
     const r = await withEncoderStub(stub, () =>
-      renderBuild({ pool, ffmpegPath, build, options: small('video'), outDir: path.join(dir, 'broken'), outputs: { video: true }, frameLimit: 12 }),
+      engine.render({ build, options: small('video'), outDir: path.join(dir, 'broken'), outputs: { video: true }, frameLimit: 12 }),
     );
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 12);
@@ -121,9 +122,9 @@ describe('video paths', () => {
 describe('raw-pixel sprites and stills', () => {
   it('places every frame upright in its cell, matching lossless renders', async () => {
     const o = small('sprite');
-    const r = await renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(dir, 'sprite'), outputs: { sprite: true }, frameLimit: 14 });
+    const r = await engine.render({ build, options: o, outDir: path.join(dir, 'sprite'), outputs: { sprite: true }, frameLimit: 14 });
     const sheet = r.files[0]!.path;
-    const stills = await renderStills({ pool, build, options: o, indices: [0, 13] });
+    const stills = await engine.stills({ build, options: o, indices: [0, 13] });
     for (const [k, i] of [0, 13].entries()) {
       const cell = await sharp(sheet).extract({ left: (i % 12) * 256, top: Math.floor(i / 12) * 256, width: 256, height: 256 }).png().toBuffer();
       expect(await diffFraction(cell, stills[k]!, 16)).toBeLessThan(0.02);
@@ -132,15 +133,15 @@ describe('raw-pixel sprites and stills', () => {
 
   it('writes the screenshot from the hero frame read during the turn', async () => {
     const o = small('video');
-    const r = await renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(dir, 'still'), outputs: { video: true, screenshot: 'png' }, frameLimit: 3 });
+    const r = await engine.render({ build, options: o, outDir: path.join(dir, 'still'), outputs: { video: true, screenshot: 'png' }, frameLimit: 3 });
     const png = await readFile(r.files.find((f) => f.kind === 'screenshot')!.path);
-    const [still] = await renderStills({ pool, build, options: o, indices: [0] });
+    const [still] = await engine.stills({ build, options: o, indices: [0] });
     // both lossless: identical pixels
     expect(await diffFraction(png, still!, 0)).toBe(0);
   });
 
   it('renders just the still when only a screenshot is asked for', async () => {
-    const r = await renderBuild({ pool, ffmpegPath, build, options: small('video'), outDir: path.join(dir, 'only-still'), outputs: { screenshot: 'webp' } });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'only-still'), outputs: { screenshot: 'webp' } });
     expect(r.files.map((f) => f.kind)).toEqual(['screenshot']);
     expect(r.videoPath).toBeUndefined();
     expect((await sharp(r.files[0]!.path).metadata()).format).toBe('webp');
@@ -149,7 +150,7 @@ describe('raw-pixel sprites and stills', () => {
 
 describe('network isolation', () => {
   it('lets the page reach the stage server and nothing else', async () => {
-    const results = await pool.use(({ page }) =>
+    const results = await engine.pool.use(({ page }) =>
       page.evaluate(`Promise.all(['/', 'http://example.com/', 'http://93.184.215.14/', 'https://1.1.1.1/'].map((u) =>
         fetch(u, { signal: AbortSignal.timeout(10000) }).then((r) => 'ok ' + r.status, () => 'blocked')))`),
     );

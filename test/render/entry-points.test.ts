@@ -11,11 +11,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { diffFraction } from './helpers/pixels.js';
+import { diffFraction } from '../helpers/pixels.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');

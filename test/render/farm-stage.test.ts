@@ -1,30 +1,26 @@
-/**
- * What the real farm stage draws responds to the build and options (runs only when
- * farm/build.ts exists; the stand-in fixture does not model parts faithfully).
- */
+/** What the real farm stage draws responds to the build and options (through the render engine). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageBuild } from '../../farm/src/contract.js';
-import type { BrowserPool } from '../../src/render/browser-pool.js';
-import { resolveRenderOptions, type RenderOptions } from '../../src/render/options.js';
-import { renderStills } from '../../src/render/renderer.js';
-import type { Part } from '../../src/catalog/types.js';
-import { demoPart, demoStageBuild } from './helpers/demo-build.js';
-import { diffFraction, opaquePixels } from './helpers/pixels.js';
-import { HAS_FARM, testPool } from './helpers/stage.js';
+import type { StageBuild } from '../../src/model/stage-contract.js';
+import { resolveRenderOptions, type RenderOptions } from '../../src/model/render-options.js';
+import type { Part } from '../../src/model/part.js';
+import { demoPart, demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { diffFraction, opaquePixels } from '../helpers/pixels.js';
+import type { RenderEngine } from '../../src/render/engine.js';
+import { testEngine } from '../helpers/engine.js';
 
-let pool: BrowserPool;
+let engine: RenderEngine;
 const base = demoStageBuild('DEMO-GLASS');
 const opts = (o: RenderOptions = {}) => resolveRenderOptions({ width: 256, height: 256, profile: 'flat', ...o });
 const still = async (build: StageBuild, o: RenderOptions = {}, transparent = false, frame = 15) =>
-  (await renderStills({ pool, build, options: opts(o), indices: [frame], transparent }))[0]!;
+  (await engine.stills({ build, options: opts(o), indices: [frame], transparent }))[0]!;
 const withPart = (build: StageBuild, part: Part): StageBuild => ({ ...build, parts: { ...build.parts, [part.category]: [part] } });
 
-describe.skipIf(!HAS_FARM)('farm stage', () => {
+describe('farm stage', () => {
   beforeAll(async () => {
-    ({ pool } = await testPool());
+    engine = await testEngine();
   });
   afterAll(async () => {
-    await pool?.close();
+    await engine?.close();
   });
 
   it('a longer GPU changes the silhouette', async () => {

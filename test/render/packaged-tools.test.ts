@@ -12,10 +12,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { checkChromium } from '../../src/doctor/tools-check.js';
-import { createRenderEngine, type RenderEngine } from '../../src/jobs/render-engine.js';
-import { resolveRenderOptions } from '../../src/render/options.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { findChromium, findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
-import { demoStageBuild } from './helpers/demo-build.js';
+import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 
 const run = promisify(execFile);
 

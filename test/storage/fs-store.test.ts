@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { InvalidArtifactKeyError } from '../../src/storage/artifact-key.js';
-import { openArtifactStore } from '../../src/storage/artifact-store.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { FsArtifactStore } from '../../src/storage/fs-store.js';
 import { ArtifactNotFoundError } from '../../src/storage/storage-errors.js';
 

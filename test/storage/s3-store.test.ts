@@ -11,7 +11,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { InvalidArtifactKeyError } from '../../src/storage/artifact-key.js';
-import { openArtifactStore } from '../../src/storage/artifact-store.js';
+import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { S3ArtifactStore, type S3StoreOptions } from '../../src/storage/s3-store.js';
 import { ArtifactNotFoundError, StorageError } from '../../src/storage/storage-errors.js';
 

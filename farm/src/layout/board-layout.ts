@@ -3,7 +3,7 @@
  * u runs from the rear (I/O) edge toward the front of the case, v from the top edge downward.
  * Values follow the ATX family drawings closely enough to look right, not to manufacture.
  */
-import type { BoardFormFactor } from '../../../src/catalog/types.js';
+import type { BoardFormFactor } from '../../../src/model/part.js';
 
 export interface BoardLayout {
   /** size along u (toward the case front) and v (downward) */

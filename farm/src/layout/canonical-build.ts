@@ -12,8 +12,8 @@
  * A part listed twice stays twice. Malformed entries (the page gets JSON from outside) keep
  * their relative order after the well-formed ones.
  */
-import type { Category, Part } from '../../../src/catalog/types.js';
-import type { StageBuild } from '../contract.js';
+import type { Category, Part } from '../../../src/model/part.js';
+import type { StageBuild } from '../../../src/model/stage-contract.js';
 
 function idOf(p: unknown): string | null {
   const id = p && typeof p === 'object' ? (p as { id?: unknown }).id : undefined;

@@ -6,7 +6,7 @@
  * motherboard tray is on the +x side and components point toward -x, as in a standard ATX
  * tower seen from its window side.
  */
-import type { CaseSpecs, MotherboardSpecs, PsuSpecs } from '../../../src/catalog/types.js';
+import type { CaseSpecs, MotherboardSpecs, PsuSpecs } from '../../../src/model/part.js';
 import { boardLayout, type BoardLayout } from './board-layout.js';
 
 export const WALL = 5;

@@ -13,7 +13,8 @@
  *             front (intake, top down), rear-1 (exhaust), top (from the rear), bottom, side,
  *             skipping slots the radiator covers.
  */
-import type { CaseFanSpecs, CoolerSpecs, InteractiveState } from '../../../src/catalog/types.js';
+import type { CaseFanSpecs, CoolerSpecs } from '../../../src/model/part.js';
+import type { InteractiveState } from '../../../src/model/interactive-state.js';
 import type { CaseLayout } from './case-layout.js';
 import { deriveSlots, parseSlotId, PANELS, type FanSlot, type Panel } from './slots.js';
 

@@ -7,7 +7,7 @@
  * and the fans sit inside it (z 27..52); +z points into the case.
  */
 import * as THREE from 'three';
-import type { CoolerSpecs } from '../../../src/catalog/types.js';
+import type { CoolerSpecs } from '../../../src/model/part.js';
 import { box, cylinder, paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 import { buildFan } from './fan.js';

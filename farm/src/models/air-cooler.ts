@@ -4,7 +4,7 @@
  * CPU's top surface, the tower rises toward -x; airflow runs along z (front to rear).
  */
 import * as THREE from 'three';
-import type { CoolerSpecs } from '../../../src/catalog/types.js';
+import type { CoolerSpecs } from '../../../src/model/part.js';
 import { box, cylinder, paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 import { buildFan } from './fan.js';

@@ -5,7 +5,7 @@
  * (`userData.keep`) so it stays transparent and is drawn after the inside.
  */
 import * as THREE from 'three';
-import type { CaseSpecs } from '../../../src/catalog/types.js';
+import type { CaseSpecs } from '../../../src/model/part.js';
 import { FRONT_ZONE, WALL, type CaseLayout } from '../layout/case-layout.js';
 import { box, paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';

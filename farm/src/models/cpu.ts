@@ -3,7 +3,7 @@
  * board face at the socket centre, -x toward the window.
  */
 import * as THREE from 'three';
-import type { CpuSpecs } from '../../../src/catalog/types.js';
+import type { CpuSpecs } from '../../../src/model/part.js';
 import { box } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 

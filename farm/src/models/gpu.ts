@@ -5,7 +5,7 @@
  * `lengthMm` toward +z (the case front). Fans face down, as in a real build.
  */
 import * as THREE from 'three';
-import type { GpuSpecs } from '../../../src/catalog/types.js';
+import type { GpuSpecs } from '../../../src/model/part.js';
 import { box, paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 import { buildFan } from './fan.js';

@@ -5,7 +5,7 @@
  * board layout so other parts can be placed into them.
  */
 import * as THREE from 'three';
-import type { MotherboardSpecs } from '../../../src/catalog/types.js';
+import type { MotherboardSpecs } from '../../../src/model/part.js';
 import type { BoardLayout } from '../layout/board-layout.js';
 import { box } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';

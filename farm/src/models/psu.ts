@@ -3,7 +3,7 @@
  * from the data along z. Fan grill on the underside, modular sockets on the inner end.
  */
 import * as THREE from 'three';
-import type { PsuSpecs } from '../../../src/catalog/types.js';
+import type { PsuSpecs } from '../../../src/model/part.js';
 import { box, cylinder } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 

@@ -3,7 +3,7 @@
  * out of the board toward -x by `heightMm`, runs 133 mm along y and is 7 mm thick along z.
  */
 import * as THREE from 'three';
-import type { RamSpecs } from '../../../src/catalog/types.js';
+import type { RamSpecs } from '../../../src/model/part.js';
 import { box, paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 

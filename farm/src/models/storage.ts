@@ -3,7 +3,7 @@
  * the board, long side along z). 2.5" and 3.5": drive bodies lying flat (local y thin).
  */
 import * as THREE from 'three';
-import type { StorageSpecs } from '../../../src/catalog/types.js';
+import type { StorageSpecs } from '../../../src/model/part.js';
 import { box } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 

@@ -4,7 +4,7 @@
  * environment the reflections come from (environment.ts). Lights are fixed relative to the
  * camera; directions are in camera-aligned world space (camera on +z looking at -z).
  */
-import type { Scene } from '../../../src/render/options.js';
+import type { Scene } from '../../../src/model/render-defaults.js';
 
 export type Silhouette = 'none' | 'hills' | 'trees' | 'skyline' | 'windows' | 'columns';
 

@@ -11,7 +11,7 @@
  * Antialiasing is FXAA, not MSAA: on llvmpipe a 4x multisampled target almost doubled the
  * frame time (189 vs 107 ms at 512x512) while FXAA costs a few ms (see post.ts).
  */
-import type { Profile } from '../../../src/render/options.js';
+import type { Profile } from '../../../src/model/render-defaults.js';
 
 export interface ProfileSettings {
   shadowMapSize: number;

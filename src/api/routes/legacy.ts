@@ -11,7 +11,7 @@ import { requireAuth } from '../require-auth.js';
 import { sendStored } from '../send-stored.js';
 import { renderBuildBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
-import { asPartNotFound, checkOptions, checkPartsShape } from './render.js';
+import { checkPartsShape } from './render.js';
 
 const notPregenerated = (key: string) =>
   notFound('not_pregenerated', 'this part combination has not been pregenerated with these options', [
@@ -22,12 +22,9 @@ export function legacyRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.post('/render-build-experimental', requireAuth(ctx, 'render:submit'), async (req: Request, res: Response) => {
     const body = parseOr400(renderBuildBody, req.body, 'body');
-    checkOptions(body);
     checkPartsShape(body.parts);
     const { parts, ...options } = body;
-    const found = await lookupPregenerated(ctx.db, parts, options).catch((err: unknown) => {
-      throw asPartNotFound(err);
-    });
+    const found = await lookupPregenerated(ctx.db, parts, options);
     const entry = found.entry;
     const meta = entry ? await ctx.store.stat(entry.artifactKey) : null;
     if (!entry || !meta) {

@@ -5,12 +5,13 @@
 import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
 import { countProblems } from '../../catalog/build-rules.js';
-import { CATEGORIES, isCategory, type InteractiveState } from '../../catalog/types.js';
+import { CATEGORIES, isCategory } from '../../model/part.js';
+import type { InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
-import { submitRender, UnknownPartsError, type Submission } from '../../jobs/submit.js';
+import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
-import { renderOptionsProblem, type RenderOptions } from '../../render/options.js';
+import type { RenderOptions } from '../../model/render-options.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { badRequest, notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
@@ -18,12 +19,6 @@ import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Cross-field option rules (width with height, winter vs spring) as a 400. */
-export function checkOptions(o: RenderOptions): void {
-  const p = renderOptionsProblem(o);
-  if (p) throw badRequest('invalid_body', p.message, [{ field: p.field, message: p.message }]);
-}
 
 /** Async renders run only in prod (DESIGN.md section 4). */
 function requireProd(req: Request): void {
@@ -49,26 +44,15 @@ export function checkPartsShape(parts: Record<string, string[]>): void {
   if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
 }
 
-/** UnknownPartsError -> 404 part_not_found naming the IDs; any other error unchanged. */
-export function asPartNotFound(err: unknown): unknown {
-  if (err instanceof UnknownPartsError) {
-    return notFound('part_not_found', err.message, err.ids.map((id) => ({ field: 'parts', message: 'not found', id })));
-  }
-  return err;
-}
-
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
-  try {
-    const p = req.principal!;
-    const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode });
-    submissions.inc({ outcome: s.outcome, format: s.render.format });
-    // hits (cached, reused) are most submissions under load: counted above, logged at debug
-    const level = s.outcome === 'new' ? 'info' : 'debug';
-    ctx.log[level]({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: p.customerName }, 'render submitted');
-    return s;
-  } catch (err) {
-    throw asPartNotFound(err);
-  }
+  // unknown part IDs throw UnknownPartsError: 404 part_not_found naming them
+  const p = req.principal!;
+  const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode });
+  submissions.inc({ outcome: s.outcome, format: s.render.format });
+  // hits (cached, reused) are most submissions under load: counted above, logged at debug
+  const level = s.outcome === 'new' ? 'info' : 'debug';
+  ctx.log[level]({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: p.customerName }, 'render submitted');
+  return s;
 }
 
 /** The submission response of spec 4.3 (plus share_code on share-code submissions). */
@@ -99,7 +83,6 @@ function urlFor(ctx: ApiContext, req: Request) {
 /** A /render-build style body, every rule checked: the parts map and the render options. */
 function parseRenderBuild(req: Request): { parts: Record<string, string[]>; options: RenderOptions } {
   const body = parseOr400(renderBuildBody, req.body, 'body');
-  checkOptions(body);
   requireProd(req);
   checkPartsShape(body.parts);
   const { parts, ...options } = body;
@@ -118,7 +101,6 @@ export function renderRoutes(ctx: ApiContext): Router {
 
   r.post('/render-by-share-code', submitAuth, async (req, res) => {
     const body = parseOr400(renderByShareCodeBody, req.body, 'body');
-    checkOptions(body);
     requireProd(req);
     const { shareCode, ...options } = body;
     const build = await getBuild(ctx.db, shareCode);

@@ -9,18 +9,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { resolveBuildParts } from '../../catalog/repository.js';
-import { interactiveStateSchema } from '../../catalog/types.js';
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
-import type { ResolvedRenderOptions } from '../../render/options.js';
+import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
-import type { NormalisedRequest } from '../cache-key.js';
+import { normalisedRequestSchema, type NormalisedRequest } from '../../model/render-request.js';
 import { PermanentRenderError } from '../errors.js';
 import { RENDER_TASK } from '../queue.js';
-import { artifactKey, type RenderArtifacts, type RenderRow } from '../render-row.js';
-import type { RenderEngine } from '../render-engine.js';
+import type { RenderArtifacts, RenderRow } from '../render-row.js';
+import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { defineTask } from './registry.js';
 
@@ -34,8 +33,17 @@ export interface RenderTaskContext {
   timeoutMs: number;
 }
 
-const FILE_NAMES = { video: 'turntable.mp4', sprite: 'sprite.webp', screenshot: 'hero' } as const;
 const PROGRESS_EVERY_MS = 1_000;
+
+/** The row's normalised request, parsed by the schema that wrote it; bad data fails for good. */
+export function parseStoredRequest(raw: unknown): NormalisedRequest {
+  const parsed = normalisedRequestSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  const what = issue?.path[0] === 'state' ? "the build's saved state is invalid" : 'the stored render request is invalid';
+  throw new PermanentRenderError(`${what}: ${where}${issue?.message ?? 'unreadable'}`);
+}
 
 export function renderTask(ctx: RenderTaskContext) {
   return defineTask({
@@ -79,14 +87,12 @@ export function renderTask(ctx: RenderTaskContext) {
       const signal = AbortSignal.any([timeout, helpers.abortSignal]);
       let lastWrite = 0;
       try {
-        const request = claimed.request as unknown as NormalisedRequest;
-        const state = request.state ? interactiveStateSchema.safeParse(request.state) : null;
-        if (state && !state.success) throw new PermanentRenderError(`the build's saved state is invalid: ${state.error.issues[0]?.message}`);
+        const request = parseStoredRequest(claimed.request);
         const resolved = await record(() => resolveBuildParts(db, request.parts));
         if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
         const result = await ctx.engine.render({
-          build: { parts: resolved.parts, state: state?.data ?? null },
-          options: { ...request.options, requestedWidth: request.options.width, requestedHeight: request.options.height } as ResolvedRenderOptions,
+          build: { parts: resolved.parts, state: request.state },
+          options: request.options,
           outDir: tmp,
           signal,
           onProgress: (p) => {
@@ -105,8 +111,8 @@ export function renderTask(ctx: RenderTaskContext) {
         const artifacts: RenderArtifacts = {};
         for (const f of result.files) {
           const ext = path.extname(f.path);
-          const name = f.kind === 'screenshot' ? `${FILE_NAMES.screenshot}${ext}` : FILE_NAMES[f.kind];
-          const key = artifactKey(claimed.cache_key, name);
+          const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
+          const key = renderArtifactKey(claimed.cache_key, name);
           await ctx.store.putFile(key, f.path, f.mime);
           artifacts[f.kind] = key;
         }

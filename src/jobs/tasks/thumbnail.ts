@@ -1,5 +1,5 @@
 /**
- * The `thumbnail` task: renders a part's product shot (src/pregen/thumbnails.ts) with the
+ * The `thumbnail` task: renders a part's product shot (src/thumbnails/part-thumbnail.ts) with the
  * worker's warm engine. Enqueued at low priority by `catalog import`, so renders go first.
  * A part already carrying a thumbnail of its current version, or gone, is done at once.
  */
@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { getPartsByIds } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
-import { renderThumbnail, THUMBNAIL_TASK, thumbnailKey } from '../../pregen/thumbnails.js';
+import { thumbnailKey } from '../../storage/artifact-key.js';
+import { renderThumbnail } from '../../thumbnails/part-thumbnail.js';
+import { THUMBNAIL_TASK } from '../thumbnail-jobs.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
-import type { RenderEngine } from '../render-engine.js';
+import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';
 import { ThumbnailSummary } from '../thumbnail-summary.js';
 

@@ -1,0 +1,82 @@
+/**
+ * The import graph's rules (`npm run lint:deps`, run by CI): src/ is a house of floors, and a
+ * file may import from its own floor or the floors below it, never above; no import circles
+ * anywhere; the browser stage (farm/src) sees only the ground-floor model; src/ and bench/
+ * never reach into test/. Type-only imports count: a type pulled from an upper floor couples
+ * the floors all the same. docs/ARCHITECTURE.md describes each floor.
+ */
+
+/** Lowest first. Folders on one floor are peers; a later floor may import any earlier one. */
+const FLOORS = [
+  ['model'], // the house vocabulary: parts, builds, render request, sprite layout, stage contract
+  ['errors.ts', 'config.ts', 'log.ts', 'version.ts', 'metrics.ts', 'log-pretty.ts', 'ensure-dir.ts', 'temp-dirs.ts'],
+  ['db'],
+  ['storage', 'catalog', 'auth'],
+  ['encode'],
+  ['render'],
+  ['thumbnails'],
+  ['jobs'],
+  ['pregen', 'events', 'webhooks', 'doctor', 'top'], // the farm's services over jobs: pregen cache, job events, webhooks, doctor checks, the top view
+  ['api'],
+  ['cli'],
+];
+
+const escape = (s) => s.replace(/[.]/g, '\\.');
+const pathsOf = (names) => `^src/(${names.map((n) => (n.endsWith('.ts') ? escape(n) + '$' : `${n}/`)).join('|')})`;
+
+const upward = FLOORS.slice(0, -1).map((names, i) => ({
+  name: `no-upward-from-${names.map((n) => n.replace('.ts', '')).join('-')}`,
+  comment: `${names.join(', ')} may not import from a higher floor (${FLOORS.slice(i + 1).flat().join(', ')})`,
+  severity: 'error',
+  from: { path: pathsOf(names) },
+  to: { path: pathsOf(FLOORS.slice(i + 1).flat()) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'import circles make load order and layering accidental',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-floors-only',
+      comment: 'every src/ file lives on a floor: add new top-level folders to FLOORS in .dependency-cruiser.cjs',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: pathsOf(FLOORS.flat()) },
+    },
+    {
+      name: 'stage-sees-only-the-model',
+      comment: 'the three.js stage runs in Chromium: it may use src/model (types, defaults) and nothing else of src/',
+      severity: 'error',
+      from: { path: '^farm/src/' },
+      to: { path: '^src/', pathNot: '^src/model/' },
+    },
+    {
+      name: 'src-not-into-farm',
+      comment: 'src/ talks to the stage through src/model/stage-contract.ts; the bundle is loaded by a computed import',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^farm/' },
+    },
+    {
+      name: 'not-into-test',
+      comment: 'test/ helpers and fixtures are for tests: src/, farm/ and bench/ must not depend on them',
+      severity: 'error',
+      from: { path: '^(src|farm|bench)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^node_modules/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

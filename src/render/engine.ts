@@ -1,0 +1,99 @@
+/**
+ * The render engine, the one way anything renders (the CLI's `render`, workers, pregen, the
+ * benches, farm/dev): finds Chromium and ffmpeg once (tool-paths.ts), applies the one GL and
+ * sandbox policy (`glPolicy`), keeps one warm browser (BrowserPool) for every render of its
+ * owner, and reports the GL backend it ended up with.
+ */
+import type { Config } from '../config.js';
+import type { BrowserPool } from './browser-pool.js';
+import type { GlBackendName } from './chromium-args.js';
+import type { RenderRequest, RenderResult, StillsRequest } from './renderer.js';
+import type { StageBundle } from './stage-server.js';
+import type { ToolLocation } from './tool-paths.js';
+
+/** What a render needs besides the browser and ffmpeg: the build, options, outputs, where to write. */
+export type EngineRequest = Omit<RenderRequest, 'pool' | 'ffmpegPath'>;
+export type EngineStillsRequest = Omit<StillsRequest, 'pool'>;
+
+export interface EngineInfo {
+  backend: GlBackendName;
+  glRenderer: string;
+  chromium: string;
+  ffmpeg: string;
+  /** where the tools came from: a system install, a configured path, or an npm package */
+  chromiumSource: 'config' | 'system' | 'package';
+  ffmpegSource: 'config' | 'system' | 'package';
+  /** set when renders take the slow path (SwiftShader), with how to get the fast one */
+  note?: string;
+}
+
+export interface RenderEngine {
+  render(req: EngineRequest): Promise<RenderResult>;
+  /** single frames as lossless PNGs in memory (a few only: tests, dev snapshots) */
+  stills(req: EngineStillsRequest): Promise<Buffer[]>;
+  /** launches the browser if needed and runs the GL self-test */
+  info(): Promise<EngineInfo>;
+  /** the warm browser itself, for measurements that drive the page directly (bench:render) */
+  readonly pool: BrowserPool;
+  close(): Promise<void>;
+}
+
+/** The settings the engine reads. */
+export type EngineConfig = Pick<Config, 'glBackend'> & Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'searchPath' | 'systemTools'>>;
+
+export interface EngineOptions {
+  log?: (line: string) => void;
+  /** the stage page; default the farm bundle (tests of the pipeline itself may pass another) */
+  stage?: () => Promise<StageBundle>;
+}
+
+export interface GlPolicy {
+  glBackend: 'auto' | GlBackendName;
+  noSandbox: boolean;
+}
+
+/**
+ * Which WebGL backend to ask Chromium for, and whether to sandbox it: one policy for every
+ * caller, so the CLI and the workers of one machine draw with the same backend.
+ */
+export function glPolicy(requested: 'auto' | GlBackendName, chromium: ToolLocation): GlPolicy {
+  return {
+    // the Chromium that @sparticuz/chromium ships has no EGL: ANGLE over EGL would only fail first
+    glBackend: requested === 'auto' && chromium.source === 'package' ? 'swiftshader' : requested,
+    // the page is our own bundle with every outside request blocked, so the sandbox guards
+    // nothing here, and it cannot start as root or in most containers
+    noSandbox: true,
+  };
+}
+
+/** Finds the tools (MissingToolError naming the fix when one is missing) and prepares a warm browser, launched on first use. */
+export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions = {}): Promise<RenderEngine> {
+  // loaded here, not at the top: importing the engine's types must not load puppeteer
+  const { findChromium, findFfmpeg } = await import('./tool-paths.js');
+  const { BrowserPool } = await import('./browser-pool.js');
+  const { farmStageBundle } = await import('./stage-bundle.js');
+  const { renderBuild, renderStills } = await import('./renderer.js');
+  const { rendererNote } = await import('./speed-note.js');
+  const chromium = await findChromium(cfg, cfg.searchPath);
+  const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
+  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log });
+  return {
+    pool,
+    render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),
+    stills: (req) => renderStills({ pool, ...req }),
+    info: async () => {
+      const i = await pool.info();
+      const note = rendererNote(i.backend, chromium.source);
+      return {
+        backend: i.backend,
+        glRenderer: i.gl.renderer,
+        chromium: chromium.path,
+        ffmpeg: ffmpeg.path,
+        chromiumSource: chromium.source,
+        ffmpegSource: ffmpeg.source,
+        ...(note ? { note } : {}),
+      };
+    },
+    close: () => pool.close(),
+  };
+}

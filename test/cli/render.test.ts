@@ -1,0 +1,52 @@
+/** `render-farm render` argument handling: bad input exits 2 with one clear line and writes nothing. */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parsePartsFlags } from '../../src/cli/parts-flag.js';
+import { renderOptionsFromFlags } from '../../src/cli/render-option-flags.js';
+
+const run = promisify(execFile);
+const bin = path.resolve('bin/render-farm');
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
+  }
+}
+
+describe('render command', () => {
+  const out = path.join(os.tmpdir(), `render-cli-${process.pid}`);
+
+  it('rejects bad option values with exit 2 before rendering', async () => {
+    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out, '--width', '100', '--height', '300']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--width: .*256/);
+    const both = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out, '--winter', '--spring']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/mutually exclusive/);
+    const none = await cli(['render', '--out', out]);
+    expect(none.stderr).toMatch(/exactly one of --parts, --share-code or --build/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('says when Chromium is missing', async () => {
+    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out], { CHROMIUM_PATH: '/nonexistent/chromium' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/Chromium not found .*CHROMIUM_PATH/);
+  });
+
+  it('maps flags to API render options', () => {
+    expect(renderOptionsFromFlags({ format: 'sprite', width: '640', height: '480', showGrid: false, winter: true, gridColor: '#ffffff', cameraZoom: '3' })).toEqual({
+      format: 'sprite', width: 640, height: 480, showGrid: false, winterMode: true, cameraZoom: 3, gridSettings: { color: '#ffffff' },
+    });
+    expect(parsePartsFlags(['GPU=a,b', 'RAM=c', 'GPU=d'])).toEqual({ GPU: ['a', 'b', 'd'], RAM: ['c'] });
+    expect(() => parsePartsFlags(['GPU'])).toThrow(/CATEGORY=id/);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Part thumbnails: `pregen --thumbnails` (child process) and the `thumbnail` worker task render
+ * real product shots that GET /assets/parts/:id then serves instead of the SVG placeholder.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { JobHelpers } from 'graphile-worker';
+import sharp from 'sharp';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
+import { installQueue } from '../../src/jobs/queue.js';
+import { createRenderEngine } from '../../src/render/engine.js';
+import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
+import { createLogger } from '../../src/log.js';
+import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+
+const bin = path.resolve('bin/render-farm');
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A rendered thumbnail: a 256x256 WebP with an alpha channel and a transparent corner. */
+async function expectThumbnailWebp(bytes: Buffer): Promise<void> {
+  expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+  expect(bytes.subarray(8, 12).toString()).toBe('WEBP');
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  expect([info.width, info.height]).toEqual([256, 256]);
+  expect((await sharp(bytes).metadata()).hasAlpha).toBe(true);
+  expect(data[(2 * info.width + 2) * 4 + 3]).toBe(0);
+}
+
+/** Share of (nearly) opaque pixels: the part itself. */
+async function opaqueShare(bytes: Buffer): Promise<number> {
+  const { data } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let opaque = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i]! > 200) opaque++;
+  return opaque / (data.length / 4);
+}
+
+describe('part thumbnails', () => {
+  let api: TestApi;
+  let cpuShot: Buffer | null = null;
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(async () => api?.close());
+
+  const image = async (id: string) => {
+    const r = await fetch(`${api.url}/assets/parts/${id}`);
+    return { status: r.status, type: r.headers.get('content-type') ?? '', etag: r.headers.get('etag'), bytes: Buffer.from(await r.arrayBuffer()) };
+  };
+
+  it('pregen --thumbnails replaces the placeholder of each part of a category with a rendered WebP', async () => {
+    expect((await image(I.cpuR7)).type).toMatch(/^image\/svg\+xml/);
+    const r = await cli(['pregen', '--thumbnails', '--category', 'CPU', '--plain'], {
+      DATABASE_URL: api.t.url,
+      RENDER_FARM_DATA_DIR: api.t.cfg.dataDir,
+      LOG_LEVEL: 'silent',
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/pregen: 6 rendered thumbnails, 0 failed/);
+    const shot = await image(I.cpuR7);
+    expect(shot.status).toBe(200);
+    expect(shot.type).toBe('image/webp');
+    await expectThumbnailWebp(shot.bytes);
+    cpuShot = shot.bytes;
+    expect((await fetch(`${api.url}/assets/parts/${I.cpuR7}`, { headers: { 'if-none-match': shot.etag! } })).status).toBe(304);
+    // other categories still have the placeholder; a second run has nothing to do
+    expect((await image(I.gpuMini1Fan)).type).toMatch(/^image\/svg\+xml/);
+    const again = await cli(['pregen', '--thumbnails', '--category', 'CPU', '--plain'], { DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' });
+    expect(again.stdout).toMatch(/pregen: 0 rendered thumbnails/);
+  }, 180_000);
+
+  it('catalog imports queue low-priority thumbnail jobs once per part, which the worker task renders', async () => {
+    await installQueue(api.t.db.pool);
+    expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(9);
+    await enqueueThumbnails(api.t.db, { categories: ['RAM'] });
+    const jobs = await sql<{ n: string; p: number }>`SELECT count(*) AS n, min(priority) AS p FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`.execute(api.t.db.db);
+    expect(Number(jobs.rows[0]!.n)).toBe(9);
+    expect(jobs.rows[0]!.p).toBe(THUMBNAIL_PRIORITY);
+
+    const engine = await createRenderEngine(api.t.cfg);
+    try {
+      const task = thumbnailTask({ db: api.t.db, store: api.server.ctx.store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
+      await task.run({ partId: I.ramRgb2x16 }, { abortSignal: new AbortController().signal } as unknown as JobHelpers);
+    } finally {
+      await engine.close();
+    }
+    const shot = await image(I.ramRgb2x16);
+    expect(shot.type).toBe('image/webp');
+    await expectThumbnailWebp(shot.bytes);
+  }, 120_000);
+
+  // a lone part must be framed on the turntable (its centring offset scales with it)
+  it('the shot shows the part', async () => {
+    expect(cpuShot).not.toBeNull();
+    expect(await opaqueShare(cpuShot!)).toBeGreaterThan(0.02);
+  });
+});
