@@ -119,6 +119,15 @@ export const configSchema = z.object({
   renderTimeoutSeconds: z.coerce.number().int().min(10).max(86_400).default(900),
   /** on SIGTERM a worker waits this long for its running render before releasing it */
   drainTimeoutSeconds: z.coerce.number().int().min(0).max(3_600).default(60),
+  /**
+   * Admission (src/jobs/admission.ts): the largest frame a worker renders, megapixels (0: no
+   * bound). 16.8 admits 4096x4096 and refuses 8192x8192 (Chromium took 5-8 GB on that).
+   */
+  maxFrameMegapixels: z.coerce.number().min(0).max(100).default(16.8),
+  /** per-job ceiling on a render's estimated seconds of worker time (src/jobs/cost-model.ts; 0: none); under the render time-out */
+  maxJobCostSeconds: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** per-customer cap on the estimated seconds of its queued and processing renders (0: none) */
+  maxCustomerInFlightSeconds: z.coerce.number().int().min(0).max(100_000_000).default(3600),
   /** POST /internal-render waits at most this long for the result */
   internalRenderWaitSeconds: z.coerce.number().int().min(1).max(3_600).default(300),
   /** seed the demo catalog into an empty database on start */
@@ -191,6 +200,9 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',
   drainTimeoutSeconds: 'RENDER_FARM_DRAIN_TIMEOUT',
   internalRenderWaitSeconds: 'RENDER_FARM_INTERNAL_RENDER_WAIT',
+  maxFrameMegapixels: 'RENDER_FARM_MAX_FRAME_MEGAPIXELS',
+  maxJobCostSeconds: 'RENDER_FARM_MAX_JOB_COST',
+  maxCustomerInFlightSeconds: 'RENDER_FARM_MAX_CUSTOMER_IN_FLIGHT',
   storageUrl: 'STORAGE_URL',
   s3Endpoint: 'S3_ENDPOINT',
   s3Region: 'S3_REGION',

@@ -68,6 +68,11 @@ export interface RendersTable {
   backend: string | null;
   frames_per_second: number | null;
   render_ms: number | null;
+  /** admission estimate, CPU-seconds (sql/0008_render_admission.sql) */
+  estimated_cost_s: ColumnType<number | null, number | undefined, number>;
+  /** part data versions and renderer version the cache key was computed with (sql/0008) */
+  part_versions: Json<Record<string, number>> | null;
+  renderer_version: ColumnType<string | null, string | undefined, string>;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;

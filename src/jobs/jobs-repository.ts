@@ -5,6 +5,8 @@ import type { Db } from '../db/database.js';
 import { RetryRefusedError } from './errors.js';
 import { enqueueRender, hasQueueJob } from './queue.js';
 import type { RenderRow } from './render-row.js';
+import { reopenRender } from './render-lifecycle.js';
+import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
 
@@ -114,17 +116,11 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
     throw new RetryRefusedError(`job ${jobId} completed; pass --force to render it again`);
   }
   await db.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('renders')
-      .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, updated_at: new Date() })
-      .where('id', '=', r.id)
-      .where('status', '=', r.status)
-      .returning('id')
-      .executeTakeFirst();
+    const row = await reopenRender(trx, r.id, r.status);
     if (!row) throw new RetryRefusedError(`job ${jobId} changed state while retrying (it was ${r.status}); run the command again`);
     // unlocked first, so that re-adding the keyed job updates it instead of queueing a second run
     await unlockGraphileWorkers(trx, unlock);
-    await enqueueRender(trx, row.id);
+    await enqueueRender(trx, row.id, await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id));
   });
   return getJob(db, jobId);
 }

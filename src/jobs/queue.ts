@@ -1,12 +1,17 @@
 /**
- * graphile-worker plumbing: its schema, and transactional enqueueing with plain SQL so a
+ * graphile-worker plumbing: its schema, and transactional enqueueing (tasks/add-job.ts) so a
  * render row and its queue job commit together (or not at all).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
+import { z } from 'zod';
 import type { Database } from '../db/schema.js';
+import { addJob } from './tasks/add-job.js';
+import { taskSpec } from './tasks/task-spec.js';
 
 export const RENDER_TASK = 'render';
+/** The render task's name and payload, shared by its handler (tasks/render.ts) and enqueueRender. */
+export const renderTaskSpec = taskSpec(RENDER_TASK, z.object({ renderId: z.string().uuid() }));
 /** attempts before a render is marked failed (transient failures retry with backoff) */
 export const MAX_ATTEMPTS = 3;
 
@@ -21,10 +26,9 @@ export function renderJobKey(renderId: string): string {
   return `render:${renderId}`;
 }
 
-export async function enqueueRender(trx: Kysely<Database> | Transaction<Database>, renderId: string): Promise<void> {
-  await sql`SELECT graphile_worker.add_job(${RENDER_TASK}, json_build_object('renderId', ${renderId}::text), job_key := ${renderJobKey(renderId)}, max_attempts := ${MAX_ATTEMPTS})`.execute(
-    trx,
-  );
+/** Queues a render's job; `priority` from fair-priority.ts (lower runs first). */
+export async function enqueueRender(trx: Kysely<Database>, renderId: string, priority = 0): Promise<void> {
+  await addJob(trx, renderTaskSpec, { renderId }, { jobKey: renderJobKey(renderId), maxAttempts: MAX_ATTEMPTS, priority });
 }
 
 /** Whether the render has a queue job (waiting, or locked by a worker). */

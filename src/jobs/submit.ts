@@ -14,6 +14,10 @@ import { rendererVersion } from '../render/renderer-version.js';
 import { cacheKey } from './cache-key.js';
 import { normaliseRequest } from '../model/render-request.js';
 import { enqueueRender } from './queue.js';
+import { checkInFlight, checkRequestCost, type AdmissionLimits } from './admission.js';
+import { estimateRenderCost } from './cost-model.js';
+import { customerInFlightCost, priorityFor } from './fair-priority.js';
+import { createRender, reopenFailedRender } from './render-lifecycle.js';
 import type { RenderRow } from './render-row.js';
 
 export interface SubmitInput {
@@ -24,6 +28,8 @@ export interface SubmitInput {
   state: InteractiveState | null;
   options: RenderOptions;
   shareCode?: string;
+  /** admission limits (admission.ts); omitted by operator tools (pregen), which are not limited */
+  limits?: AdmissionLimits;
 }
 
 export type SubmitOutcome = 'new' | 'reused' | 'cached';
@@ -39,7 +45,11 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   const resolved = await resolveBuildParts(db, input.parts);
   if (resolved.missing.length) throw new UnknownPartsError(resolved.missing);
   const request = normaliseRequest(input.parts, input.state, options);
-  const key = cacheKey(request, resolved.versions, await rendererVersion());
+  const renderer = await rendererVersion();
+  const key = cacheKey(request, resolved.versions, renderer);
+  const estimate = estimateRenderCost(options);
+  // the same answer for the same request, rendered before or not: limits are about what may be asked
+  if (input.limits) checkRequestCost(estimate, input.limits, options);
 
   // fast path (cache hits, reuse): one statement finds a live render and upserts the job
   const hit = await sql<RenderRow & { job_id: string }>`
@@ -58,26 +68,26 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   }
 
   return db.db.transaction().execute(async (trx) => {
+    // one submission per customer at a time decides admission and priority, so concurrent
+    // submissions cannot together pass the in-flight cap
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${'admission:' + input.customerId}))`.execute(trx);
+    const inFlight = await customerInFlightCost(trx, input.customerId);
+    const admit = () => {
+      if (input.limits) checkInFlight(inFlight, estimate, input.limits);
+    };
+    const priority = priorityFor(inFlight, estimate.seconds);
     let outcome: SubmitOutcome = 'new';
-    let render = (await trx
-      .insertInto('renders')
-      .values({ cache_key: key, format: options.format, request: JSON.stringify(request) })
-      .onConflict((oc) => oc.column('cache_key').doNothing())
-      .returningAll()
-      .executeTakeFirst()) as RenderRow | undefined;
+    const inputs = { cacheKey: key, request, partVersions: resolved.versions, rendererVersion: renderer, estimatedCostS: estimate.seconds };
+    const existing = await trx.selectFrom('renders').select('status').where('cache_key', '=', key).executeTakeFirst();
+    if (!existing || existing.status === 'error') admit();
+    let render = existing ? undefined : await createRender(trx, options.format, inputs);
     if (render) {
-      await enqueueRender(trx, render.id);
+      await enqueueRender(trx, render.id, priority);
     } else {
       // a failed render is tried again when someone asks for it again
-      render = (await trx
-        .updateTable('renders')
-        .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, updated_at: new Date() })
-        .where('cache_key', '=', key)
-        .where('status', '=', 'error')
-        .returningAll()
-        .executeTakeFirst()) as RenderRow | undefined;
+      render = await reopenFailedRender(trx, key, estimate.seconds);
       if (render) {
-        await enqueueRender(trx, render.id);
+        await enqueueRender(trx, render.id, priority);
       } else {
         render = (await trx.selectFrom('renders').selectAll().where('cache_key', '=', key).executeTakeFirstOrThrow()) as RenderRow;
         outcome = render.status === 'completed' ? 'cached' : 'reused';

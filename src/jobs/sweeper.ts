@@ -9,6 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { releaseWorkerRenders } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_S = 30;
@@ -39,14 +40,9 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .execute();
   const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!)])];
   await unlockGraphileWorkers(db.db, graphileIds);
-  const requeued = await db.db
-    .updateTable('renders')
-    .set({ status: 'queued', progress: 0, updated_at: new Date() })
-    .where('status', '=', 'processing')
-    .where('worker_id', 'in', ids)
-    .executeTakeFirst();
+  const requeued = await releaseWorkerRenders(db.db, ids);
   await db.db.updateTable('workers').set({ stopped_at: sql`now()` }).where('id', 'in', ids).execute();
-  return { deadWorkers: ids, requeuedRenders: Number(requeued.numUpdatedRows) };
+  return { deadWorkers: ids, requeuedRenders: requeued };
 }
 
 /** Frees the queue jobs these graphile-worker ids hold, so any worker can take them again. */

@@ -17,6 +17,7 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { installQueue, quietLogger } from './queue.js';
 import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
+import { releaseWorkerRenders } from './render-lifecycle.js';
 import { renderTask } from './tasks/render.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
@@ -166,13 +167,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
         if (outcome === 'timeout') {
           wlog.warn('drain bound reached: releasing running renders for retry');
           await runner.kill().catch(() => {});
-          await db.db
-            .updateTable('renders')
-            .set({ status: 'queued', progress: 0, updated_at: new Date() })
-            .where('worker_id', '=', id)
-            .where('status', '=', 'processing')
-            .execute()
-            .catch(() => {});
+          await releaseWorkerRenders(db.db, [id]).catch(() => {});
           await gw
             .makeWorkerUtils({ pgPool: db.pool, logger: quietLogger(gw.Logger) })
             .then(async (u) => {

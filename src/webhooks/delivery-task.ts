@@ -5,13 +5,12 @@
  * target (SSRF) or a removed webhook fails at once. Runs in its own runner, never in a render
  * slot, so a slow receiver cannot hold up renders.
  */
-import { z } from 'zod';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { postWebhook } from './post-webhook.js';
 import type { TargetPolicy } from './target-policy.js';
-import { loadDelivery, recordAttempt, WEBHOOK_TASK } from './webhooks-repository.js';
+import { loadDelivery, recordAttempt, webhookTaskSpec } from './webhooks-repository.js';
 import { getJob } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
 import { defineTask } from '../jobs/tasks/registry.js';
@@ -36,8 +35,7 @@ export interface WebhookBody {
 
 export function webhookTask(ctx: WebhookTaskContext) {
   return defineTask({
-    name: WEBHOOK_TASK,
-    payload: z.object({ deliveryId: z.string().uuid() }),
+    ...webhookTaskSpec,
     async run({ deliveryId }, helpers) {
       const d = await loadDelivery(ctx.db, deliveryId);
       if (!d || d.status !== 'pending') return;

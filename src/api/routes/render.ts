@@ -47,7 +47,9 @@ export function checkPartsShape(parts: Record<string, string[]>): void {
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
   // unknown part IDs throw UnknownPartsError: 404 part_not_found naming them
   const p = req.principal!;
-  const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode });
+  const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
+  const limits = { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds };
+  const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode, limits });
   submissions.inc({ outcome: s.outcome, format: s.render.format });
   // hits (cached, reused) are most submissions under load: counted above, logged at debug
   const level = s.outcome === 'new' ? 'info' : 'debug';

@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { resolveBuildParts } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
@@ -17,11 +16,14 @@ import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import { normalisedRequestSchema, type NormalisedRequest } from '../../model/render-request.js';
 import { PermanentRenderError } from '../errors.js';
-import { RENDER_TASK } from '../queue.js';
-import type { RenderArtifacts, RenderRow } from '../render-row.js';
+import { renderTaskSpec } from '../queue.js';
+import type { RenderArtifacts } from '../render-row.js';
+import { claimRender, completeRender, failRender, recordProgress, requeueRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { defineTask } from './registry.js';
+import { checkCacheKey } from '../key-check.js';
+import { rendererVersion } from '../../render/renderer-version.js';
 
 export interface RenderTaskContext {
   db: Db;
@@ -47,8 +49,7 @@ export function parseStoredRequest(raw: unknown): NormalisedRequest {
 
 export function renderTask(ctx: RenderTaskContext) {
   return defineTask({
-    name: RENDER_TASK,
-    payload: z.object({ renderId: z.string().uuid() }),
+    ...renderTaskSpec,
     async run({ renderId }, helpers) {
       const { db } = ctx;
       let jlog = ctx.log.child({ renderId });
@@ -59,23 +60,7 @@ export function renderTask(ctx: RenderTaskContext) {
           onWait: (err, waitedMs) =>
             jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the render and retrying its bookkeeping'),
         });
-      const claimed = (await record(() =>
-        db.db
-          .updateTable('renders')
-          .set((eb) => ({
-            status: 'processing',
-            started_at: new Date(),
-            worker_id: ctx.workerId,
-            locked_by: helpers.job.locked_by,
-            attempts: eb('attempts', '+', 1),
-            progress: 0,
-            updated_at: new Date(),
-          }))
-          .where('id', '=', renderId)
-          .where('status', 'in', ['queued', 'processing'])
-          .returningAll()
-          .executeTakeFirst(),
-      )) as RenderRow | undefined;
+      const claimed = await record(() => claimRender(db.db, renderId, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by }));
       if (!claimed) {
         jlog.info('render already finished: nothing to do');
         return;
@@ -90,6 +75,9 @@ export function renderTask(ctx: RenderTaskContext) {
         const request = parseStoredRequest(claimed.request);
         const resolved = await record(() => resolveBuildParts(db, request.parts));
         if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
+        const renderer = await rendererVersion();
+        // before rendering (saves the work) and again before storing (the catalog may change meanwhile)
+        checkCacheKey(claimed, request, resolved.versions, renderer);
         const result = await ctx.engine.render({
           build: { parts: resolved.parts, state: request.state },
           options: request.options,
@@ -99,15 +87,13 @@ export function renderTask(ctx: RenderTaskContext) {
             const now = Date.now();
             if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
             lastWrite = now;
-            void db.db
-              .updateTable('renders')
-              .set({ progress: Math.min(0.99, p.frame / p.total), updated_at: new Date() })
-              .where('id', '=', renderId)
-              .where('status', '=', 'processing')
-              .execute()
+            void recordProgress(db.db, renderId, p.frame / p.total)
               .catch(() => {});
           },
         });
+        const now = await record(() => resolveBuildParts(db, request.parts));
+        if (now.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${now.missing.join(', ')}`);
+        checkCacheKey(claimed, request, now.versions, renderer);
         const artifacts: RenderArtifacts = {};
         for (const f of result.files) {
           const ext = path.extname(f.path);
@@ -117,22 +103,13 @@ export function renderTask(ctx: RenderTaskContext) {
           artifacts[f.kind] = key;
         }
         await record(() =>
-          db.db
-            .updateTable('renders')
-            .set({
-              status: 'completed',
-              progress: 1,
-              artifacts: JSON.stringify(artifacts),
-              sprite_layout: result.sprite ? JSON.stringify(result.sprite) : null,
-              error: null,
-              backend: result.backend,
-              frames_per_second: result.framesPerSecond,
-              render_ms: Math.round(result.timings.total),
-              finished_at: new Date(),
-              updated_at: new Date(),
-            })
-            .where('id', '=', renderId)
-            .execute(),
+          completeRender(db.db, renderId, {
+            artifacts,
+            spriteLayout: result.sprite ?? null,
+            backend: result.backend,
+            framesPerSecond: result.framesPerSecond,
+            renderMs: result.timings.total,
+          }),
         );
         renderResults.inc({ result: 'completed' });
         renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
@@ -147,24 +124,12 @@ export function renderTask(ctx: RenderTaskContext) {
             ? 'the worker shut down during the render'
             : (err as Error).message;
         if (permanent || lastAttempt) {
-          await record(() =>
-            db.db
-              .updateTable('renders')
-              .set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() })
-              .where('id', '=', renderId)
-              .execute(),
-          );
+          await record(() => failRender(db.db, renderId, reason));
           renderResults.inc({ result: 'failed' });
           jlog.error({ err: reason, permanent }, 'render failed');
           return; // final: do not let graphile retry
         }
-        await record(() =>
-          db.db
-            .updateTable('renders')
-            .set({ status: 'queued', progress: 0, error: reason, updated_at: new Date() })
-            .where('id', '=', renderId)
-            .execute(),
-        );
+        await record(() => requeueRender(db.db, renderId, reason));
         renderResults.inc({ result: 'retried' });
         jlog.warn({ err: reason }, 'render failed, will retry');
         throw err;
