@@ -26,7 +26,8 @@ const errors = (...codes: number[]) =>
             404: 'not found',
             413: 'request body too large',
             415: 'a request body that is not JSON: send Content-Type: application/json',
-            429: 'rate limited (per session token or API key, under a per-customer ceiling) or too many failed authentications from this address; Retry-After says when to retry',
+            422: 'admission refused (render endpoints): frame_too_large (a frame over RENDER_FARM_MAX_FRAME_MEGAPIXELS, default 16.8 MP: 4096x4096 fits, 8192x8192 does not) or render_too_expensive (estimated worker seconds over RENDER_FARM_MAX_JOB_COST, default 600); the message and details name the limit and the estimate. Not retryable as is: ask for less',
+            429: 'rate limited (per session token or API key, under a per-customer ceiling) or too many failed authentications from this address; on render endpoints also customer_busy: your queued and processing renders would pass the per-customer in-flight cap (RENDER_FARM_MAX_CUSTOMER_IN_FLIGHT estimated seconds, default 3600). Retry-After says when to retry',
             503: 'database unreachable (database_unavailable); Retry-After says when to retry',
           }[c] ?? 'error',
         content: { 'application/json': { schema: errorRef } },
@@ -115,10 +116,10 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         post: {
           summary: 'Submit an asynchronous render job',
           description:
-            'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again.',
+            'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again. Admission: a new render is estimated (seconds of worker time from pixels x frames x profile) and refused with 422 over the per-job limits, or 429 customer_busy when the customer\'s in-flight work would pass its cap; a cache hit or an in-flight reuse adds no work and is never refused by the cap. Scheduling: a new render is queued behind the customer\'s own in-flight work (a customer with a large backlog does not delay other customers\' small jobs).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 503) },
         },
       },
       '/render-build/{jobId}': {
@@ -134,10 +135,10 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       '/render-by-share-code': {
         post: {
           summary: 'Render a saved build (its interactive state is applied)',
-          description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404.',
+          description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404. Admission and scheduling as for /render-build (422, 429 customer_busy).',
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 503) },
         },
       },
       '/internal-render': {
@@ -147,7 +148,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             'Body like /render-build. Waits for the render (bounded by RENDER_FARM_INTERNAL_RENDER_WAIT, default 300 s) and returns the job object: 200 when completed or failed, 202 with the current state when the bound passed first (poll /render-build/{jobId}).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
+          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 503) },
         },
       },
       '/render-build-experimental': {
