@@ -145,7 +145,17 @@ export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   db: z.enum(['ok', 'down']),
-  queue: z.object({ queued: z.number().int(), processing: z.number().int() }),
+  queue: z.object({
+    queued: z.number().int().meta({ description: 'renders waiting for a worker' }),
+    processing: z.number().int().meta({ description: 'renders being rendered' }),
+    by_kind: z
+      .object({
+        render: z.object({ queued: z.number().int(), processing: z.number().int() }),
+        thumbnail: z.object({ queued: z.number().int(), processing: z.number().int(), failed: z.number().int() }),
+      })
+      .optional()
+      .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render)' }),
+  }),
   workers: z.number().int(),
   renderers: z.array(z.record(z.string(), z.unknown())).optional(),
 });

@@ -41,6 +41,7 @@ export default function register(program: Command): void {
       'Import OpenDB records (<dir>/open-db/<Category>/<uuid>.json, or the open-db folder itself). Re-running updates changed parts only.',
     )
     .option('--json', 'machine-readable summary')
+    .option('--no-thumbnails', 'do not queue part thumbnails for the workers (queued by default at low priority)')
     .addHelpText(
       'after',
       `
@@ -49,7 +50,7 @@ Examples:
   $ render-farm catalog import /tmp/opendb
   $ render-farm catalog import /tmp/opendb/open-db --json > import.json`,
     )
-    .action(async (dir: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (dir: string, opts: { json?: boolean; thumbnails?: boolean }, cmd: Command) => {
       const { importOpenDb } = await import('../catalog/importer.js');
       const cfg = configFor(cmd);
       const tty = !opts.json && process.stderr.isTTY;
@@ -62,8 +63,10 @@ Examples:
               : undefined,
           });
           // product shots of new and changed parts, rendered by workers after any renders
-          const { queueImportThumbnails } = await import('../jobs/thumbnail-jobs.js');
-          thumbnailsQueued = await queueImportThumbnails(db, result);
+          if (opts.thumbnails !== false) {
+            const { queueImportThumbnails } = await import('../jobs/thumbnail-jobs.js');
+            thumbnailsQueued = await queueImportThumbnails(db, result);
+          }
           return result;
         } finally {
           if (tty) process.stderr.write('\r\x1b[K');

@@ -4,6 +4,21 @@ import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'];
+const KINDS = ['renders', 'thumbnails'];
+
+/** `jobs list --kind thumbnails`: the backlog counts, then the jobs (running, waiting, failed). */
+async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
+  const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
+  const { queueCounts } = await import('../jobs/queue.js');
+  const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
+  const c = counts.by_kind.thumbnail;
+  if (json) return printJson({ counts: c, jobs: list });
+  process.stdout.write(`thumbnails: ${c.queued} queued, ${c.processing} processing, ${c.failed ?? 0} failed\n`);
+  if (!list.length) return;
+  const { table } = await import('./table.js');
+  const rows = list.map((j) => [j.partId, j.state, j.category ?? '-', j.part ?? '(part gone)', `${j.attempts}/${j.maxAttempts}`, j.lastError ?? '']);
+  process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'ATTEMPTS', 'LAST ERROR'], rows));
+}
 
 export default function register(program: Command): void {
   const jobs = program.command('jobs').description('Inspect and retry render jobs.');
@@ -11,13 +26,21 @@ export default function register(program: Command): void {
   jobs
     .command('list')
     .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
-    .option('--status <status>', `only ${STATUSES.join(', ')}`)
+    .option('--kind <kind>', `renders (default) or thumbnails (part thumbnails queued by catalog import)`)
+    .option('--status <status>', `only ${STATUSES.join(', ')} (renders)`)
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200')
-    .action(async (opts: { status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
+    )
+    .action(async (opts: { kind?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+      const kind = opts.kind ?? 'renders';
+      if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
       if (opts.status && !STATUSES.includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
+      if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);
       const { listJobs } = await import('../jobs/jobs-repository.js');
       const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
       if (opts.json) return printJson(list);

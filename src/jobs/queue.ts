@@ -10,6 +10,8 @@ import { addJob } from './tasks/add-job.js';
 import { taskSpec } from './tasks/task-spec.js';
 
 export const RENDER_TASK = 'render';
+/** the thumbnail task's name (its spec and queue side: thumbnail-jobs.ts) */
+export const THUMBNAIL_TASK_NAME = 'thumbnail';
 /** The render task's name and payload, shared by its handler (tasks/render.ts) and enqueueRender. */
 export const renderTaskSpec = taskSpec(RENDER_TASK, z.object({ renderId: z.string().uuid() }));
 /** attempts before a render is marked failed (transient failures retry with backoff) */
@@ -37,8 +39,23 @@ export async function hasQueueJob(db: Kysely<Database>, renderId: string): Promi
   return rows.length > 0;
 }
 
-/** Counts for /health and metrics. */
-export async function queueCounts(db: Kysely<Database>): Promise<{ queued: number; processing: number }> {
+/** Counts of one kind of queued work. */
+export interface KindCounts {
+  queued: number;
+  processing: number;
+  /** queue jobs that used up their attempts (graphile-worker keeps them; thumbnails only) */
+  failed?: number;
+}
+
+/** Queue depth for /health and metrics: renders (top level, as before) and every kind of job. */
+export interface QueueCounts {
+  queued: number;
+  processing: number;
+  by_kind: { render: KindCounts; thumbnail: KindCounts };
+}
+
+/** Counts for /health and metrics: renders from their rows, thumbnails from graphile-worker's jobs. */
+export async function queueCounts(db: Kysely<Database>): Promise<QueueCounts> {
   const rows = await db
     .selectFrom('renders')
     .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
@@ -46,7 +63,25 @@ export async function queueCounts(db: Kysely<Database>): Promise<{ queued: numbe
     .groupBy('status')
     .execute();
   const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
-  return { queued: get('queued'), processing: get('processing') };
+  const render = { queued: get('queued'), processing: get('processing') };
+  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) } };
+}
+
+/** Thumbnail jobs live only in graphile-worker's table (no row of ours), so they are counted there. */
+async function thumbnailCounts(db: Kysely<Database>): Promise<KindCounts> {
+  const { rows } = await sql<{ queued: string; processing: string; failed: string }>`
+    SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts) AS queued,
+           count(*) FILTER (WHERE locked_at IS NOT NULL) AS processing,
+           count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
+    FROM graphile_worker.jobs WHERE task_identifier = ${THUMBNAIL_TASK_NAME}`
+    .execute(db)
+    // no queue schema yet (nothing was ever queued): nothing waits
+    .catch((err: { code?: string }) => {
+      if (err.code === '3F000' || err.code === '42P01') return { rows: [] };
+      throw err;
+    });
+  const r = rows[0];
+  return { queued: Number(r?.queued ?? 0), processing: Number(r?.processing ?? 0), failed: Number(r?.failed ?? 0) };
 }
 
 /** graphile-worker's logger, silenced below warnings (ours logs job events). */

@@ -151,7 +151,8 @@ describe('service endpoints', () => {
       const r = await fetch(`${api.url}/metrics`);
       const text = await r.text();
       expect(text).toMatch(/render_farm_submissions_total\{outcome="new",format="(video|sprite)"\} \d+/);
-      expect(text).toMatch(/render_farm_queue_depth \d+/);
+      expect(text).toMatch(/render_farm_queue_depth\{kind="render"\} \d+/);
+      expect(text).toMatch(/render_farm_queue_depth\{kind="thumbnail"\} \d+/);
     });
 
     it('polling: malformed or unknown job id -> 404', async () => {

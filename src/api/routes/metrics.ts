@@ -10,8 +10,10 @@ export function metricsRoutes(ctx: ApiContext): Router {
   r.get('/metrics', async (_req, res) => {
     try {
       const [q, w] = await Promise.all([queueCounts(ctx.db.db), liveWorkers(ctx.db)]);
-      queueDepth.set(q.queued);
-      processing.set(q.processing);
+      for (const [kind, c] of Object.entries(q.by_kind)) {
+        queueDepth.set({ kind }, c.queued);
+        processing.set({ kind }, c.processing);
+      }
       liveWorkerCount.set(w.length);
     } catch {
       // database down: the process metrics are still worth serving

@@ -3,13 +3,12 @@
  * worker's warm engine. Enqueued at low priority by `catalog import`, so renders go first.
  * A part already carrying a thumbnail of its current version, or gone, is done at once.
  */
-import { z } from 'zod';
 import { getPartsByIds } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
 import { thumbnailKey } from '../../storage/artifact-key.js';
 import { renderThumbnail } from '../../thumbnails/part-thumbnail.js';
-import { THUMBNAIL_TASK } from '../thumbnail-jobs.js';
+import { thumbnailTaskSpec } from '../thumbnail-jobs.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { defineTask } from './registry.js';
@@ -26,8 +25,7 @@ export interface ThumbnailTaskContext {
 export function thumbnailTask(ctx: ThumbnailTaskContext) {
   const summary = new ThumbnailSummary(ctx.db, ctx.log);
   return defineTask({
-    name: THUMBNAIL_TASK,
-    payload: z.object({ partId: z.string().min(1).max(64) }),
+    ...thumbnailTaskSpec,
     async run({ partId }, helpers) {
       const [part] = await getPartsByIds(ctx.db, [partId]);
       if (!part) {

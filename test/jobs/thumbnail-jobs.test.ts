@@ -1,0 +1,76 @@
+/**
+ * The thumbnail backlog is visible: /health and /metrics count it by kind, `jobs list --kind
+ * thumbnails` lists it, and `catalog import --no-thumbnails` queues none (the CLI runs as a child
+ * process against this file's database). Thumbnails are queued below every render priority.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
+import { installQueue } from '../../src/jobs/queue.js';
+import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { SAMPLE_DIR } from '../helpers/opendb-data.js';
+
+const bin = path.resolve('bin/render-farm');
+
+describe('thumbnail jobs are visible', () => {
+  let api: TestApi;
+  const cli = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, ...args], {
+        env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  const thumbnailJobs = async () => Number((await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`)).rows[0].n);
+
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(async () => api?.close());
+
+  it('queues thumbnails below every render', () => {
+    expect(THUMBNAIL_PRIORITY).toBeGreaterThan(MAX_RENDER_PRIORITY);
+  });
+
+  it('catalog import --no-thumbnails queues none', async () => {
+    const skip = await cli(['catalog', 'import', SAMPLE_DIR, '--no-thumbnails', '--json']);
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(JSON.parse(skip.stdout).thumbnailsQueued).toBe(0);
+    await installQueue(api.t.db.pool);
+    expect(await thumbnailJobs()).toBe(0);
+    // the backlog for the next test, as an import without the flag queues it
+    const queued = await enqueueThumbnails(api.t.db, { categories: ['RAM'] });
+    expect(queued).toBeGreaterThan(0);
+    expect(await thumbnailJobs()).toBe(queued);
+  }, 120_000);
+
+  it('/health, /metrics and jobs list --kind thumbnails show the backlog', async () => {
+    const n = await thumbnailJobs();
+    expect(n).toBeGreaterThan(0);
+    const health = await api.call('GET', '/health');
+    expect(health.status).toBe(200);
+    expect(health.json.queue.by_kind.thumbnail).toEqual({ queued: n, processing: 0, failed: 0 });
+    expect(health.json.queue.by_kind.render).toEqual({ queued: health.json.queue.queued, processing: health.json.queue.processing });
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    expect(metrics).toContain(`render_farm_queue_depth{kind="thumbnail"} ${n}`);
+
+    const list = await listThumbnailJobs(api.t.db, { limit: 500 });
+    expect(list).toHaveLength(n);
+    expect(list.every((j) => j.state === 'queued' && j.category === 'RAM' && j.part)).toBe(true);
+
+    const out = await cli(['jobs', 'list', '--kind', 'thumbnails']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain(`thumbnails: ${n} queued, 0 processing, 0 failed`);
+    expect(out.stdout).toContain(list[0]!.partId);
+    const bad = await cli(['jobs', 'list', '--kind', 'toasters']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--kind must be one of renders, thumbnails');
+  }, 120_000);
+});
