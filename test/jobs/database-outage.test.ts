@@ -11,13 +11,15 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { resolveBuildParts, seedDemoCatalog } from '../../src/catalog/repository.js';
+import { cacheKey } from '../../src/jobs/cache-key.js';
+import { rendererVersion } from '../../src/render/renderer-version.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { freePort } from '../../src/db/free-port.js';
 import { normaliseRequest } from '../../src/model/render-request.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { enqueueRender, installQueue } from '../../src/jobs/queue.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
@@ -133,13 +135,15 @@ describe('database outage during a render', () => {
       }, 30_000);
       // a queued render whose queue job the runner holds (committed together, so nobody takes it first)
       const request = normaliseRequest(glass.parts, null, resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.19 }));
+      // a real cache key: the worker checks it against its part versions and renderer
+      const key = cacheKey(request, (await resolveBuildParts(db, request.parts)).versions, await rendererVersion());
       const renderId = await db.db.transaction().execute(async (trx) => {
         const r = await trx
           .insertInto('renders')
-          .values({ cache_key: `outage-test-${Date.now()}`, format: 'sprite', request: JSON.stringify(request) })
+          .values({ cache_key: key, format: 'sprite', request: JSON.stringify(request) })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await sql`SELECT graphile_worker.add_job('render', json_build_object('renderId', ${r.id}::text), job_key := ${`render:${r.id}`})`.execute(trx);
+        await enqueueRender(trx, r.id);
         await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${heldBy}, locked_at = now() WHERE key = ${`render:${r.id}`}`.execute(trx);
         return r.id;
       });

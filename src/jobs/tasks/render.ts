@@ -76,7 +76,9 @@ export function renderTask(ctx: RenderTaskContext) {
         const resolved = await record(() => resolveBuildParts(db, request.parts));
         if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
         const renderer = await rendererVersion();
-        // before rendering (saves the work) and again before storing (the catalog may change meanwhile)
+        // the parts' data and versions come from one query, so pixels rendered from this data are
+        // the key's pixels even if the catalog changes during the render (no second check needed,
+        // which would also hold the stored files back during a database outage)
         checkCacheKey(claimed, request, resolved.versions, renderer);
         const result = await ctx.engine.render({
           build: { parts: resolved.parts, state: request.state },
@@ -91,9 +93,6 @@ export function renderTask(ctx: RenderTaskContext) {
               .catch(() => {});
           },
         });
-        const now = await record(() => resolveBuildParts(db, request.parts));
-        if (now.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${now.missing.join(', ')}`);
-        checkCacheKey(claimed, request, now.versions, renderer);
         const artifacts: RenderArtifacts = {};
         for (const f of result.files) {
           const ext = path.extname(f.path);
