@@ -15,7 +15,8 @@ describe('service endpoints', () => {
     const r = await api.call('GET', '/health');
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'ok', db: 'ok', workers: 0 });
-    expect(r.json.queue).toEqual({ queued: expect.any(Number), processing: expect.any(Number) });
+    const kind = { queued: expect.any(Number), processing: expect.any(Number) };
+    expect(r.json.queue).toEqual({ ...kind, by_kind: { render: kind, thumbnail: { ...kind, failed: expect.any(Number) } } });
     expect(r.json.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
