@@ -8,7 +8,6 @@
  * - the renderer differs (a rolling deploy): transient; the render is queued again for another
  *   worker, and fails after its attempts saying which versions differ.
  */
-import type { PartIdMap } from '../model/part.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 import { cacheKey } from './cache-key.js';
 import { PermanentRenderError } from './errors.js';
@@ -31,7 +30,7 @@ export function changedParts(keyed: Record<string, number>, now: Record<string, 
 /** Throws unless the render's key is the key of its request with this worker's versions. */
 export function checkCacheKey(
   row: Pick<RenderRow, 'cache_key' | 'part_versions' | 'renderer_version'>,
-  request: NormalisedRequest & { parts: PartIdMap },
+  request: NormalisedRequest,
   partVersions: Record<string, number>,
   rendererVersion: string,
 ): void {
