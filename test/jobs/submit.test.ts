@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog, UnknownPartsError } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue, renderJobKey } from '../../src/jobs/queue.js';
+import { estimateRenderCost } from '../../src/jobs/cost-model.js';
+import { priorityFor } from '../../src/jobs/fair-priority.js';
+import { retryJob } from '../../src/jobs/jobs-repository.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
+import { rendererVersion } from '../../src/render/renderer-version.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
@@ -73,5 +78,25 @@ describe('render submission (no worker running)', () => {
     const a = await submitRender(t.db, { customerId: acme, parts: p, state: withState.interactiveState!, options: {} });
     const b = await submitRender(t.db, { customerId: acme, parts: p, state: null, options: {} });
     expect(a.render.id).not.toBe(b.render.id);
+  });
+
+  it('records the estimate and the key inputs, and queues behind the customer\'s own load (retry too)', async () => {
+    const initech = (await ensureCustomer(t.db.db, 'initech')).id;
+    const priority = async (renderId: string) =>
+      (await t.db.pool.query('SELECT priority FROM graphile_worker.jobs WHERE key = $1', [renderJobKey(renderId)])).rows[0].priority as number;
+    const big = { format: 'video' as const, width: 1920, height: 1080, profile: 'cinematic' as const };
+    const first = await submitRender(t.db, { customerId: initech, parts: parts(), state: null, options: { ...big, cameraZoom: 1.51 } });
+    expect(first.render.estimated_cost_s).toBe(estimateRenderCost(resolveRenderOptions(big)).seconds);
+    expect(first.render.renderer_version).toBe(await rendererVersion());
+    expect(Object.keys(first.render.part_versions ?? {}).sort()).toEqual(Object.values(parts()).flat().sort());
+    const p1 = await priority(first.render.id);
+    expect(p1).toBe(priorityFor(0, first.render.estimated_cost_s!));
+    const second = await submitRender(t.db, { customerId: initech, parts: parts(), state: null, options: { ...big, cameraZoom: 1.52 } });
+    expect(await priority(second.render.id)).toBeGreaterThan(p1);
+    // an operator's retry re-enqueues behind the customer's other work, not behind itself
+    await t.db.db.updateTable('renders').set({ status: 'error', error: 'boom' }).where('id', '=', first.render.id).execute();
+    await t.db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [renderJobKey(first.render.id)]);
+    await retryJob(t.db, first.jobId);
+    expect(await priority(first.render.id)).toBe(priorityFor(second.render.estimated_cost_s!, first.render.estimated_cost_s!));
   });
 });
