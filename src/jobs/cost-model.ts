@@ -15,10 +15,16 @@
  *   | video 640x360 fast (120)        | 0.230    | 25.7     | 0.039   | 0.043         |
  *   | video 640x360 cinematic (120)   | 0.230    | 10.7     | 0.093   | 0.123         |
  *   | sprite 512x512 cinematic (72)   | 0.262    | 7.65     | 0.131   | 0.139         |
- *   | video 1280x720 cinematic (120)  | 0.922    | 1.91     | 0.524   | 0.469         |
- *   | sprite 512x512 flat (72)        | 0.262    | 7.36     | 0.136   | 0.126         |
+ *   | video 1280x720 cinematic (120)  | 0.922    | 4.55     | 0.220   | 0.469         |
+ *   |   same, beside a type-check     | 0.922    | 1.91     | 0.524   |               |
+ *   | sprite 512x512 flat (72)        | 0.262    | 16.1     | 0.062   | 0.074         |
+ *   |   same, beside a type-check     | 0.262    | 7.36     | 0.136   |               |
+ *   | issue 10: video 8192x8192 cin.  | 67.1     | 0.03     | ~33     | 33.6          |
  *
- * (the last two ran beside a type-check on the same 2 cores: upper bounds). Outside its frames
+ * Cinematic seconds per megapixel fall from ~0.45 at small frames to ~0.23 at 720p (fixed costs
+ * of the effect stack), then rise again when memory is short (the 8192x8192 render of issue 10:
+ * about 3 frames per 100 s, 0.5 s/MP); 0.5 is kept as the conservative bound, so mid-size
+ * cinematic renders are overestimated up to ~2x on an idle machine. Outside its frames
  * a run spends about 1.2 s (a 72-frame 256 px fast sprite: 2.4 s in all, 1.2 s of frames).
  * Absolute times swing 2-3x with load on a shared machine; the estimate is a ranking and a
  * bound, not a promise. No scene was measured apart from studio: every
@@ -32,7 +38,7 @@ export const RENDER_OVERHEAD_S = 1.2;
 /** per frame whatever its size: capture round trip, encoder feed */
 export const FRAME_BASE_S = 0.008;
 /** seconds per megapixel of one frame, by profile (the effect stack is most of the cost) */
-export const PROFILE_S_PER_MP: Record<Profile, number> = { cinematic: 0.5, flat: 0.45, fast: 0.15 };
+export const PROFILE_S_PER_MP: Record<Profile, number> = { cinematic: 0.5, flat: 0.25, fast: 0.15 };
 /** relative cost of a scene preset (all procedural; measured equal within noise) */
 export const SCENE_WEIGHT: Partial<Record<Scene, number>> = {};
 
