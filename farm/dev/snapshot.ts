@@ -103,7 +103,7 @@ try {
       };
       const t0 = Date.now();
       const info = await page.evaluate((b, o) => window.renderStage!.load(b, o), build, options);
-      console.log(`${scene}/${profile} load ${Date.now() - t0} ms, ${info.triangles} triangles, warnings: ${JSON.stringify(info.warnings)}`);
+      console.log(`${scene}/${profile} load ${Date.now() - t0} ms, ${info.triangles} triangles, ${info.drawCalls ?? "?"} draw calls, warnings: ${JSON.stringify(info.warnings)}`);
       for (const f of frameList) {
         const data = await page.evaluate((i) => {
           window.renderStage!.renderFrame(i);

@@ -6,10 +6,11 @@
 import * as THREE from 'three';
 import type { Category, Part } from '../../src/catalog/types.js';
 import type { StageBuild, StageInfo, StageOptions } from './contract.js';
-import { buildBuildGroup, buildPartModel } from './build-scene.js';
+import { buildBuildGroup, buildPartModel, type Detail } from './build-scene.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';
 import { environmentFor } from './scene/environment.js';
+import { FloorReflection } from './scene/floor-reflection.js';
 import { buildGrid } from './scene/grid.js';
 import { buildGround } from './scene/ground.js';
 import { buildLights } from './scene/lights.js';
@@ -41,6 +42,7 @@ export interface SessionOptions {
   cameraZoom: number;
   gridSettings: StageOptions['gridSettings'] | undefined;
   transparent: boolean;
+  omit: Detail[];
 }
 
 export function sessionOptions(o: Partial<StageOptions> | null | undefined): SessionOptions {
@@ -60,6 +62,7 @@ export function sessionOptions(o: Partial<StageOptions> | null | undefined): Ses
     cameraZoom: num(o?.cameraZoom, 1, 0.5, 2),
     gridSettings: o?.gridSettings,
     transparent: bool(o?.transparent, false),
+    omit: Array.isArray(o?.omit) ? o.omit.filter((d): d is Detail => d === 'cables' || d === 'aio-tubes') : [],
   };
 }
 
@@ -67,9 +70,12 @@ export class StageSession {
   readonly scene = new THREE.Scene();
   readonly camera = new THREE.PerspectiveCamera();
   readonly turntable = new THREE.Group();
-  readonly info: StageInfo;
+  readonly info: StageInfo & { drawCalls?: number };
   private post: PostStack | null = null;
   private seasonal: SeasonalEffect | null = null;
+  private reflection: FloorReflection | null = null;
+  /** floor-level things the mirror pass must not draw */
+  private readonly floorLevel: THREE.Object3D[] = [];
   private kit: MaterialKit | null = null;
   private readonly disposables: { dispose(): void }[] = [];
 
@@ -90,7 +96,7 @@ export class StageSession {
       model = buildPartModel(lone);
       warnings.push(...((model.userData.warnings as string[] | undefined) ?? []));
     } else {
-      const built = buildBuildGroup(build);
+      const built = buildBuildGroup(build, { omit: o.omit });
       warnings.push(...built.warnings);
       this.kit = built.kit;
       // one mesh per material for the whole build: draw calls dominate on a CPU rasteriser
@@ -117,6 +123,8 @@ export class StageSession {
     r.outputColorSpace = THREE.SRGBColorSpace;
     r.shadowMap.enabled = profile.shadowMapSize > 0;
     r.shadowMap.type = THREE.PCFShadowMap;
+    // drawn once per frame, on request (renderFrame), whichever pass comes first
+    r.shadowMap.autoUpdate = false;
     r.setClearColor(0x000000, o.transparent ? 0 : 1);
 
     const lights = buildLights(preset, center, radius, profile.shadowMapSize, profile.neutralLights);
@@ -134,9 +142,11 @@ export class StageSession {
       const ground = buildGround(footprint, floorY, radius, preset.shadowOpacity, profile.shadowMapSize > 0);
       if (profile.contactShadow) this.turntable.add(ground);
       this.trackTree(ground);
+      this.floorLevel.push(ground);
       if (o.showGrid) {
         const grid = buildGrid(o.gridSettings, floorY);
         this.turntable.add(grid);
+        this.floorLevel.push(grid);
         this.disposables.push(grid.geometry, grid.material as THREE.Material);
       }
       if (o.winterMode || o.springMode) {
@@ -144,6 +154,18 @@ export class StageSession {
         this.seasonal = o.winterMode ? buildSnow(volume, floorY) : buildPetals(volume, floorY);
         this.scene.add(this.seasonal.world);
         this.turntable.add(this.seasonal.ground);
+        this.floorLevel.push(this.seasonal.world, this.seasonal.ground);
+      }
+      if (profile.reflection && preset.floor.reflect > 0 && !lone) {
+        this.reflection = new FloorReflection({
+          width: o.width,
+          height: o.height,
+          floorY,
+          radius: sweep.radius,
+          strength: preset.floor.reflect,
+          tint: preset.floor.tint,
+        });
+        this.scene.add(this.reflection.mesh);
       }
     }
 
@@ -196,15 +218,24 @@ export class StageSession {
     const k = ((i % frames) + frames) % frames;
     this.turntable.rotation.y = HERO_YAW + (k / frames) * Math.PI * 2;
     this.seasonal?.update(k, frames);
+    this.renderer.shadowMap.needsUpdate = true;
+    this.reflection?.update(this.renderer, this.scene, this.camera, this.floorLevel);
     if (this.post) this.post.render();
     else this.renderer.render(this.scene, this.camera);
   }
 
-  /** Compiles shaders ahead of the first frame so frame timings are steady. */
+  /** Compiles shaders ahead of the first frame so frame timings are steady; counts a frame's draw calls. */
   async warm(): Promise<void> {
     const r = this.renderer as THREE.WebGLRenderer & { compileAsync?: (s: THREE.Object3D, c: THREE.Camera) => Promise<unknown> };
     if (r.compileAsync) await r.compileAsync(this.scene, this.camera);
     this.renderFrame(0);
+    // a second frame 0 with the counters summed over every pass (the first paid for uploads)
+    const info = this.renderer.info;
+    info.autoReset = false;
+    info.reset();
+    this.renderFrame(0);
+    this.info.drawCalls = info.render.calls;
+    info.autoReset = true;
   }
 
   private trackTree(root: THREE.Object3D): void {
@@ -221,6 +252,7 @@ export class StageSession {
     });
     for (const d of this.disposables) d.dispose();
     this.seasonal?.dispose();
+    this.reflection?.dispose();
     this.kit?.dispose();
     this.post?.dispose();
     this.scene.clear();

@@ -5,7 +5,7 @@
  * every RGB-capable part in one place.
  */
 import * as THREE from 'three';
-import { glassSheenTexture, perforationTexture } from './textures.js';
+import { brushedTexture, glassSheenTexture, grainTexture, hexMeshTexture, perforationTexture, sleeveTexture } from './textures.js';
 
 export interface RgbSettings {
   /** one colour for every RGB part; null = the default rainbow */
@@ -19,6 +19,8 @@ const RGB_INTENSITY = 1.5;
 
 export class MaterialKit {
   private cache = new Map<string, THREE.Material>();
+  /** canvas textures (labels, silkscreen) made for this build, freed with it */
+  private textures = new Map<string, THREE.Texture | null>();
   constructor(readonly rgbSettings: RgbSettings = { color: null, off: false }) {}
 
   private memo<T extends THREE.Material>(key: string, make: () => T): T {
@@ -41,9 +43,56 @@ export class MaterialKit {
     return this.memo(`sheet:${color}:${roughness}:${metalness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness, side: THREE.DoubleSide }));
   }
 
-  /** Brushed aluminium (heatsinks, fins, IHS). */
+  /** Polished metal (fins, pipes, IHS): no texture, cheapest metal. */
   metal(color = '#b9bec4', roughness = 0.35): THREE.MeshStandardMaterial {
     return this.solid(color, roughness, 0.85);
+  }
+
+  /** Brushed aluminium (heatsink covers, case trims): streaks in the roughness along u. */
+  brushed(color = '#b9bec4', roughness = 0.34): THREE.MeshStandardMaterial {
+    return this.memo(`brushed:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.9, roughnessMap: brushedTexture() }));
+  }
+
+  /** Satin powder-coat paint (case shells, shrouds): soft highlights, a hint of metal flake. */
+  paint(color: string, roughness = 0.42): THREE.MeshStandardMaterial {
+    return this.memo(`paint:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.25 }));
+  }
+
+  /** Textured (grained) plastic: fan frames, connectors, RAM PCB edge, pump housings. */
+  plastic(color: string, roughness = 0.6): THREE.MeshStandardMaterial {
+    return this.memo(`plastic:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.02, roughnessMap: grainTexture() }));
+  }
+
+  /** Braided sleeving for cables and AIO tubes (tube UVs scaled to the weave, geometry.ts). */
+  sleeve(color: string): THREE.MeshStandardMaterial {
+    return this.memo(`sleeve:${color}`, () => new THREE.MeshStandardMaterial({ color, roughness: 0.7, metalness: 0.05, map: sleeveTexture() }));
+  }
+
+  /**
+   * A surface with a canvas texture (labels, name text, silkscreen): `draw` runs once per key
+   * and build. Where no canvas exists (Node) the material is plain `fallback` colour.
+   */
+  textured(
+    key: string,
+    make: () => THREE.Texture | null,
+    fallback: string,
+    o: { roughness?: number; metalness?: number; transparent?: boolean } = {},
+  ): THREE.MeshStandardMaterial {
+    return this.memo(`textured:${key}`, () => {
+      let t = this.textures.get(key);
+      if (t === undefined) this.textures.set(key, (t = make()));
+      const m = new THREE.MeshStandardMaterial({ color: t ? '#ffffff' : fallback, roughness: o.roughness ?? 0.5, metalness: o.metalness ?? 0.1 });
+      if (t) m.map = t;
+      if (o.transparent) {
+        m.transparent = true;
+        m.depthWrite = false;
+        // decals sit a hair above their surface: pull them forward instead of z-fighting
+        m.polygonOffset = true;
+        m.polygonOffsetFactor = -2;
+        m.polygonOffsetUnits = -2;
+      }
+      return m;
+    });
   }
 
   /**
@@ -67,18 +116,33 @@ export class MaterialKit {
     });
   }
 
-  /** Tempered glass: a faint tint plus a reflective sheen; no shadow casting (set on the mesh). */
-  glass(): THREE.MeshStandardMaterial {
-    return this.memo('glass', () => {
+  /**
+   * Tempered glass: it absorbs a little (alpha darkens what is behind) and reflects (the
+   * specular: key light highlight, environment) without that being faded by the opacity, as
+   * standard transparency would. Premultiplied blending; only a trace of lit tint is added, or
+   * a white interior behind it washes out. No shadows.
+   */
+  glass(tint = '#0d1418', opacity = 0.12): THREE.MeshStandardMaterial {
+    return this.memo(`glass:${tint}:${opacity}`, () => {
       const m = new THREE.MeshStandardMaterial({
-        color: '#0d1418',
-        roughness: 0.04,
+        color: tint,
+        roughness: 0.05,
         metalness: 0.0,
         transparent: true,
-        opacity: 0.1,
-        envMapIntensity: 2.5,
+        opacity,
+        envMapIntensity: 1.0,
         depthWrite: false,
       });
+      m.blending = THREE.CustomBlending;
+      m.blendSrc = THREE.OneFactor;
+      m.blendDst = THREE.OneMinusSrcAlphaFactor;
+      m.onBeforeCompile = (shader) => {
+        shader.fragmentShader = shader.fragmentShader.replace(
+          '#include <opaque_fragment>',
+          'gl_FragColor = vec4( totalDiffuse * diffuseColor.a * 0.2 + totalSpecular, diffuseColor.a );',
+        );
+      };
+      m.customProgramCacheKey = () => 'glass-premultiplied-specular';
       return m;
     });
   }
@@ -92,6 +156,22 @@ export class MaterialKit {
         blending: THREE.AdditiveBlending,
         depthWrite: false,
         opacity: 0.18,
+      }),
+    );
+  }
+
+  /** Hex-perforated steel mesh (front and side mesh panels): open enough to show fans behind. */
+  meshPanel(color: string): THREE.MeshStandardMaterial {
+    return this.memo(`mesh-panel:${color}`, () =>
+      new THREE.MeshStandardMaterial({
+        color,
+        roughness: 0.55,
+        metalness: 0.45,
+        alphaMap: hexMeshTexture(),
+        // blended, not alpha-tested: far away the mip-mapped mesh must stay 40% steel, not vanish
+        transparent: true,
+        depthWrite: false,
+        side: THREE.DoubleSide,
       }),
     );
   }
@@ -115,5 +195,7 @@ export class MaterialKit {
   dispose(): void {
     for (const m of this.cache.values()) m.dispose();
     this.cache.clear();
+    for (const t of this.textures.values()) t?.dispose();
+    this.textures.clear();
   }
 }
