@@ -11,6 +11,7 @@ import { caseStyle, normalizeSpecs } from '../../farm/src/layout/normalize.js';
 import { buildFan } from '../../farm/src/models/fan.js';
 import { gpuNameText } from '../../farm/src/models/gpu.js';
 import { MaterialKit } from '../../farm/src/util/materials.js';
+import type { Part } from '../../src/catalog/types.js';
 import { boxOf, demoBuild, partsIn, within } from './helpers.js';
 
 /** Names of the materials used under `root`. */
@@ -74,7 +75,7 @@ describe('dual-chamber cases', () => {
   const rgb = demoBuild('DEMO-RGB'); // "Lumen Prism 360 ... Dual Glass"
 
   it('are recognised from a flag or the name, never for solid panels', () => {
-    const specs = normalizeSpecs('PCCase', rgb.parts.PCCase![0]!, []);
+    const specs = normalizeSpecs('PCCase', rgb.parts.PCCase![0]! as Part<'PCCase'>, []);
     expect(caseStyle(rgb.parts.PCCase![0], specs).dualChamber).toBe(true);
     expect(caseStyle({ name: 'Lian Li O11 Dynamic EVO', specs }, specs).dualChamber).toBe(true);
     expect(caseStyle({ name: 'HYTE Y60 ATX Mid Tower', specs }, specs).dualChamber).toBe(true);
