@@ -55,12 +55,12 @@ function nameTexture(brand: string, model: string, light: boolean, accent: strin
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     ctx.fillStyle = light ? '#26282c' : '#f1f2f4';
-    ctx.font = `italic bold 96px ${SANS}`;
-    fitText(ctx, brand, 24, h * 0.52, w * 0.62, 96, 'bold', 'italic');
+    ctx.font = `italic bold 120px ${SANS}`;
+    fitText(ctx, brand, 16, h * 0.52, w * 0.62, 120, 'bold', 'italic');
     const used = ctx.measureText(brand).width;
     if (model) {
       ctx.fillStyle = accent;
-      fitText(ctx, model, 24 + used + 28, h * 0.52, w - used - 80, 80, 'bold', 'italic');
+      fitText(ctx, model, 16 + used + 24, h * 0.52, w - used - 56, 96, 'bold', 'italic');
     }
   });
 }
@@ -105,10 +105,10 @@ export function buildGpu(kit: MaterialKit, specs: GpuSpecs, name = ''): THREE.Gr
     `gpu-name:${text.brand}:${text.model}:${light}:${accent}`,
     () => nameTexture(text.brand, text.model, light, accent),
     specs.color,
-    { transparent: true, roughness: 0.35, metalness: 0.2 },
+    { transparent: true, roughness: 0.35, metalness: 0.2, glow: light ? 0 : 0.45 },
   );
-  const nameLen = Math.min(L * 0.42, 150);
-  const label = new THREE.Mesh(new THREE.PlaneGeometry(nameLen, Math.min(plateH, nameLen / 6.4)), nameMat);
+  const nameLen = Math.min(L * 0.5, 170);
+  const label = new THREE.Mesh(new THREE.PlaneGeometry(nameLen, Math.min(plateH * 1.1, nameLen / 6.4)), nameMat);
   label.rotation.y = -Math.PI / 2;
   label.position.set(edge - 1.1, lowerY + 1, 14 + nameLen / 2);
   label.name = 'gpu-name';

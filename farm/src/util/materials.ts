@@ -76,13 +76,18 @@ export class MaterialKit {
     key: string,
     make: () => THREE.Texture | null,
     fallback: string,
-    o: { roughness?: number; metalness?: number; transparent?: boolean } = {},
+    o: { roughness?: number; metalness?: number; transparent?: boolean; glow?: number } = {},
   ): THREE.MeshStandardMaterial {
     return this.memo(`textured:${key}`, () => {
       let t = this.textures.get(key);
       if (t === undefined) this.textures.set(key, (t = make()));
       const m = new THREE.MeshStandardMaterial({ color: t ? '#ffffff' : fallback, roughness: o.roughness ?? 0.5, metalness: o.metalness ?? 0.1 });
       if (t) m.map = t;
+      if (t && o.glow) {
+        // printed names stay legible on a card edge in shadow (real ones are often lit)
+        m.emissiveMap = t;
+        m.emissive.setScalar(o.glow);
+      }
       if (o.transparent) {
         m.transparent = true;
         m.depthWrite = false;
