@@ -1,8 +1,11 @@
 /**
  * Materials of one build. Shared by key so that a full build needs few shader programs and
  * merged meshes (see merge.ts) collapse to few draw calls, which is what costs most on a CPU
- * rasteriser. RGB parts all draw from `rgb()`, so the build's InteractiveState.rgb tints
- * every RGB-capable part in one place.
+ * rasteriser. Plain surfaces (solid, sheet, metal, brushed, paint, plastic, sleeve) are
+ * coloured variants of a few shared base materials: the merge draws them with the base and
+ * carries each variant's colour as a vertex colour, so a build of ~60 colours is ~15 draws.
+ * RGB parts all draw from `rgb()`, so the build's InteractiveState.rgb tints every
+ * RGB-capable part in one place.
  */
 import * as THREE from 'three';
 import { brushedTexture, glassSheenTexture, grainTexture, hexMeshTexture, perforationTexture, sleeveTexture } from './textures.js';
@@ -33,14 +36,37 @@ export class MaterialKit {
     return m;
   }
 
+  /**
+   * A coloured variant of a shared base (`userData.base`, `userData.tint`, see merge.ts).
+   * Roughness and metalness snap to a few levels so that variants share bases.
+   */
+  private variant(
+    key: string,
+    kind: string,
+    color: string,
+    roughness: number,
+    metalness: number,
+    extra: Partial<Pick<THREE.MeshStandardMaterialParameters, 'side' | 'roughnessMap' | 'map' | 'alphaMap' | 'transparent' | 'depthWrite'>> = {},
+  ): THREE.MeshStandardMaterial {
+    const r = Math.round(Math.min(1, Math.max(0.05, roughness)) * 10) / 10;
+    const m = metalness >= 0.7 ? 0.9 : metalness >= 0.35 ? 0.5 : metalness >= 0.15 ? 0.25 : 0;
+    const base = this.memo(`base:${kind}:${r}:${m}`, () => new THREE.MeshStandardMaterial({ color: '#ffffff', vertexColors: true, roughness: r, metalness: m, ...extra }));
+    return this.memo(key, () => {
+      const v = new THREE.MeshStandardMaterial({ color, roughness: r, metalness: m, ...extra });
+      v.userData.base = base;
+      v.userData.tint = new THREE.Color(color);
+      return v;
+    });
+  }
+
   /** A painted/plastic/metal surface. */
   solid(color: string, roughness = 0.55, metalness = 0.1): THREE.MeshStandardMaterial {
-    return this.memo(`solid:${color}:${roughness}:${metalness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness }));
+    return this.variant(`solid:${color}:${roughness}:${metalness}`, 'solid', color, roughness, metalness);
   }
 
   /** Both faces drawn (fan blades, thin sheets). */
   sheet(color: string, roughness = 0.5, metalness = 0.1): THREE.MeshStandardMaterial {
-    return this.memo(`sheet:${color}:${roughness}:${metalness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness, side: THREE.DoubleSide }));
+    return this.variant(`sheet:${color}:${roughness}:${metalness}`, 'sheet', color, roughness, metalness, { side: THREE.DoubleSide });
   }
 
   /** Polished metal (fins, pipes, IHS): no texture, cheapest metal. */
@@ -50,22 +76,22 @@ export class MaterialKit {
 
   /** Brushed aluminium (heatsink covers, case trims): streaks in the roughness along u. */
   brushed(color = '#b9bec4', roughness = 0.34): THREE.MeshStandardMaterial {
-    return this.memo(`brushed:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.9, roughnessMap: brushedTexture() }));
+    return this.variant(`brushed:${color}:${roughness}`, 'brushed', color, roughness, 0.9, { roughnessMap: brushedTexture() });
   }
 
   /** Satin powder-coat paint (case shells, shrouds): soft highlights, a hint of metal flake. */
   paint(color: string, roughness = 0.42): THREE.MeshStandardMaterial {
-    return this.memo(`paint:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.25 }));
+    return this.variant(`paint:${color}:${roughness}`, 'solid', color, roughness, 0.25);
   }
 
   /** Textured (grained) plastic: fan frames, connectors, RAM PCB edge, pump housings. */
   plastic(color: string, roughness = 0.6): THREE.MeshStandardMaterial {
-    return this.memo(`plastic:${color}:${roughness}`, () => new THREE.MeshStandardMaterial({ color, roughness, metalness: 0.02, roughnessMap: grainTexture() }));
+    return this.variant(`plastic:${color}:${roughness}`, 'plastic', color, roughness, 0, { roughnessMap: grainTexture() });
   }
 
   /** Braided sleeving for cables and AIO tubes (tube UVs scaled to the weave, geometry.ts). */
   sleeve(color: string): THREE.MeshStandardMaterial {
-    return this.memo(`sleeve:${color}`, () => new THREE.MeshStandardMaterial({ color, roughness: 0.7, metalness: 0.05, map: sleeveTexture() }));
+    return this.variant(`sleeve:${color}`, 'sleeve', color, 0.7, 0, { map: sleeveTexture() });
   }
 
   /**
@@ -167,18 +193,8 @@ export class MaterialKit {
 
   /** Hex-perforated steel mesh (front and side mesh panels): open enough to show fans behind. */
   meshPanel(color: string): THREE.MeshStandardMaterial {
-    return this.memo(`mesh-panel:${color}`, () =>
-      new THREE.MeshStandardMaterial({
-        color,
-        roughness: 0.55,
-        metalness: 0.45,
-        alphaMap: hexMeshTexture(),
-        // blended, not alpha-tested: far away the mip-mapped mesh must stay 40% steel, not vanish
-        transparent: true,
-        depthWrite: false,
-        side: THREE.DoubleSide,
-      }),
-    );
+    // blended, not alpha-tested: far away the mip-mapped mesh must stay 40% steel, not vanish
+    return this.variant(`mesh-panel:${color}`, 'mesh', color, 0.55, 0.5, { alphaMap: hexMeshTexture(), transparent: true, depthWrite: false, side: THREE.DoubleSide });
   }
 
   /** Perforated steel mesh: cut-out holes so the inside is only glimpsed. */

@@ -12,7 +12,11 @@ interface Bucket {
   receive: boolean;
 }
 
-/** Meshes marked with `userData.keep = true` (instanced meshes too) are left as they are. */
+/**
+ * Meshes marked with `userData.keep = true` (instanced meshes too) are left as they are. A
+ * material with `userData.base` (MaterialKit's coloured variants) is drawn with that base,
+ * its colour going into the vertex colours.
+ */
 export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
   root.updateMatrixWorld(true);
   const inverse = new THREE.Matrix4().copy(root.matrixWorld).invert();
@@ -25,8 +29,9 @@ export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
       kept.push(mesh);
       return;
     }
-    let bucket = buckets.get(mesh.material);
-    if (!bucket) buckets.set(mesh.material, (bucket = { meshes: [], cast: false, receive: false }));
+    const material = ((mesh.material as THREE.Material).userData.base as THREE.Material | undefined) ?? mesh.material;
+    let bucket = buckets.get(material);
+    if (!bucket) buckets.set(material, (bucket = { meshes: [], cast: false, receive: false }));
     bucket.meshes.push(mesh);
     bucket.cast ||= mesh.castShadow;
     bucket.receive ||= mesh.receiveShadow;
@@ -38,7 +43,7 @@ export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
   out.quaternion.copy(root.quaternion);
   out.scale.copy(root.scale);
   for (const [material, bucket] of buckets) {
-    const mesh = new THREE.Mesh(mergeMeshes(bucket.meshes, inverse), material);
+    const mesh = new THREE.Mesh(mergeMeshes(bucket.meshes, inverse, (material as THREE.MeshStandardMaterial).vertexColors === true), material);
     mesh.castShadow = bucket.cast;
     mesh.receiveShadow = bucket.receive;
     out.add(mesh);
@@ -54,11 +59,11 @@ export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
 
 /**
  * One geometry from many meshes, in `inverse` x world space: positions and normals
- * transformed, uvs copied (zeros where a piece has none), vertex colours kept only when every
- * piece has them (RGB parts), indices offset (generated for non-indexed pieces).
+ * transformed, uvs copied (zeros where a piece has none), vertex colours (when the material
+ * uses them) from each piece's variant tint or its own colours (RGB rainbows), indices offset
+ * (generated for non-indexed pieces).
  */
-function mergeMeshes(meshes: THREE.Mesh[], inverse: THREE.Matrix4): THREE.BufferGeometry {
-  const withColor = meshes.every((m) => m.geometry.getAttribute('color'));
+function mergeMeshes(meshes: THREE.Mesh[], inverse: THREE.Matrix4, withColor: boolean): THREE.BufferGeometry {
   let vertices = 0;
   let indices = 0;
   for (const m of meshes) {
@@ -88,6 +93,7 @@ function mergeMeshes(meshes: THREE.Mesh[], inverse: THREE.Matrix4): THREE.Buffer
     const nAttr = g.getAttribute('normal');
     const uAttr = g.getAttribute('uv');
     const cAttr = g.getAttribute('color');
+    const tint = (m.material as THREE.Material).userData.tint as THREE.Color | undefined;
     const count = p.count;
     for (let k = 0; k < count; k++) {
       const x = p.getX(k);
@@ -116,10 +122,10 @@ function mergeMeshes(meshes: THREE.Mesh[], inverse: THREE.Matrix4): THREE.Buffer
         uv[(v0 + k) * 2] = uAttr.getX(k);
         uv[(v0 + k) * 2 + 1] = uAttr.getY(k);
       }
-      if (color && cAttr) {
-        color[o] = cAttr.getX(k);
-        color[o + 1] = cAttr.getY(k);
-        color[o + 2] = cAttr.getZ(k);
+      if (color) {
+        color[o] = tint ? tint.r : cAttr ? cAttr.getX(k) : 1;
+        color[o + 1] = tint ? tint.g : cAttr ? cAttr.getY(k) : 1;
+        color[o + 2] = tint ? tint.b : cAttr ? cAttr.getZ(k) : 1;
       }
     }
     const src = g.index;
