@@ -17,10 +17,12 @@ const STANDOFF = 8;
 /** room the front fans take behind the front panel */
 export const FRONT_ZONE = 42;
 const SHROUD_HEIGHT = 100;
-/** a dual-chamber case's main chamber: wide enough for a card standing off the board */
-const MAIN_CHAMBER = 185;
-/** ...and its rear chamber must hold an ATX PSU standing on its side */
-const REAR_CHAMBER_MIN = 88;
+/** a dual-chamber case's main chamber: at least wide enough for a card standing off the board */
+const MAIN_CHAMBER_MIN = 175;
+/** ...182 mm also fits a 140 mm rear exhaust beside the I/O shield */
+const MAIN_CHAMBER_ROOMY = 182;
+/** its rear chamber holds an ATX PSU standing on its side (86 mm), and needs no more than 96 */
+const REAR_CHAMBER = [86, 96] as const;
 
 /** How a case is built beyond its size: from normalize.ts caseStyle(). */
 export interface CaseStyle {
@@ -78,7 +80,9 @@ export function computeCaseLayout(
   const psuH = psu && psu.formFactor.startsWith('SFX') ? 64 : 86;
   const psuL = psu ? psu.lengthMm : 160;
   // a dual-chamber case needs room for both chambers; narrower ones are drawn as one chamber
-  const dual = style.dualChamber && pcCase.widthMm - 2 * WALL - MAIN_CHAMBER >= REAR_CHAMBER_MIN && pcCase.heightMm - 2 * WALL >= psuW + bl.height * 0.5;
+  const inside = pcCase.widthMm - 2 * WALL;
+  const dual = style.dualChamber && inside - MAIN_CHAMBER_MIN >= REAR_CHAMBER[0] && pcCase.heightMm - 2 * WALL >= psuW + bl.height * 0.5;
+  const rearChamber = Math.max(REAR_CHAMBER[0], Math.min(REAR_CHAMBER[1], inside - MAIN_CHAMBER_ROOMY));
   const shroud = pcCase.psuShroud && !dual;
   const shroudH = shroud ? SHROUD_HEIGHT : 0;
 
@@ -95,7 +99,7 @@ export function computeCaseLayout(
     );
   }
 
-  const cableSpace = dual ? width - 2 * WALL - MAIN_CHAMBER : CABLE_SPACE;
+  const cableSpace = dual ? rearChamber : CABLE_SPACE;
   const trayX = width / 2 - WALL - cableSpace;
   const topGap = Math.min(60, Math.max(15, height - 2 * WALL - shroudH - bl.height - 10));
   const boardTopY = height - WALL - topGap;
@@ -103,8 +107,8 @@ export function computeCaseLayout(
   const psuBox: Box3mm = dual
     ? // on its side in the rear chamber, at the bottom front (out of the way of the tray's cables)
       {
-        min: [trayX + 4, WALL + 2, depth / 2 - WALL - 4 - psuL],
-        max: [trayX + 4 + psuH, WALL + 2 + psuW, depth / 2 - WALL - 4],
+        min: [trayX + Math.max(0.5, (cableSpace - psuH) / 2), WALL + 2, depth / 2 - WALL - 4 - psuL],
+        max: [trayX + Math.max(0.5, (cableSpace - psuH) / 2) + psuH, WALL + 2 + psuW, depth / 2 - WALL - 4],
       }
     : {
         min: [Math.max(-width / 2 + WALL + 2, trayX + CABLE_SPACE / 2 - psuW), WALL + 2, -depth / 2 + WALL + 2],

@@ -43,21 +43,21 @@ export function buildAirCooler(kit: MaterialKit, specs: CoolerSpecs, name = ''):
   const stackBottom = 36;
   const stackH = Math.max(20, h - stackBottom - 6);
   const top = -h + 6;
-  // U-shaped heat pipes: up one side of the stack, through the base, up the other
+  // U-shaped heat pipes: up one side of the stack, through the base, up the other; their
+  // ends stop under the top cover
   for (let i = 0; i < 4; i++) {
     const y = -21 + i * 14;
     const legs = [-15 + (i % 2) * 4, 15 - (i % 2) * 4];
     const pts = [
-      new THREE.Vector3(top - 3, y, legs[0]),
+      new THREE.Vector3(top + 3, y, legs[0]),
       new THREE.Vector3(-stackBottom, y, legs[0]),
       new THREE.Vector3(-10, y, legs[0] * 0.8),
       new THREE.Vector3(-4, y, 0),
       new THREE.Vector3(-10, y, legs[1] * 0.8),
       new THREE.Vector3(-stackBottom, y, legs[1]),
-      new THREE.Vector3(top - 3, y, legs[1]),
+      new THREE.Vector3(top + 3, y, legs[1]),
     ];
     tube(g, pipe, pts, 3, { radial: 8, segments: 40, tension: 0.2 });
-    for (const z of legs) cylinder(g, pipe, 3.4, 2, [top - 3, y, z], 'x', 10);
   }
   // the fin stack: thin plates stacked along the tower's height, every other one a little wider
   const fins = Math.min(52, Math.floor(stackH / 2.6));
@@ -82,7 +82,8 @@ export function buildAirCooler(kit: MaterialKit, specs: CoolerSpecs, name = ''):
         fitText(ctx, brand, w / 2, hh / 2, w * 0.9, 70);
       }), specs.color, { transparent: true }),
     );
-    logo.rotation.set(0, -Math.PI / 2, 0);
+    // along the cover's long side, reading top to bottom
+    logo.rotation.set(0, -Math.PI / 2, -Math.PI / 2);
     logo.position.set(top - 0.6, 0, 0);
     g.add(logo);
   }
