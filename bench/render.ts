@@ -201,6 +201,12 @@ const better = (a: CaseResult | null, b: CaseResult): CaseResult =>
 
 const fast = new BrowserPool({ chromiumPath, glBackend: 'auto', stage, noSandbox: true });
 const baseline = baselineRef ? await baselineStage(baselineRef) : null;
+// an interrupted run still removes its temporary worktree
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void (baseline?.cleanup() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
+}
 const old = baseline ? new BrowserPool({ chromiumPath, glBackend: 'auto', stage: baseline.bundle, noSandbox: true }) : null;
 const coldStart = performance.now();
 const info = await fast.info();

@@ -17,6 +17,7 @@ import { buildLights } from './scene/lights.js';
 import { presetFor } from './scene/presets.js';
 import { profileSettings } from './scene/profiles.js';
 import { PostStack } from './scene/post.js';
+import { addProxy } from './scene/proxies.js';
 import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js';
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
@@ -104,6 +105,8 @@ export class StageSession {
     }
     model.scale.setScalar(MM);
     const modelBox = new THREE.Box3().setFromObject(model);
+    const proxy = addProxy(model);
+    if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
     if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
     this.turntable.add(model);
     this.turntable.name = 'turntable';
@@ -121,13 +124,15 @@ export class StageSession {
     r.toneMapping = THREE.ACESFilmicToneMapping;
     r.toneMappingExposure = preset.exposure;
     r.outputColorSpace = THREE.SRGBColorSpace;
-    r.shadowMap.enabled = profile.shadowMapSize > 0;
+    // the shadow map need not be finer than the frame: 512 for a 512 sprite, 1024 from 720p up
+    const shadowMapSize = profile.shadowMapSize > 0 ? Math.min(profile.shadowMapSize, Math.max(512, 2 ** Math.ceil(Math.log2(Math.max(o.width, o.height) * 0.8)))) : 0;
+    r.shadowMap.enabled = shadowMapSize > 0;
     r.shadowMap.type = THREE.PCFShadowMap;
     // drawn once per frame, on request (renderFrame), whichever pass comes first
     r.shadowMap.autoUpdate = false;
     r.setClearColor(0x000000, o.transparent ? 0 : 1);
 
-    const lights = buildLights(preset, center, radius, profile.shadowMapSize, profile.neutralLights);
+    const lights = buildLights(preset, center, radius, shadowMapSize, profile.neutralLights);
     this.scene.add(lights.group);
     if (profile.envSize > 0) {
       this.scene.environment = environmentFor(r, String(o.scene), preset, profile.envSize);
@@ -178,7 +183,8 @@ export class StageSession {
       });
     }
 
-    this.info = { triangles: countTriangles(this.scene), warnings, heroFrame: 0 };
+    // the model's triangles (the shadow/glow proxy repeats them, once, for those passes)
+    this.info = { triangles: countTriangles(this.scene) - (proxy ? countTriangles(proxy) : 0), warnings, heroFrame: 0 };
   }
 
   /**

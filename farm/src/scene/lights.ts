@@ -5,6 +5,7 @@
  */
 import * as THREE from 'three';
 import type { LightSpec, ScenePreset } from './presets.js';
+import { SHADOW_LAYER } from './proxies.js';
 
 export interface LightRig {
   group: THREE.Group;
@@ -51,6 +52,8 @@ export function buildLights(
     key.shadow.bias = -0.0004;
     key.shadow.normalBias = 0.004;
     key.shadow.radius = 2;
+    // the shadow map draws the build's one-mesh proxy only (proxies.ts)
+    key.shadow.camera.layers.set(SHADOW_LAYER);
   }
   const hemi = new THREE.HemisphereLight(neutral ? '#ffffff' : preset.hemi.sky, neutral ? '#808080' : preset.hemi.ground, preset.hemi.intensity);
   group.add(key, key.target, fill, fill.target, rim, rim.target, hemi);

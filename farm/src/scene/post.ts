@@ -13,6 +13,7 @@
  */
 import * as THREE from 'three';
 import { FXAAShader } from 'three/examples/jsm/shaders/FXAAShader.js';
+import { GLOW_LAYER } from './proxies.js';
 
 export interface PostOptions {
   width: number;
@@ -43,11 +44,6 @@ uniform sampler2D tDiffuse; uniform sampler2D tWide; uniform float strength; uni
 varying vec2 vUv;
 void main() { gl_FragColor = vec4(texture2D(tDiffuse, vUv).rgb * strength + texture2D(tWide, vUv).rgb * wide, 0.0); }`;
 
-/** Whether a material is one of MaterialKit's glowing RGB materials. */
-export function isGlowMaterial(m: THREE.Material): boolean {
-  return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
-}
-
 export class PostStack {
   private readonly quadScene = new THREE.Scene();
   private readonly quadCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
@@ -61,7 +57,6 @@ export class PostStack {
     d: THREE.WebGLRenderTarget;
     blur: THREE.ShaderMaterial;
     add: THREE.ShaderMaterial;
-    black: THREE.MeshBasicMaterial;
   } | null;
 
   constructor(
@@ -111,7 +106,7 @@ export class PostStack {
         transparent: true,
         blending: THREE.AdditiveBlending,
       });
-      this.glow = { a, b, c, d, blur, add, black: new THREE.MeshBasicMaterial({ color: 0x000000 }) };
+      this.glow = { a, b, c, d, blur, add };
     } else {
       this.glow = null;
     }
@@ -139,44 +134,30 @@ export class PostStack {
     this.renderer.render(this.quadScene, this.quadCamera);
   }
 
-  /** Glowing parts in colour, every other opaque surface black, at quarter size; then blurred. */
+  /**
+   * Glowing parts in colour, the build's proxy (every other opaque surface) black, at quarter
+   * size; then blurred. Both are on GLOW_LAYER (proxies.ts), so the camera sees just them.
+   */
   private renderGlowMask(): void {
     const g = this.glow!;
     const r = this.renderer;
-    const swapped: [THREE.Mesh, THREE.Material | THREE.Material[]][] = [];
-    const hidden: THREE.Object3D[] = [];
-    this.scene.traverseVisible((o) => {
-      const mesh = o as THREE.Mesh;
-      if ((o as THREE.Points).isPoints || (mesh.isMesh && (Array.isArray(mesh.material) || mesh.material.transparent || (mesh as THREE.InstancedMesh).isInstancedMesh))) {
-        hidden.push(o);
-      } else if (mesh.isMesh && !isGlowMaterial(mesh.material as THREE.Material)) {
-        swapped.push([mesh, mesh.material]);
-        mesh.material = g.black;
-      }
-    });
-    for (const o of hidden) o.visible = false;
+    const layers = this.camera.layers.mask;
+    this.camera.layers.set(GLOW_LAYER);
     const background = this.scene.background;
-    const environment = this.scene.environment;
     this.scene.background = null;
-    this.scene.environment = null;
     const clearAlpha = r.getClearAlpha();
     const clearColor = r.getClearColor(new THREE.Color());
     r.setClearColor(0x000000, 1);
-    // this pass hides transparent meshes: leave the frame's shadow update to a full pass
-    const shadows = r.shadowMap.autoUpdate;
+    // leave the frame's shadow update to a full pass
     const pending = r.shadowMap.needsUpdate;
-    r.shadowMap.autoUpdate = false;
     r.shadowMap.needsUpdate = false;
     r.setRenderTarget(g.a);
     r.clear();
     r.render(this.scene, this.camera);
-    r.shadowMap.autoUpdate = shadows;
     r.shadowMap.needsUpdate = pending;
     r.setClearColor(clearColor, clearAlpha);
     this.scene.background = background;
-    this.scene.environment = environment;
-    for (const o of hidden) o.visible = true;
-    for (const [mesh, m] of swapped) mesh.material = m;
+    this.camera.layers.mask = layers;
 
     // tight halo at quarter size (a -> b -> a), then a wide one at an eighth (a -> c -> d)
     const pass = (from: THREE.WebGLRenderTarget, to: THREE.WebGLRenderTarget, dx: number, dy: number) => {
@@ -201,7 +182,6 @@ export class PostStack {
       this.glow.d.dispose();
       this.glow.blur.dispose();
       this.glow.add.dispose();
-      this.glow.black.dispose();
     }
   }
 }
