@@ -75,8 +75,6 @@ export class StageSession {
   private post: PostStack | null = null;
   private seasonal: SeasonalEffect | null = null;
   private reflection: FloorReflection | null = null;
-  /** floor-level things the mirror pass must not draw */
-  private readonly floorLevel: THREE.Object3D[] = [];
   private kit: MaterialKit | null = null;
   private readonly disposables: { dispose(): void }[] = [];
 
@@ -147,11 +145,9 @@ export class StageSession {
       const ground = buildGround(footprint, floorY, radius, preset.shadowOpacity, profile.shadowMapSize > 0);
       if (profile.contactShadow) this.turntable.add(ground);
       this.trackTree(ground);
-      this.floorLevel.push(ground);
       if (o.showGrid) {
         const grid = buildGrid(o.gridSettings, floorY);
         this.turntable.add(grid);
-        this.floorLevel.push(grid);
         this.disposables.push(grid.geometry, grid.material as THREE.Material);
       }
       if (o.winterMode || o.springMode) {
@@ -159,7 +155,6 @@ export class StageSession {
         this.seasonal = o.winterMode ? buildSnow(volume, floorY) : buildPetals(volume, floorY);
         this.scene.add(this.seasonal.world);
         this.turntable.add(this.seasonal.ground);
-        this.floorLevel.push(this.seasonal.world, this.seasonal.ground);
       }
       if (profile.reflection && preset.floor.reflect > 0 && !lone) {
         this.reflection = new FloorReflection({
@@ -225,7 +220,7 @@ export class StageSession {
     this.turntable.rotation.y = HERO_YAW + (k / frames) * Math.PI * 2;
     this.seasonal?.update(k, frames);
     this.renderer.shadowMap.needsUpdate = true;
-    this.reflection?.update(this.renderer, this.scene, this.camera, this.floorLevel);
+    this.reflection?.update(this.renderer, this.scene, this.camera);
     if (this.post) this.post.render();
     else this.renderer.render(this.scene, this.camera);
   }

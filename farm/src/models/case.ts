@@ -43,9 +43,9 @@ export function buildCase(kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs
       roundedBox(g, shell, [PILLAR, H - 2, PILLAR], [sx * (W / 2 - PILLAR / 2), H / 2, sz * (D / 2 - PILLAR / 2)], 5, 2);
     }
   }
-  // roof vent: a hex mesh insert over the top fan/radiator zone
+  // roof vent: a hex-patterned insert over the top fan/radiator zone
   if (specs.sidePanel !== 'solid') {
-    const vent = new THREE.Mesh(meshPlane(W * 0.6, D * 0.62), kit.meshPanel(darken(specs.color, light ? 0.75 : 1.6)));
+    const vent = new THREE.Mesh(meshPlane(W * 0.6, D * 0.62), kit.meshInset(darken(specs.color, light ? 0.95 : 2.2)));
     vent.rotation.x = -Math.PI / 2;
     vent.position.set(-W * 0.08, H + 0.25, -D * 0.08);
     g.add(vent);
@@ -61,7 +61,7 @@ export function buildCase(kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs
   if (layout.shroud) buildShroud(g, kit, layout, specs, shell, accent);
   if (dual) {
     // the main chamber's perforated floor (bottom intake) and the chamber divider's front edge
-    const floor = new THREE.Mesh(meshPlane(layout.trayX - layout.windowX - 8, D - 2 * PILLAR - 10), kit.meshPanel(darken(specs.color, light ? 0.8 : 1.8)));
+    const floor = new THREE.Mesh(meshPlane(layout.trayX - layout.windowX - 8, D - 2 * PILLAR - 10), kit.meshInset(darken(specs.color, light ? 0.95 : 2.2)));
     floor.rotation.x = -Math.PI / 2;
     floor.position.set((layout.windowX + layout.trayX) / 2, CAP + 0.3, 0);
     g.add(floor);
@@ -146,7 +146,7 @@ function buildRear(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, shell: 
   // I/O shield opening, exhaust grill, expansion slot covers with vents, PSU opening
   box(g, kit.brushed('#9ea3a9'), [22, 160, 1], [layout.boardFaceX - 12, layout.boardTopY - 80, out]);
   const fanY = Math.min(layout.boardTopY - layout.board.socket.v, H - 70);
-  const grill = new THREE.Mesh(meshPlane(108, 108), kit.meshPanel('#2a2c30'));
+  const grill = new THREE.Mesh(meshPlane(108, 108), kit.meshInset('#4a4d52'));
   grill.rotation.y = Math.PI;
   grill.position.set((layout.windowX + layout.boardFaceX) / 2 - 10, fanY, out - 0.2);
   g.add(grill);
@@ -243,7 +243,7 @@ function buildShroud(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs
   // vents on the shroud's window face, a hex-mesh patch on top near the front, an accent line
   const vent = kit.solid(trayColor(specs.color), 0.8, 0.1);
   for (let i = 0; i < 4; i++) box(g, vent, [0.6, 4, zLen * 0.35], [x0 + 12.3, top - 30 - i * 10, -D / 2 + 30 + zLen * 0.2]);
-  const patch = new THREE.Mesh(meshPlane(zLen * 0.28, (x1 - x0) * 0.55), kit.meshPanel(meshColor(specs.color)));
+  const patch = new THREE.Mesh(meshPlane(zLen * 0.28, (x1 - x0) * 0.55), kit.meshInset(darken(specs.color, luminance(specs.color) > 0.5 ? 0.95 : 2.2)));
   patch.rotation.set(-Math.PI / 2, 0, Math.PI / 2);
   patch.position.set((x0 + x1) / 2 + 8, top + 0.2, zFront - zLen * 0.2);
   g.add(patch);

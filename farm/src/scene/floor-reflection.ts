@@ -12,6 +12,7 @@
  * alone, so any frame renders the same pixels whatever was drawn before it.
  */
 import * as THREE from 'three';
+import { MIRROR_LAYER } from './proxies.js';
 
 const quadVertex = /* glsl */ `
 varying vec2 vUv;
@@ -135,16 +136,16 @@ export class FloorReflection {
     this.mesh.position.y = o.floorY + 0.0002;
     this.mesh.renderOrder = -3;
     this.mesh.name = 'floor-reflection';
+    // the mirror draws the build's opaque and glowing meshes only (proxies.ts)
+    this.mirror.layers.set(MIRROR_LAYER);
   }
 
   /**
-   * Draws the mirrored build for `camera` into the reflection textures. `hide`: floor-level
-   * things (shadows, grid, this floor) that must not be reflected.
+   * Draws the mirrored build for `camera` into the reflection textures (only MIRROR_LAYER:
+   * floor-level things, shadows, grid, this floor, glass, are not reflected).
    */
-  update(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera, hide: THREE.Object3D[]): void {
+  update(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera): void {
     this.placeMirror(camera);
-    const hidden = [this.mesh, ...hide].filter((o) => o.visible);
-    for (const o of hidden) o.visible = false;
     const background = scene.background;
     scene.background = null;
     const clearColor = renderer.getClearColor(new THREE.Color());
@@ -159,7 +160,6 @@ export class FloorReflection {
     this.sharp.scissorTest = false;
     scene.background = background;
     renderer.setClearColor(clearColor, clearAlpha);
-    for (const o of hidden) o.visible = true;
 
     // one separable blur at quarter size
     this.blur.uniforms.tDiffuse!.value = this.sharp.texture;

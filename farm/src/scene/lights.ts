@@ -5,7 +5,7 @@
  */
 import * as THREE from 'three';
 import type { LightSpec, ScenePreset } from './presets.js';
-import { SHADOW_LAYER } from './proxies.js';
+import { MIRROR_LAYER, SHADOW_LAYER } from './proxies.js';
 
 export interface LightRig {
   group: THREE.Group;
@@ -57,5 +57,7 @@ export function buildLights(
   }
   const hemi = new THREE.HemisphereLight(neutral ? '#ffffff' : preset.hemi.sky, neutral ? '#808080' : preset.hemi.ground, preset.hemi.intensity);
   group.add(key, key.target, fill, fill.target, rim, rim.target, hemi);
+  // a camera uses only the lights on its layers: the floor mirror's too
+  group.traverse((o) => o.layers.enable(MIRROR_LAYER));
   return { group, key };
 }

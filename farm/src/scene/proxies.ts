@@ -8,19 +8,21 @@
  *                 stay hidden) plus the glowing meshes, which join the layer here: no per-frame
  *                 traversal and material swapping
  *
- * The main and mirror cameras see layer 0 only, where the real meshes are.
+ * The main camera sees layer 0, where the real meshes are; the floor mirror MIRROR_LAYER.
  */
 import * as THREE from 'three';
 
 export const SHADOW_LAYER = 1;
 export const GLOW_LAYER = 2;
+/** what the floor mirror draws: the opaque and glowing meshes (glass and mesh panels would cost a full PBR layer each for a reflection nobody sees) */
+export const MIRROR_LAYER = 3;
 
 /** Whether a material is one of MaterialKit's glowing RGB materials. */
 export function isGlowMaterial(m: THREE.Material): boolean {
   return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
 }
 
-/** Adds the proxy to `model` (so it turns with it) and puts glowing meshes on GLOW_LAYER. */
+/** Adds the proxy to `model` (so it turns with it), puts glowing meshes on GLOW_LAYER, opaque and glowing ones on MIRROR_LAYER. */
 export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
   model.updateMatrixWorld(true);
   const inverse = new THREE.Matrix4().copy(model.matrixWorld).invert();
@@ -31,9 +33,11 @@ export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
     const material = mesh.material as THREE.Material;
     if (isGlowMaterial(material)) {
       mesh.layers.enable(GLOW_LAYER);
+      mesh.layers.enable(MIRROR_LAYER);
       return;
     }
     if (material.transparent || !mesh.geometry.getAttribute('position')) return;
+    mesh.layers.enable(MIRROR_LAYER);
     parts.push({ geometry: mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
   });
   if (parts.length === 0) return null;

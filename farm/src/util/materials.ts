@@ -197,6 +197,14 @@ export class MaterialKit {
     return this.variant(`mesh-panel:${color}`, 'mesh', color, 0.55, 0.5, { alphaMap: hexMeshTexture(), transparent: true, depthWrite: false, side: THREE.DoubleSide });
   }
 
+  /**
+   * A perforated insert seen against a dark inside (roof vent, shroud patch, rear grill): the
+   * hex pattern as an opaque colour map, one layer cheaper than a see-through mesh panel.
+   */
+  meshInset(color: string): THREE.MeshStandardMaterial {
+    return this.variant(`mesh-inset:${color}`, 'mesh-inset', color, 0.6, 0.5, { map: hexMeshTexture() });
+  }
+
   /** Perforated steel mesh: cut-out holes so the inside is only glimpsed. */
   perforated(color: string): THREE.MeshStandardMaterial {
     return this.memo(`perforated:${color}`, () =>
