@@ -57,7 +57,7 @@ export function buildAirCooler(kit: MaterialKit, specs: CoolerSpecs, name = ''):
       new THREE.Vector3(-stackBottom, y, legs[1]),
       new THREE.Vector3(top + 3, y, legs[1]),
     ];
-    tube(g, pipe, pts, 3, { radial: 8, segments: 40, tension: 0.2 });
+    tube(g, pipe, pts, 3, { radial: 6, segments: 28, tension: 0.2 });
   }
   // the fin stack: thin plates stacked along the tower's height, every other one a little wider
   const fins = Math.min(52, Math.floor(stackH / 2.6));

@@ -46,7 +46,7 @@ function bundle(g: THREE.Group, mat: THREE.Material, path: THREE.Vector3[], rows
         const n = new THREE.Vector3().crossVectors(t, w).normalize();
         return p.clone().addScaledVector(w, along).addScaledVector(n, across);
       });
-      tube(g, mat, pts, WIRE, { radial: 6, pitch: 5 });
+      tube(g, mat, pts, WIRE, { radial: 5, pitch: 5 });
     }
   }
 }

@@ -58,7 +58,7 @@ function frameGeometry(size: number, thickness: number): THREE.BufferGeometry {
     const hole = new THREE.Path();
     hole.absarc(0, 0, h * 0.93, 0, Math.PI * 2, true);
     shape.holes.push(hole);
-    const g = new THREE.ExtrudeGeometry(shape, { depth: thickness - 2, bevelEnabled: true, bevelThickness: 1, bevelSize: 1, bevelSegments: 1, curveSegments: 10 });
+    const g = new THREE.ExtrudeGeometry(shape, { depth: thickness - 2, bevelEnabled: true, bevelThickness: 1, bevelSize: 1, bevelSegments: 1, curveSegments: 8 });
     g.translate(0, 0, -(thickness - 2) / 2);
     return planarUv(g);
   });
@@ -154,9 +154,9 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
     for (const sx of [-1, 1]) {
       for (const sy of [-1, 1]) {
         for (const sz of [-1, 1]) {
-          const p = cylinder(group, pad, size * 0.06, 1.2, [sx * c, sy * c, sz * (t / 2 + 0.4)], 'z', 12);
+          const p = cylinder(group, pad, size * 0.06, 1.2, [sx * c, sy * c, sz * (t / 2 + 0.4)], 'z', 8);
           p.name = 'pad';
-          cylinder(group, hole, 2.2, 1.3, [sx * c, sy * c, sz * (t / 2 + 0.5)], 'z', 8);
+          cylinder(group, hole, 2.2, 1.3, [sx * c, sy * c, sz * (t / 2 + 0.5)], 'z', 6);
         }
       }
     }
