@@ -234,20 +234,46 @@ function buildShroud(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs
   const x0 = layout.windowX;
   const x1 = layout.trayX;
   const zFront = D / 2 - WALL - FRONT_ZONE + 6;
-  const zLen = zFront + D / 2 - WALL;
+  const zBack = -D / 2 + WALL;
+  const zLen = zFront - zBack;
   const top = layout.floorY;
   box(g, shell, [x1 - x0, 2, zLen], [(x0 + x1) / 2, top - 1, zFront - zLen / 2]);
-  // the window face, set back a little, with a rounded top edge
-  roundedBox(g, shell, [3, top - CAP, zLen], [x0 + 14, (top + CAP) / 2, zFront - zLen / 2], 1.4, 1);
   roundedBox(g, shell, [16, 5, zLen], [x0 + 8, top - 2.5, zFront - zLen / 2], 2.4, 1);
-  // vents on the shroud's window face, a hex-mesh patch on top near the front, an accent line
+  // the window face, set back a little, with a window onto the PSU's label (as many cases
+  // have): the plate is built around the opening
+  const fx = x0 + 14;
+  const p = layout.psu;
+  const oz0 = p.min[2] + 12;
+  const oz1 = Math.min(p.max[2] - 12, zFront - 30);
+  const oy0 = Math.max(CAP + 8, p.min[1] + 10);
+  const oy1 = Math.min(top - 16, p.max[1] - 8);
+  const plate = (za: number, zb: number, ya: number, yb: number) => {
+    if (zb - za > 0.5 && yb - ya > 0.5) box(g, shell, [3, yb - ya, zb - za], [fx, (ya + yb) / 2, (za + zb) / 2]);
+  };
+  if (oz1 - oz0 >= 40 && oy1 - oy0 >= 20) {
+    plate(zBack, oz0, CAP, top - 5);
+    plate(oz1, zFront, CAP, top - 5);
+    plate(oz0, oz1, CAP, oy0);
+    plate(oz0, oz1, oy1, top - 5);
+    // a dark bezel round the opening
+    const bezel = kit.plastic('#0c0d0f', 0.6);
+    box(g, bezel, [3.4, 2, oz1 - oz0 + 4], [fx, oy0 - 1, (oz0 + oz1) / 2]);
+    box(g, bezel, [3.4, 2, oz1 - oz0 + 4], [fx, oy1 + 1, (oz0 + oz1) / 2]);
+    box(g, bezel, [3.4, oy1 - oy0, 2], [fx, (oy0 + oy1) / 2, oz0 - 1]);
+    box(g, bezel, [3.4, oy1 - oy0, 2], [fx, (oy0 + oy1) / 2, oz1 + 1]);
+  } else {
+    plate(zBack, zFront, CAP, top - 5);
+  }
+  // vents on the window face in front of the opening, a hex patch on top near the front, an accent line
   const vent = kit.solid(trayColor(specs.color), 0.8, 0.1);
-  for (let i = 0; i < 4; i++) box(g, vent, [0.6, 4, zLen * 0.35], [x0 + 12.3, top - 30 - i * 10, -D / 2 + 30 + zLen * 0.2]);
+  const vz = (Math.max(oz1, zBack) + zFront) / 2;
+  const vlen = Math.min(zLen * 0.3, zFront - Math.max(oz1, zBack) - 20);
+  if (vlen > 20) for (let i = 0; i < 4; i++) box(g, vent, [0.6, 4, vlen], [fx - 1.7, top - 30 - i * 10, vz]);
   const patch = new THREE.Mesh(meshPlane(zLen * 0.28, (x1 - x0) * 0.55), kit.meshInset(darken(specs.color, luminance(specs.color) > 0.5 ? 0.95 : 2.2)));
   patch.rotation.set(-Math.PI / 2, 0, Math.PI / 2);
   patch.position.set((x0 + x1) / 2 + 8, top + 0.2, zFront - zLen * 0.2);
   g.add(patch);
-  box(g, accent, [0.8, 3, zLen * 0.7], [x0 + 12.4, top - 12, zFront - zLen / 2]);
+  box(g, accent, [0.8, 3, zLen * 0.7], [fx - 1.6, top - 12, zFront - zLen / 2]);
 }
 
 /** Power button, USB-A, USB-C and audio on the roof's front edge, and a power LED. */

@@ -51,7 +51,7 @@ export function buildPsu(kit: MaterialKit, specs: PsuSpecs, name = ''): THREE.Gr
   const brand = name.trim().split(/\s+/)[0] ?? '';
   const label = new THREE.Mesh(
     new THREE.PlaneGeometry(l * 0.72, h * 0.62),
-    kit.textured(`psu-label:${brand}:${Math.round(specs.wattage)}:${efficiency(name)}:${light}`, () => labelTexture(brand, specs.wattage, efficiency(name), light), light ? '#e9eaec' : '#17181b', { roughness: 0.6 }),
+    kit.textured(`psu-label:${brand}:${Math.round(specs.wattage)}:${efficiency(name)}:${light}`, () => labelTexture(brand, specs.wattage, efficiency(name), light), light ? '#e9eaec' : '#17181b', { roughness: 0.6, glow: 0.25 }),
   );
   label.rotation.y = -Math.PI / 2;
   label.position.set(-w / 2 - 0.2, 0, 0);
