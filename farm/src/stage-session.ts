@@ -18,6 +18,7 @@ import { presetFor } from './scene/presets.js';
 import { profileSettings } from './scene/profiles.js';
 import { PostStack } from './scene/post.js';
 import { addProxy } from './scene/proxies.js';
+import { addRgbSpill } from './scene/rgb-spill.js';
 import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js';
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
@@ -105,6 +106,8 @@ export class StageSession {
     const modelBox = new THREE.Box3().setFromObject(model);
     const proxy = addProxy(model);
     if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
+    // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
+    if (profile.bloom && this.kit && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
     if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
     this.turntable.add(model);
     this.turntable.name = 'turntable';
