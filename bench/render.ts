@@ -12,22 +12,29 @@
  * wall times do.
  * Flags: --quick (24 frames a case, 6 naive frames), --naive-frames N (default 24; 0 skips),
  *        --only NAME[,NAME] (cases), --x264 (force the x264 video path), --repeat N (best of N), --json.
+ *
+ * --baseline <git-ref>: also builds the stage of another commit (a temporary `git worktree`
+ * sharing this checkout's node_modules) and times both stages on the same frames in the
+ * same run, interleaved (each repeat times old then new, or new then old, alternating; best
+ * of --repeat, default 2), printing old and new ms/frame and new/old per case: the only fair
+ * comparison on a shared machine. Naive is skipped unless --naive-frames is given.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { demoStageBuild } from '../src/catalog/demo-catalog.js';
-import { loadConfig } from '../src/config.js';
 import type { StageBuild } from '../src/model/stage-contract.js';
-import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
 import type { BrowserPool } from '../src/render/browser-pool.js';
+import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';
-import type { RenderResult } from '../src/render/renderer.js';
+import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
+import { renderBuild, type RenderResult } from '../src/render/renderer.js';
 import { findFfmpeg } from '../src/render/tool-paths.js';
+import { demoStageBuild } from '../src/catalog/demo-catalog.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -35,9 +42,10 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = args.includes('--quick');
-const naiveFrames = Number(flag('--naive-frames') ?? (quick ? 6 : 24));
+const baselineRef = flag('--baseline');
+const naiveFrames = Number(flag('--naive-frames') ?? (baselineRef ? 0 : quick ? 6 : 24));
 const only = flag('--only')?.split(',');
-const repeat = Math.max(1, Number(flag('--repeat') ?? 1));
+const repeat = Math.max(1, Number(flag('--repeat') ?? (baselineRef ? 2 : 1)));
 const frameLimit = quick ? 24 : undefined;
 
 const CASES: Array<{ name: string; options: RenderOptions }> = [
@@ -49,9 +57,9 @@ const CASES: Array<{ name: string; options: RenderOptions }> = [
 ];
 
 const run = promisify(execFile);
-// the production engine and configuration (CHROMIUM_PATH, RENDER_FARM_GL, ...)
+// the project's engine and GL policy (one per stage or backend compared)
 const cfg = loadConfig();
-const ffmpegPath = (await findFfmpeg(cfg, cfg.searchPath)).path;
+const ffmpegPath = (await findFfmpeg({})).path;
 const build: StageBuild = demoStageBuild('DEMO-GLASS');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
 
@@ -95,10 +103,12 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: numb
 }
 
 /** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
-async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number): Promise<{ ms: number; cpu: number; loadCpu: number }> {
+async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number): Promise<{ ms: number; cpu: number; loadCpu: number; triangles: number }> {
   return pool.use(async ({ page }) => {
     // the stage load's CPU, to take out of the full pipeline's CPU (its time is excluded too)
-    const loading = await measured(() => page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`));
+    const loading = await measured(
+      async () => (await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`)) as { triangles: number },
+    );
     // warm-up frame, finished, so neither shader compiles nor load leftovers are counted
     await page.evaluate(`(() => {
       window.renderStage.renderFrame(0);
@@ -117,7 +127,7 @@ async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: num
         })()`)) as number,
     );
     await page.evaluate('window.renderStage.dispose()');
-    return { ms: m.value / frames, cpu: m.cpu / frames, loadCpu: loading.cpu };
+    return { ms: m.value / frames, cpu: m.cpu / frames, loadCpu: loading.cpu, triangles: loading.value.triangles };
   });
 }
 
@@ -144,55 +154,121 @@ async function naive(pool: BrowserPool, o: ResolvedRenderOptions, frames: number
   return (performance.now() - started) / frames;
 }
 
-const engine = await createRenderEngine(cfg);
-const fast = engine.pool;
+/**
+ * The stage of another commit: a detached temporary worktree at `ref` that borrows this
+ * checkout's node_modules, bundled by that commit's own farm/build.ts.
+ */
+async function baselineStage(ref: string): Promise<{ bundle: () => Promise<{ html: string; js: string }>; commit: string; cleanup: () => Promise<void> }> {
+  const root = (await run('git', ['rev-parse', '--show-toplevel'])).stdout.trim();
+  const commit = (await run('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root })).stdout.trim();
+  const wt = path.join(tmp, `baseline-${commit}`);
+  await run('git', ['worktree', 'add', '--detach', wt, commit], { cwd: root });
+  const cleanup = async () => {
+    await run('git', ['worktree', 'remove', '--force', wt], { cwd: root }).catch(() => {});
+  };
+  try {
+    symlinkSync(path.join(root, 'node_modules'), path.join(wt, 'node_modules'), 'dir');
+    const mod = (await import(pathToFileURL(path.join(wt, 'farm', 'build.ts')).href)) as { buildStageBundle: () => Promise<{ html: string; js: string }> };
+    const built = await mod.buildStageBundle();
+    return { bundle: async () => built, commit, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+interface CaseResult {
+  pure: { ms: number; cpu: number; loadCpu: number };
+  full: number;
+  cpuFull: number;
+  r: RenderResult;
+  triangles: number;
+}
+
+/** One timing of a case on one stage: the pure loop, then the full pipeline. */
+async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOptions, frames: number): Promise<CaseResult> {
+  const pure = await pureLoop(pool, o, frames);
+  const m = await measured(() =>
+    renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(tmp, name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
+  );
+  const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
+  return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, r: m.value, triangles: pure.triangles };
+}
+
+const better = (a: CaseResult | null, b: CaseResult): CaseResult =>
+  !a ? b : { ...(b.full < a.full ? b : a), pure: b.pure.ms < a.pure.ms ? b.pure : a.pure };
+
+const fast = (await createRenderEngine(cfg)).pool;
+const baseline = baselineRef ? await baselineStage(baselineRef) : null;
+// an interrupted run still removes its temporary worktree
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void (baseline?.cleanup() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
+}
+const old = baseline ? (await createRenderEngine(cfg, { stage: baseline.bundle })).pool : null;
 const coldStart = performance.now();
 const info = await fast.info();
 const cold = performance.now() - coldStart;
+if (old) await old.info();
 const rows: Record<string, unknown>[] = [];
 const load = () => os.loadavg()[0]!.toFixed(2);
 console.log(
-  `stage: farm; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
+  `stage: farm${baseline ? ` vs baseline ${baseline.commit} (${baselineRef})` : ''}; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
 );
-for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
-  const o = resolveRenderOptions(c.options);
-  const frames = Math.min(o.frames, frameLimit ?? o.frames);
-  const loadAtStart = load();
-  let pure = { ms: Infinity, cpu: Infinity, loadCpu: 0 };
-  let best: { r: RenderResult; cpu: number; full: number } | null = null;
-  for (let k = 0; k < repeat; k++) {
-    const p = await pureLoop(fast, o, frames);
-    if (p.ms < pure.ms) pure = p;
-    const m = await measured(() =>
-      engine.render({ build, options: o, outDir: path.join(tmp, c.name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
-    );
-    const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
-    if (!best || full < best.full) best = { r: m.value, cpu: Math.max(0, m.cpu - p.loadCpu) / m.value.frames, full };
+try {
+  for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
+    const o = resolveRenderOptions(c.options);
+    const frames = Math.min(o.frames, frameLimit ?? o.frames);
+    const loadAtStart = load();
+    let now: CaseResult | null = null;
+    let then: CaseResult | null = null;
+    for (let k = 0; k < repeat; k++) {
+      // interleaved, in alternating order, so both stages see the same machine load
+      const oldFirst = k % 2 === 0;
+      if (old && oldFirst) then = better(then, await timeCase(old, `${c.name}-old`, o, frames));
+      now = better(now, await timeCase(fast, c.name, o, frames));
+      if (old && !oldFirst) then = better(then, await timeCase(old, `${c.name}-old`, o, frames));
+    }
+    const { r, full, pure } = now!;
+    const row: Record<string, unknown> = {
+      case: c.name,
+      size: `${o.width}x${o.height}`,
+      frames,
+      path: r.videoPath ?? 'raw',
+      pure_ms: +pure.ms.toFixed(1),
+      full_ms: +full.toFixed(1),
+      full_over_pure: +(full / pure.ms).toFixed(2),
+      wall_s: +(r.timings.total / 1000).toFixed(1),
+      load_ms: r.timings.load,
+      tail_ms: r.timings.encode,
+      cpu_pure: Math.round(pure.cpu),
+      cpu_full: Math.round(now!.cpuFull),
+      mb: +(r.files[0]!.bytes / 1e6).toFixed(2),
+      triangles: now!.triangles,
+      load: loadAtStart,
+    };
+    if (then) {
+      Object.assign(row, {
+        old_pure_ms: +then.pure.ms.toFixed(1),
+        old_full_ms: +then.full.toFixed(1),
+        old_wall_s: +(then.r.timings.total / 1000).toFixed(1),
+        old_triangles: then.triangles,
+        pure_new_over_old: +(pure.ms / then.pure.ms).toFixed(2),
+        full_new_over_old: +(full / then.full).toFixed(2),
+        cpu_new_over_old: +(pure.cpu / then.pure.cpu).toFixed(2),
+      });
+    }
+    rows.push(row);
+    console.log(JSON.stringify(row));
   }
-  const { r, full } = best!;
-  rows.push({
-    case: c.name,
-    size: `${o.width}x${o.height}`,
-    frames,
-    path: r.videoPath ?? 'raw',
-    pure_ms: +pure.ms.toFixed(1),
-    full_ms: +full.toFixed(1),
-    full_over_pure: +(full / pure.ms).toFixed(2),
-    wall_s: +(r.timings.total / 1000).toFixed(1),
-    load_ms: r.timings.load,
-    tail_ms: r.timings.encode,
-    cpu_pure: Math.round(pure.cpu),
-    cpu_full: Math.round(best!.cpu),
-    mb: +(r.files[0]!.bytes / 1e6).toFixed(2),
-    load: loadAtStart,
-  });
-  console.log(JSON.stringify(rows.at(-1)));
+} finally {
+  await fast.close();
+  await old?.close();
+  await baseline?.cleanup();
 }
-await engine.close();
 if (naiveFrames > 0) {
-  // the reference: the same engine forced onto SwiftShader
-  const slowEngine = await createRenderEngine({ ...cfg, glBackend: 'swiftshader' });
-  const slow = slowEngine.pool;
+  const slow = (await createRenderEngine(loadConfig({ glBackend: 'swiftshader' }))).pool;
   for (const row of rows) {
     const c = CASES.find((x) => x.name === row.case)!;
     const o = resolveRenderOptions(c.options);
@@ -201,9 +277,26 @@ if (naiveFrames > 0) {
     row.naive_over_full = +(n / (row.full_ms as number)).toFixed(2);
     console.log(JSON.stringify({ case: row.case, naive_ms: row.naive_ms, naive_over_full: row.naive_over_full, naive_frames: Math.min(naiveFrames, o.frames) }));
   }
-  await slowEngine.close();
+  await slow.close();
 }
 await rm(tmp, { recursive: true, force: true });
 console.log(`load at end ${load()}`);
 if (args.includes('--json')) console.log(JSON.stringify(rows, null, 2));
-else console.table(rows);
+else if (baseline) {
+  console.log(`\nnew (this tree) vs old (${baseline.commit}), same run, ms/frame (best of ${repeat}):`);
+  console.table(
+    rows.map((r) => ({
+      case: r.case,
+      'old pure': r.old_pure_ms,
+      'new pure': r.pure_ms,
+      'pure new/old': r.pure_new_over_old,
+      'old full': r.old_full_ms,
+      'new full': r.full_ms,
+      'full new/old': r.full_new_over_old,
+      'old wall s': r.old_wall_s,
+      'new wall s': r.wall_s,
+      'old tris': r.old_triangles,
+      'new tris': r.triangles,
+    })),
+  );
+} else console.table(rows);

@@ -14,16 +14,17 @@ import type { StageBuild } from '../../src/model/stage-contract.js';
 import { canonicalBuild } from './layout/canonical-build.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
-import { normalizeSpecs } from '../../src/model/normalize-specs.js';
+import { caseStyle, normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { placeFans, placeRadiator, type Placement } from './layout/placement.js';
 import { buildAirCooler } from './models/air-cooler.js';
-import { buildPump, buildRadiator, buildTubes, RADIATOR_CORE } from './models/aio.js';
+import { buildPump, buildRadiator, buildTubes, PUMP_FITTINGS, RADIATOR_CORE } from './models/aio.js';
+import { buildCables, type CableEnds } from './models/cables.js';
 import { buildCase } from './models/case.js';
 import { buildCpu, CPU_HEIGHT } from './models/cpu.js';
 import { buildFan } from './models/fan.js';
-import { buildGpu, CARD_HEIGHT } from './models/gpu.js';
-import { buildMotherboard } from './models/motherboard.js';
-import { buildPsu, psuSize } from './models/psu.js';
+import { buildGpu, CARD_HEIGHT, powerConnector } from './models/gpu.js';
+import { atx24Pin, buildMotherboard, EPS_8PIN } from './models/motherboard.js';
+import { buildPsu } from './models/psu.js';
 import { buildRamStick, DIMM_LENGTH } from './models/ram.js';
 import { buildStorage } from './models/storage.js';
 import { countTriangles } from './util/geometry.js';
@@ -40,7 +41,7 @@ export interface BuiltBuild {
   kit: MaterialKit;
 }
 
-type Normalized<C extends Category> = { id: string; specs: SpecsByCategory[C] };
+type Normalized<C extends Category> = { id: string; specs: SpecsByCategory[C]; name: string; raw: unknown };
 
 /** The parts of a category as a clean list (the input is JSON from the Node side: trust nothing). */
 function partsOf<C extends Category>(build: StageBuild, category: C, warnings: string[]): Normalized<C>[] {
@@ -48,7 +49,12 @@ function partsOf<C extends Category>(build: StageBuild, category: C, warnings: s
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   return list
     .filter((p): p is Part<C> => p !== null && typeof p === 'object')
-    .map((p, i) => ({ id: typeof p.id === 'string' ? p.id : `${category}-${i + 1}`, specs: normalizeSpecs(category, p, warnings) }));
+    .map((p, i) => ({
+      id: typeof p.id === 'string' ? p.id : `${category}-${i + 1}`,
+      specs: normalizeSpecs(category, p, warnings),
+      name: typeof p.name === 'string' ? p.name : '',
+      raw: p,
+    }));
 }
 
 function firstOf<C extends Category>(list: Normalized<C>[], category: C, warnings: string[]): Normalized<C> | null {
@@ -62,22 +68,30 @@ function rgbSettings(state: InteractiveState | null | undefined): RgbSettings {
   return { color, off: rgb?.mode === 'off' };
 }
 
-function named(g: THREE.Object3D, category: Category | 'Tubes', id: string, extra: Record<string, unknown> = {}): THREE.Group {
-  const merged = mergeByMaterial(g);
-  merged.name = `${category}:${id}`;
-  merged.userData = { category, partId: id, ...extra };
-  return merged;
+function named(g: THREE.Object3D, category: Category | 'Cables', id: string, extra: Record<string, unknown> = {}): THREE.Object3D {
+  // not merged here: the stage merges the whole build once (merge.ts), tests need the groups
+  g.name = `${category}:${id}`;
+  g.userData = { ...g.userData, category, partId: id, ...extra };
+  return g;
 }
 
 /** A sensible default for builds that lack a category the frame needs. */
 function fallback<C extends Category>(category: C, warnings: string[], why: string): Normalized<C> {
   warnings.push(why);
-  return { id: 'default', specs: normalizeSpecs(category, { specs: {} as never }, []) };
+  return { id: 'default', specs: normalizeSpecs(category, { specs: {} as never }, []), name: '', raw: null };
 }
 
-export function buildBuildGroup(input: StageBuild): BuiltBuild {
+/** Details a caller can leave out (tests compare frames with and without each). */
+export type Detail = 'cables' | 'aio-tubes';
+
+export interface BuildOptions {
+  omit?: readonly Detail[];
+}
+
+export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): BuiltBuild {
   // the order the caller listed the parts in must not change the picture
   const build = canonicalBuild(input);
+  const omit = new Set(options.omit ?? []);
   const warnings: string[] = [];
   const state = (build && typeof build === 'object' ? build.state : null) ?? null;
   const kit = new MaterialKit(rgbSettings(state));
@@ -103,11 +117,11 @@ export function buildBuildGroup(input: StageBuild): BuiltBuild {
   const cooler = firstOf(coolers, 'CPUCooler', warnings);
   const psu = firstOf(psus, 'PSU', warnings);
 
-  const layout = computeCaseLayout(pcCase.specs, board.specs, psu?.specs ?? null, warnings);
+  const layout = computeCaseLayout(pcCase.specs, board.specs, psu?.specs ?? null, warnings, caseStyle(pcCase.raw, pcCase.specs));
   const bl = layout.board;
   group.add(named(buildCase(kit, layout, pcCase.specs), 'PCCase', pcCase.id));
 
-  const mb = buildMotherboard(kit, board.specs, bl);
+  const mb = buildMotherboard(kit, board.specs, bl, board.name);
   mb.position.set(layout.boardFaceX, layout.boardTopY, layout.boardRearZ);
   group.add(named(mb, 'Motherboard', board.id));
 
@@ -129,17 +143,17 @@ export function buildBuildGroup(input: StageBuild): BuiltBuild {
         warnings.push(`CPUCooler ${cooler.id}: ${Math.round(specs.heightMm)} mm tower is taller than the case allows (${Math.round(room)} mm); drawn at ${Math.round(room)} mm`);
         specs = { ...specs, heightMm: room };
       }
-      const air = buildAirCooler(kit, specs);
+      const air = buildAirCooler(kit, specs, cooler.name);
       air.position.copy(top);
       group.add(named(air, 'CPUCooler', cooler.id, { type: 'air' }));
     } else {
       const parts = new THREE.Group();
-      const pump = buildPump(kit, cooler.specs);
+      const pump = buildPump(kit, cooler.specs, cooler.name);
       pump.position.copy(top);
       parts.add(pump);
       radiator = placeRadiator(layout, cooler.specs, state?.radiator?.slot, warnings);
       if (radiator) {
-        const rad = buildRadiator(kit, cooler.specs);
+        const rad = buildRadiator(kit, cooler.specs, cooler.name);
         const inward = new THREE.Vector3(...radiator.slots[0]!.inward);
         const centre = radiator.slots
           .reduce((acc, s) => acc.add(new THREE.Vector3(...s.center)), new THREE.Vector3())
@@ -156,25 +170,28 @@ export function buildBuildGroup(input: StageBuild): BuiltBuild {
         const ends = [centre.clone().addScaledVector(along, half), centre.clone().addScaledVector(along, -half)].map((p) =>
           p.addScaledVector(inward, RADIATOR_CORE + 2),
         );
-        const fitting = top.clone().add(new THREE.Vector3(-26, 41, 0));
-        const end = ends[0]!.distanceTo(fitting) < ends[1]!.distanceTo(fitting) ? ends[0]! : ends[1]!;
-        parts.add(buildTubes(kit, fitting, end, inward));
+        const fittings = PUMP_FITTINGS.map((f) => f.clone().add(top));
+        const end = ends[0]!.distanceTo(fittings[0]!) < ends[1]!.distanceTo(fittings[0]!) ? ends[0]! : ends[1]!;
+        if (!omit.has('aio-tubes')) parts.add(buildTubes(kit, fittings, end, inward, tubeColor(cooler.specs.color)));
       }
-      group.add(named(parts, 'CPUCooler', cooler.id, { type: 'liquid', radiator: radiator?.panel ?? null }));
+      const tubes = radiator !== null && !omit.has('aio-tubes');
+      group.add(named(parts, 'CPUCooler', cooler.id, { type: 'liquid', radiator: radiator?.panel ?? null, tubes }));
     }
   }
 
   // graphics cards in the x16 slots, top first
+  const pcie: THREE.Vector3[] = [];
   gpus.forEach((gpu, i) => {
     const v = bl.pcieV[i];
     if (v === undefined) {
       warnings.push(`GPU ${gpu.id}: the board has no free x16 slot; not drawn`);
       return;
     }
-    const card = buildGpu(kit, gpu.specs);
+    const card = buildGpu(kit, gpu.specs, gpu.name);
     const { y } = boardToCase(layout, 0, v);
     const z0 = -layout.depth / 2 + WALL + 8;
     card.position.set(layout.boardFaceX, y, z0);
+    pcie.push(powerConnector(gpu.specs).add(card.position));
     const room = layout.depth / 2 - WALL - z0 - 4;
     if (gpu.specs.lengthMm > Math.min(room, pcCase.specs.maxGpuLengthMm)) {
       warnings.push(`GPU ${gpu.id}: ${Math.round(gpu.specs.lengthMm)} mm card is longer than the case allows (${Math.round(Math.min(room, pcCase.specs.maxGpuLengthMm))} mm)`);
@@ -197,22 +214,50 @@ export function buildBuildGroup(input: StageBuild): BuiltBuild {
 
   placeDrives(group, kit, layout, drives, warnings);
 
+  // power cables, when there is a PSU to feed them
+  if (psu && !omit.has('cables')) {
+    const origin = new THREE.Vector3(layout.boardFaceX, layout.boardTopY, layout.boardRearZ);
+    const ends: CableEnds = {
+      atx: bl.width - 20 > (bl.dimmU[bl.dimmU.length - 1] ?? 0) + 8 ? atx24Pin(bl).add(origin) : null,
+      eps: EPS_8PIN.clone().add(origin),
+      pcie,
+    };
+    const light = new THREE.Color(pcCase.specs.color).getHSL({ h: 0, s: 0, l: 0 }).l > 0.6;
+    group.add(named(buildCables(kit, layout, ends, light), 'Cables', 'set', { atx: !!ends.atx, eps: true, pcie: pcie.length }));
+  }
+
   if (psu) {
-    const p = buildPsu(kit, psu.specs);
-    const [w, h, l] = psuSize(psu.specs);
+    const p = buildPsu(kit, psu.specs, psu.name);
     const b = layout.psu;
-    p.position.set(b.min[0] + w / 2, b.min[1] + h / 2, b.min[2] + l / 2);
+    // centred in its box; on its side (turned 90 degrees about z) behind a dual-chamber tray
+    if (layout.dualChamber) p.rotation.z = Math.PI / 2;
+    p.position.set((b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2);
     group.add(named(p, 'PSU', psu.id, { hidden: layout.shroud }));
   }
 
   const placedFans = placeFans(layout, fans, state, radiator, warnings);
-  for (const f of placedFans) group.add(named(placeFan(kit, f.specs, f.slot.center, f.slot.inward), 'CaseFan', f.partId, { slot: f.slot.id }));
+  const fanNames = new Map(fans.map((f) => [f.id, f.name]));
+  for (const f of placedFans) {
+    const label = brandOf(fanNames.get(f.partId) ?? '');
+    group.add(named(placeFan(kit, f.specs, f.slot.center, f.slot.inward, label), 'CaseFan', f.partId, { slot: f.slot.id }));
+  }
 
   return { group, warnings, triangles: countTriangles(group), layout, placement: { fans: placedFans, radiator }, kit };
 }
 
-function placeFan(kit: MaterialKit, specs: CaseFanSpecs, center: [number, number, number], inward: [number, number, number]): THREE.Group {
-  const fan = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb });
+/** Coolant tubes are black, or white on white coolers. */
+function tubeColor(cooler: string): string {
+  const c = new THREE.Color(cooler);
+  return (c.r + c.g + c.b) / 3 > 0.6 ? '#e4e5e8' : '#141517';
+}
+
+/** The brand of a catalog name: its first word ("Lian Li ..." -> "LIAN"), for stickers and logos. */
+export function brandOf(name: string): string {
+  return (name.trim().split(/\s+/)[0] ?? '').replace(/[^\p{L}\p{N}!.-]/gu, '').slice(0, 12);
+}
+
+function placeFan(kit: MaterialKit, specs: CaseFanSpecs, center: [number, number, number], inward: [number, number, number], label: string): THREE.Group {
+  const fan = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb, label });
   fan.traverse((o) => (o.castShadow = o.receiveShadow = true));
   const holder = new THREE.Group();
   fan.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), new THREE.Vector3(...inward));
@@ -256,6 +301,7 @@ function placeDrives(group: THREE.Group, kit: MaterialKit, layout: CaseLayout, d
 export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Object3D {
   const warnings: string[] = [];
   const category = (part && typeof part === 'object' ? part.category : undefined) as Category | undefined;
+  const name = part && typeof part === 'object' && typeof part.name === 'string' ? part.name : '';
   let model: THREE.Object3D;
   switch (category) {
     case 'PCCase': {
@@ -267,7 +313,7 @@ export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Objec
     case 'Motherboard': {
       const specs = normalizeSpecs('Motherboard', part as Part<'Motherboard'>, warnings);
       const layout = computeCaseLayout(normalizeSpecs('PCCase', { specs: {} as never }, []), specs, null, []);
-      model = buildMotherboard(kit, specs, layout.board);
+      model = buildMotherboard(kit, specs, layout.board, name);
       break;
     }
     case 'CPU':
@@ -275,19 +321,21 @@ export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Objec
       break;
     case 'CPUCooler': {
       const specs = normalizeSpecs('CPUCooler', part as Part<'CPUCooler'>, warnings);
-      if (specs.type === 'air') model = buildAirCooler(kit, specs);
+      if (specs.type === 'air') model = buildAirCooler(kit, specs, name);
       else {
         model = new THREE.Group();
-        const rad = buildRadiator(kit, specs);
+        const rad = buildRadiator(kit, specs, name);
         rad.rotation.x = -Math.PI / 2;
-        const pump = buildPump(kit, specs);
+        const pump = buildPump(kit, specs, name);
         pump.position.set(0, 0, 110);
         model.add(rad, pump);
       }
       break;
     }
     case 'GPU':
-      model = buildGpu(kit, normalizeSpecs('GPU', part as Part<'GPU'>, warnings));
+      // stood on its long edge, fans to the side and the named edge up, as a product shot shows it
+      model = buildGpu(kit, normalizeSpecs('GPU', part as Part<'GPU'>, warnings), name);
+      model.rotation.z = -Math.PI / 2;
       break;
     case 'RAM':
       model = buildRamStick(kit, normalizeSpecs('RAM', part as Part<'RAM'>, warnings));
@@ -296,11 +344,11 @@ export function buildPartModel(part: Part, kit = new MaterialKit()): THREE.Objec
       model = buildStorage(kit, normalizeSpecs('Storage', part as Part<'Storage'>, warnings));
       break;
     case 'PSU':
-      model = buildPsu(kit, normalizeSpecs('PSU', part as Part<'PSU'>, warnings));
+      model = buildPsu(kit, normalizeSpecs('PSU', part as Part<'PSU'>, warnings), name);
       break;
     case 'CaseFan': {
       const specs = normalizeSpecs('CaseFan', part as Part<'CaseFan'>, warnings);
-      model = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb });
+      model = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb, label: brandOf(name) });
       break;
     }
     default:

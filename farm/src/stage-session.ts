@@ -7,16 +7,19 @@ import * as THREE from 'three';
 import type { Category, Part } from '../../src/model/part.js';
 import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, VIDEO_FRAMES } from '../../src/model/render-defaults.js';
 import type { StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
-import { buildBuildGroup, buildPartModel } from './build-scene.js';
+import { buildBuildGroup, buildPartModel, type Detail } from './build-scene.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';
 import { environmentFor } from './scene/environment.js';
+import { FloorReflection } from './scene/floor-reflection.js';
 import { buildGrid } from './scene/grid.js';
 import { buildGround } from './scene/ground.js';
 import { buildLights } from './scene/lights.js';
 import { presetFor } from './scene/presets.js';
 import { profileSettings } from './scene/profiles.js';
 import { PostStack } from './scene/post.js';
+import { addProxy } from './scene/proxies.js';
+import { addRgbSpill } from './scene/rgb-spill.js';
 import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js';
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
@@ -42,6 +45,7 @@ export interface SessionOptions {
   cameraZoom: number;
   gridSettings: StageOptions['gridSettings'] | undefined;
   transparent: boolean;
+  omit: Detail[];
 }
 
 export function sessionOptions(o: Partial<StageOptions> | null | undefined): SessionOptions {
@@ -61,6 +65,7 @@ export function sessionOptions(o: Partial<StageOptions> | null | undefined): Ses
     cameraZoom: num(o?.cameraZoom, CAMERA_ZOOM.default, CAMERA_ZOOM.min, CAMERA_ZOOM.max),
     gridSettings: o?.gridSettings,
     transparent: bool(o?.transparent, false),
+    omit: Array.isArray(o?.omit) ? o.omit.filter((d): d is Detail => d === 'cables' || d === 'aio-tubes') : [],
   };
 }
 
@@ -68,9 +73,10 @@ export class StageSession {
   readonly scene = new THREE.Scene();
   readonly camera = new THREE.PerspectiveCamera();
   readonly turntable = new THREE.Group();
-  readonly info: StageInfo;
+  readonly info: StageInfo & { drawCalls?: number };
   private post: PostStack | null = null;
   private seasonal: SeasonalEffect | null = null;
+  private reflection: FloorReflection | null = null;
   private kit: MaterialKit | null = null;
   private readonly disposables: { dispose(): void }[] = [];
 
@@ -91,7 +97,7 @@ export class StageSession {
       model = buildPartModel(lone);
       warnings.push(...((model.userData.warnings as string[] | undefined) ?? []));
     } else {
-      const built = buildBuildGroup(build);
+      const built = buildBuildGroup(build, { omit: o.omit });
       warnings.push(...built.warnings);
       this.kit = built.kit;
       // one mesh per material for the whole build: draw calls dominate on a CPU rasteriser
@@ -99,6 +105,10 @@ export class StageSession {
     }
     model.scale.setScalar(MM);
     const modelBox = new THREE.Box3().setFromObject(model);
+    const proxy = addProxy(model);
+    if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
+    // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
+    if (profile.bloom && this.kit && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
     if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
     this.turntable.add(model);
     this.turntable.name = 'turntable';
@@ -116,11 +126,15 @@ export class StageSession {
     r.toneMapping = THREE.ACESFilmicToneMapping;
     r.toneMappingExposure = preset.exposure;
     r.outputColorSpace = THREE.SRGBColorSpace;
-    r.shadowMap.enabled = profile.shadowMapSize > 0;
+    // the shadow map need not be finer than the frame: 512 for a 512 sprite, 1024 from 720p up
+    const shadowMapSize = profile.shadowMapSize > 0 ? Math.min(profile.shadowMapSize, Math.max(512, 2 ** Math.ceil(Math.log2(Math.max(o.width, o.height) * 0.8)))) : 0;
+    r.shadowMap.enabled = shadowMapSize > 0;
     r.shadowMap.type = THREE.PCFShadowMap;
+    // drawn once per frame, on request (renderFrame), whichever pass comes first
+    r.shadowMap.autoUpdate = false;
     r.setClearColor(0x000000, o.transparent ? 0 : 1);
 
-    const lights = buildLights(preset, center, radius, profile.shadowMapSize, profile.neutralLights);
+    const lights = buildLights(preset, center, radius, shadowMapSize, profile.neutralLights);
     this.scene.add(lights.group);
     if (profile.envSize > 0) {
       this.scene.environment = environmentFor(r, String(o.scene), preset, profile.envSize);
@@ -146,6 +160,17 @@ export class StageSession {
         this.scene.add(this.seasonal.world);
         this.turntable.add(this.seasonal.ground);
       }
+      if (profile.reflection && preset.floor.reflect > 0 && !lone) {
+        this.reflection = new FloorReflection({
+          width: o.width,
+          height: o.height,
+          floorY,
+          radius: sweep.radius,
+          strength: preset.floor.reflect,
+          tint: preset.floor.tint,
+        });
+        this.scene.add(this.reflection.mesh);
+      }
     }
 
     if (profile.fxaa || (profile.bloom && !o.transparent)) {
@@ -157,7 +182,8 @@ export class StageSession {
       });
     }
 
-    this.info = { triangles: countTriangles(this.scene), warnings, heroFrame: 0 };
+    // the model's triangles (the shadow/glow proxy repeats them, once, for those passes)
+    this.info = { triangles: countTriangles(this.scene) - (proxy ? countTriangles(proxy) : 0), warnings, heroFrame: 0 };
   }
 
   /**
@@ -197,15 +223,24 @@ export class StageSession {
     const k = ((i % frames) + frames) % frames;
     this.turntable.rotation.y = HERO_YAW + (k / frames) * Math.PI * 2;
     this.seasonal?.update(k, frames);
+    this.renderer.shadowMap.needsUpdate = true;
+    this.reflection?.update(this.renderer, this.scene, this.camera);
     if (this.post) this.post.render();
     else this.renderer.render(this.scene, this.camera);
   }
 
-  /** Compiles shaders ahead of the first frame so frame timings are steady. */
+  /** Compiles shaders ahead of the first frame so frame timings are steady; counts a frame's draw calls. */
   async warm(): Promise<void> {
     const r = this.renderer as THREE.WebGLRenderer & { compileAsync?: (s: THREE.Object3D, c: THREE.Camera) => Promise<unknown> };
     if (r.compileAsync) await r.compileAsync(this.scene, this.camera);
     this.renderFrame(0);
+    // a second frame 0 with the counters summed over every pass (the first paid for uploads)
+    const info = this.renderer.info;
+    info.autoReset = false;
+    info.reset();
+    this.renderFrame(0);
+    this.info.drawCalls = info.render.calls;
+    info.autoReset = true;
   }
 
   private trackTree(root: THREE.Object3D): void {
@@ -222,6 +257,7 @@ export class StageSession {
     });
     for (const d of this.disposables) d.dispose();
     this.seasonal?.dispose();
+    this.reflection?.dispose();
     this.kit?.dispose();
     this.post?.dispose();
     this.scene.clear();

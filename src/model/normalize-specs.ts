@@ -220,3 +220,19 @@ export function normalizeSpecs<C extends Category>(category: C, part: Partial<Pa
   const fixer = new Fixer(label, raw, warnings);
   return NORMALIZERS[category](fixer);
 }
+
+/**
+ * Dual-chamber / panoramic cases (glass front and side, PSU behind the tray): the catalog has
+ * no field for it yet, so a `dualChamber` (or `panoramic`) flag in the specs wins when present,
+ * else the product name: "dual chamber", "dual glass", "panoramic", and the well-known series
+ * (Lian Li O11, HYTE Y40/Y60/Y70). Solid-panel cases never are.
+ */
+export function caseStyle(part: unknown, specs: CaseSpecs): { dualChamber: boolean } {
+  if (specs.sidePanel !== 'glass') return { dualChamber: false };
+  const p = record(part);
+  const raw = record(p.specs);
+  const flag = raw.dualChamber ?? raw.panoramic;
+  if (typeof flag === 'boolean') return { dualChamber: flag };
+  const name = typeof p.name === 'string' ? p.name : '';
+  return { dualChamber: /dual[\s-]?(chamber|glass)|panoram|\bPC-?O11\b|\bO11\b|\bY[467]0\b/i.test(name) };
+}

@@ -31,11 +31,15 @@ export type StageOptions = Pick<
 > & {
   /** transparent background (part thumbnails); default false */
   transparent?: boolean;
+  /** tests only: model details to leave out ('cables', 'aio-tubes'), to show what each adds */
+  omit?: string[];
 };
 
 export interface StageInfo {
   /** triangles in the scene, for benchmarks */
   triangles: number;
+  /** draw calls of one whole frame (every pass: shadow, mirror, glow, main, post), for benchmarks */
+  drawCalls?: number;
   /** non-fatal problems: odd data replaced by defaults, slots the case cannot hold ... */
   warnings: string[];
   /** the frame index of the hero angle (used for screenshots) */

@@ -17,6 +17,18 @@ const STANDOFF = 8;
 /** room the front fans take behind the front panel */
 export const FRONT_ZONE = 42;
 const SHROUD_HEIGHT = 100;
+/** a dual-chamber case's main chamber: at least wide enough for a card standing off the board */
+const MAIN_CHAMBER_MIN = 175;
+/** ...182 mm also fits a 140 mm rear exhaust beside the I/O shield */
+const MAIN_CHAMBER_ROOMY = 182;
+/** its rear chamber holds an ATX PSU standing on its side (86 mm), and needs no more than 96 */
+const REAR_CHAMBER = [86, 96] as const;
+
+/** How a case is built beyond its size: from normalize.ts caseStyle(). */
+export interface CaseStyle {
+  /** dual-chamber / panoramic: glass front and side, PSU in a chamber behind the tray */
+  dualChamber: boolean;
+}
 
 export interface Box3mm {
   min: [number, number, number];
@@ -42,6 +54,8 @@ export interface CaseLayout {
   boardTopY: number;
   /** the PSU's box */
   psu: Box3mm;
+  /** dual-chamber: the PSU stands on its side behind the tray (its model is turned 90 degrees) */
+  dualChamber: boolean;
 }
 
 /** Case coordinates (y, z) of board coordinates (u, v). */
@@ -59,13 +73,18 @@ export function computeCaseLayout(
   board: MotherboardSpecs,
   psu: PsuSpecs | null,
   warnings: string[],
+  style: CaseStyle = { dualChamber: false },
 ): CaseLayout {
   const bl = boardLayout(board.formFactor, board.memorySlots, board.pcieX16Slots, board.m2Slots);
-  const shroud = pcCase.psuShroud;
-  const shroudH = shroud ? SHROUD_HEIGHT : 0;
   const psuW = psu && psu.formFactor.startsWith('SFX') ? 125 : 150;
   const psuH = psu && psu.formFactor.startsWith('SFX') ? 64 : 86;
   const psuL = psu ? psu.lengthMm : 160;
+  // a dual-chamber case needs room for both chambers; narrower ones are drawn as one chamber
+  const inside = pcCase.widthMm - 2 * WALL;
+  const dual = style.dualChamber && inside - MAIN_CHAMBER_MIN >= REAR_CHAMBER[0] && pcCase.heightMm - 2 * WALL >= psuW + bl.height * 0.5;
+  const rearChamber = Math.max(REAR_CHAMBER[0], Math.min(REAR_CHAMBER[1], inside - MAIN_CHAMBER_ROOMY));
+  const shroud = pcCase.psuShroud && !dual;
+  const shroudH = shroud ? SHROUD_HEIGHT : 0;
 
   // Grow the shell when the board (or the PSU under it) would poke through a panel.
   const needW = 2 * WALL + CABLE_SPACE + STANDOFF + 135;
@@ -80,15 +99,22 @@ export function computeCaseLayout(
     );
   }
 
-  const trayX = width / 2 - WALL - CABLE_SPACE;
+  const cableSpace = dual ? rearChamber : CABLE_SPACE;
+  const trayX = width / 2 - WALL - cableSpace;
   const topGap = Math.min(60, Math.max(15, height - 2 * WALL - shroudH - bl.height - 10));
   const boardTopY = height - WALL - topGap;
   const boardRearZ = -depth / 2 + WALL + 14;
-  const psuBox: Box3mm = {
-    min: [Math.max(-width / 2 + WALL + 2, trayX + CABLE_SPACE / 2 - psuW), WALL + 2, -depth / 2 + WALL + 2],
-    max: [0, WALL + 2 + psuH, -depth / 2 + WALL + 2 + psuL],
-  };
-  psuBox.max[0] = psuBox.min[0] + psuW;
+  const psuBox: Box3mm = dual
+    ? // on its side in the rear chamber, at the bottom front (out of the way of the tray's cables)
+      {
+        min: [trayX + Math.max(0.5, (cableSpace - psuH) / 2), WALL + 2, depth / 2 - WALL - 4 - psuL],
+        max: [trayX + Math.max(0.5, (cableSpace - psuH) / 2) + psuH, WALL + 2 + psuW, depth / 2 - WALL - 4],
+      }
+    : {
+        min: [Math.max(-width / 2 + WALL + 2, trayX + CABLE_SPACE / 2 - psuW), WALL + 2, -depth / 2 + WALL + 2],
+        max: [0, WALL + 2 + psuH, -depth / 2 + WALL + 2 + psuL],
+      };
+  if (!dual) psuBox.max[0] = psuBox.min[0] + psuW;
   return {
     width,
     height,
@@ -102,5 +128,6 @@ export function computeCaseLayout(
     boardRearZ,
     boardTopY,
     psu: psuBox,
+    dualChamber: dual,
   };
 }

@@ -39,7 +39,7 @@ function row(lo: number, hi: number, size: number): number[] {
 }
 
 /** x centre for a fan spanning the interior width, preferring `want`. Null when too narrow. */
-function fitX(layout: CaseLayout, size: number, want: number, maxX = layout.width / 2 - WALL - 2): number | null {
+function fitX(layout: CaseLayout, size: number, want: number, maxX = layout.dualChamber ? layout.trayX - 2 : layout.width / 2 - WALL - 2): number | null {
   const lo = layout.windowX + 2 + size / 2;
   const hi = maxX - size / 2;
   if (hi < lo) return null;
@@ -84,7 +84,8 @@ export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
   // bottom: on the shroud, or on the floor in front of the PSU
   const bx = fitX(layout, size, cx);
   if (bx !== null) {
-    const zLo = layout.shroud ? -depth / 2 + WALL + 4 : layout.psu.max[2] + 8;
+    // (a dual-chamber case keeps its PSU behind the tray: the whole floor is free)
+    const zLo = layout.shroud || layout.dualChamber ? -depth / 2 + WALL + 4 : layout.psu.max[2] + 8;
     const zs = row(zLo, depth / 2 - WALL - FRONT_ZONE - 2, size).reverse();
     add('bottom', zs.map((z) => [bx, layout.floorY + 3 + half, z]), [0, 1, 0]);
   }

@@ -1,11 +1,16 @@
 /**
- * A fan: square frame with a round throat, hub, swept blades and an optional RGB ring.
- * Local frame: axis along +z, centred at the origin, 25 mm thick (case fans, cooler fans;
- * GPU fans use `frameless`).
+ * A fan: rounded square frame with a round throat, corner pads with screw holes, four struts
+ * to the motor hub, a hub sticker, swept and pitched blades (7-11), and on RGB fans a glowing
+ * ring on both faces and a glowing hub. Local frame: axis along +z (the airflow), centred at
+ * the origin, 25 mm thick (case fans, cooler fans; GPU fans use `frameless`).
+ *
+ * Geometry is made once per size and shared (cached): a build holds up to ~20 fans, and the
+ * blade set of each is one mesh.
  */
 import * as THREE from 'three';
+import { canvasTexture, fitText } from '../util/canvas-texture.js';
 import type { MaterialKit } from '../util/materials.js';
-import { cylinder, paintRainbow } from '../util/geometry.js';
+import { box, cylinder, paintRainbow, planarUv } from '../util/geometry.js';
 
 export interface FanOptions {
   sizeMm: number;
@@ -15,55 +20,120 @@ export interface FanOptions {
   blades?: number;
   /** GPU fans: no square frame, just a thin ring */
   frameless?: boolean;
+  /** brand for the hub sticker (first word of the catalog name); none = a plain sticker */
+  label?: string;
 }
 
-const frameCache = new Map<string, THREE.BufferGeometry>();
-const bladeCache = new Map<string, THREE.BufferGeometry>();
+const cache = new Map<string, THREE.BufferGeometry>();
 
+function cached(key: string, make: () => THREE.BufferGeometry): THREE.BufferGeometry {
+  let g = cache.get(key);
+  if (!g) {
+    g = make();
+    if (cache.size > 256) cache.clear();
+    cache.set(key, g);
+  }
+  return g;
+}
+
+function roundedSquare(h: number, r: number): THREE.Shape {
+  const shape = new THREE.Shape();
+  shape.moveTo(-h + r, -h);
+  shape.lineTo(h - r, -h);
+  shape.quadraticCurveTo(h, -h, h, -h + r);
+  shape.lineTo(h, h - r);
+  shape.quadraticCurveTo(h, h, h - r, h);
+  shape.lineTo(-h + r, h);
+  shape.quadraticCurveTo(-h, h, -h, h - r);
+  shape.lineTo(-h, -h + r);
+  shape.quadraticCurveTo(-h, -h, -h + r, -h);
+  return shape;
+}
+
+/** The frame: a rounded square with a round throat, lightly bevelled so edges catch light. */
 function frameGeometry(size: number, thickness: number): THREE.BufferGeometry {
-  const key = `${size}:${thickness}`;
-  let g = frameCache.get(key);
-  if (!g) {
+  return cached(`frame:${size}:${thickness}`, () => {
     const h = size / 2;
-    const r = 2 + size * 0.04;
-    const shape = new THREE.Shape();
-    // rounded square outline
-    shape.moveTo(-h + r, -h);
-    shape.lineTo(h - r, -h);
-    shape.quadraticCurveTo(h, -h, h, -h + r);
-    shape.lineTo(h, h - r);
-    shape.quadraticCurveTo(h, h, h - r, h);
-    shape.lineTo(-h + r, h);
-    shape.quadraticCurveTo(-h, h, -h, h - r);
-    shape.lineTo(-h, -h + r);
-    shape.quadraticCurveTo(-h, -h, -h + r, -h);
+    const shape = roundedSquare(h - 1, 3 + size * 0.05);
     const hole = new THREE.Path();
-    hole.absarc(0, 0, h * 0.94, 0, Math.PI * 2, true);
+    hole.absarc(0, 0, h * 0.93, 0, Math.PI * 2, true);
     shape.holes.push(hole);
-    g = new THREE.ExtrudeGeometry(shape, { depth: thickness, bevelEnabled: false, curveSegments: 6 });
-    g.translate(0, 0, -thickness / 2);
-    frameCache.set(key, g);
-  }
-  return g;
+    const g = new THREE.ExtrudeGeometry(shape, { depth: thickness - 2, bevelEnabled: true, bevelThickness: 1, bevelSize: 1, bevelSegments: 1, curveSegments: 8 });
+    g.translate(0, 0, -(thickness - 2) / 2);
+    return planarUv(g);
+  });
 }
 
-/** One blade: a swept paddle from the hub to the tip, pitched about its radial axis. */
-function bladeGeometry(inner: number, outer: number): THREE.BufferGeometry {
-  const key = `${inner}:${outer}`;
-  let g = bladeCache.get(key);
-  if (!g) {
-    const s = new THREE.Shape();
-    const w = (outer - inner) * 0.55;
-    s.moveTo(inner, -w * 0.3);
-    s.quadraticCurveTo((inner + outer) / 2, -w * 0.55, outer, -w * 0.1);
-    s.quadraticCurveTo(outer + 2, w * 0.35, outer - 4, w * 0.6);
-    s.quadraticCurveTo((inner + outer) / 2, w * 0.35, inner, w * 0.3);
-    s.lineTo(inner, -w * 0.3);
-    g = new THREE.ShapeGeometry(s, 4);
-    g.rotateX(0.55); // blade pitch
-    bladeCache.set(key, g);
-  }
-  return g;
+/**
+ * Every blade of a rotor as one surface. Each blade is a small grid over (radius, chord):
+ * the chord line sweeps back with radius (a swept blade), is pitched against the rotation
+ * plane (the airflow), and bulges a little (camber), so light slides across it.
+ */
+function bladesGeometry(inner: number, outer: number, count: number, depth: number, sweep: number): THREE.BufferGeometry {
+  return cached(`blades:${inner.toFixed(1)}:${outer.toFixed(1)}:${count}:${depth}:${sweep}`, () => {
+    const radial = 6;
+    const chord = 4;
+    const positions: number[] = [];
+    const indices: number[] = [];
+    const pitch = (2 * Math.PI) / count;
+    for (let b = 0; b < count; b++) {
+      const base = positions.length / 3;
+      for (let i = 0; i <= radial; i++) {
+        const s = i / radial;
+        const r = inner + (outer - inner) * s;
+        // wider toward the tip, covering ~80% of the circle at the rim
+        const half = pitch * (0.3 + 0.12 * s);
+        const centre = b * pitch + sweep * s * s;
+        for (let j = 0; j <= chord; j++) {
+          const t = (j / chord) * 2 - 1;
+          const a = centre + t * half;
+          const z = -t * depth * (0.55 + 0.45 * (1 - s)) + (1 - t * t) * depth * 0.18;
+          positions.push(Math.cos(a) * r, Math.sin(a) * r, z);
+        }
+      }
+      for (let i = 0; i < radial; i++) {
+        for (let j = 0; j < chord; j++) {
+          const a = base + i * (chord + 1) + j;
+          const c = a + chord + 1;
+          indices.push(a, c, a + 1, a + 1, c, c + 1);
+        }
+      }
+    }
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.Float32BufferAttribute(positions, 3));
+    g.setIndex(indices);
+    g.computeVertexNormals();
+    g.setAttribute('uv', new THREE.Float32BufferAttribute(new Float32Array((positions.length / 3) * 2), 2));
+    return g;
+  });
+}
+
+/** The hub sticker: a dark disc with the brand and a thin ring (a canvas texture). */
+function stickerMaterial(kit: MaterialKit, label: string, light: boolean): THREE.Material {
+  const text = label.slice(0, 14).toUpperCase();
+  const ink = light ? '#2b2d31' : '#e8e9eb';
+  const ground = light ? '#e9eaec' : '#1d1e21';
+  return kit.textured(
+    `fan-sticker:${text}:${light}`,
+    () =>
+      canvasTexture(128, 128, (ctx, w, h) => {
+        ctx.fillStyle = ground;
+        ctx.fillRect(0, 0, w, h);
+        ctx.strokeStyle = ink;
+        ctx.globalAlpha = 0.5;
+        ctx.lineWidth = 3;
+        ctx.beginPath();
+        ctx.arc(w / 2, h / 2, w * 0.42, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = ink;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        if (text) fitText(ctx, text, w / 2, h / 2, w * 0.7, 30);
+      }),
+    ground,
+    { roughness: 0.45 },
+  );
 }
 
 export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
@@ -71,49 +141,74 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
   const t = o.thickness ?? 25;
   const group = new THREE.Group();
   group.name = 'fan';
-  const frameMat = kit.solid(o.color, 0.6, 0.05);
+  const light = luminance(o.color) > 0.5;
+  const frameMat = kit.plastic(o.color, 0.55);
+  const r = size / 2;
+  const hubR = r * (o.frameless ? 0.36 : 0.3);
   if (!o.frameless) {
     group.add(new THREE.Mesh(frameGeometry(size, t), frameMat));
+    // corner pads on both faces, with their screw holes
+    const pad = kit.plastic(light ? '#d3d5d9' : '#2a2b2f', 0.7);
+    const hole = kit.solid('#050506', 0.9, 0);
+    const c = r - 2 - size * 0.06;
+    for (const sx of [-1, 1]) {
+      for (const sy of [-1, 1]) {
+        for (const sz of [-1, 1]) {
+          const p = cylinder(group, pad, size * 0.06, 1.2, [sx * c, sy * c, sz * (t / 2 + 0.4)], 'z', 8);
+          p.name = 'pad';
+          cylinder(group, hole, 2.2, 1.3, [sx * c, sy * c, sz * (t / 2 + 0.5)], 'z', 6);
+        }
+      }
+    }
+    // four struts behind the rotor, from the frame corners to the motor
+    const strut = kit.plastic(o.color, 0.6);
+    for (let i = 0; i < 4; i++) {
+      const a = Math.PI / 4 + (i * Math.PI) / 2;
+      const len = r * 0.95 - hubR;
+      const m = box(group, strut, [len, 3, 3], [Math.cos(a) * (hubR + len / 2), Math.sin(a) * (hubR + len / 2), -t / 2 + 2]);
+      m.rotation.z = a;
+    }
   } else {
-    const ring = new THREE.Mesh(new THREE.TorusGeometry(size * 0.49, 1.6, 4, 28), frameMat);
+    const ring = new THREE.Mesh(new THREE.TorusGeometry(r * 0.97, 1.4, 4, 32), frameMat);
     group.add(ring);
   }
-  const r = size / 2;
-  const hubR = r * 0.32;
-  const hub = cylinder(group, kit.solid('#2a2b2f', 0.45, 0.2), hubR, t * 0.6, [0, 0, 0], 'z', 20);
+  const hub = cylinder(group, kit.plastic(light ? '#d9dbde' : '#202124', 0.5), hubR, t * 0.7, [0, 0, 0], 'z', 24);
   hub.name = 'hub';
-  // a lighter badge on the hub so spinning direction and size read at a glance
-  cylinder(group, kit.solid('#8a8d93', 0.35, 0.6), hubR * 0.55, t * 0.62, [0, 0, 0], 'z', 16);
-  const blades = o.blades ?? (size >= 120 ? 7 : 9);
-  const bladeMat = kit.sheet(o.frameless ? '#17181b' : shade(o.color), 0.5, 0.05);
-  const geometry = bladeGeometry(hubR - 1, r * 0.92);
-  for (let i = 0; i < blades; i++) {
-    const b = new THREE.Mesh(geometry, bladeMat);
-    b.rotation.z = (i / blades) * Math.PI * 2;
-    group.add(b);
-  }
+  const sticker = new THREE.Mesh(new THREE.CircleGeometry(hubR * 0.78, 24), stickerMaterial(kit, o.label ?? '', light));
+  sticker.position.z = t * 0.35 + 0.15;
+  group.add(sticker);
+
+  const blades = Math.max(7, Math.min(11, o.blades ?? (size >= 120 ? 9 : 7)));
+  const bladeMat = kit.sheet(o.frameless ? '#1b1c1f' : bladeColor(o.color), 0.45, 0.05);
+  const depth = t * (o.frameless ? 0.3 : 0.26);
+  group.add(new THREE.Mesh(bladesGeometry(hubR - 0.5, r * (o.frameless ? 0.95 : 0.91), blades, depth, o.frameless ? 0.55 : 0.4), bladeMat));
+
   if (o.rgb) {
-    // rings on both faces: fans are seen from inside and outside the case
-    for (const z of [t / 2 + 0.3, -t / 2 - 0.3]) {
-      const ringGeom = paintRainbow(new THREE.RingGeometry(r * 0.86, r * 0.93, 32, 1), 'angle');
-      const ring = new THREE.Mesh(ringGeom, kit.rgb());
+    // the glowing ring sits in the throat's lip on both faces: fans are seen from both sides
+    for (const z of [t / 2 + 0.4, -t / 2 - 0.4]) {
+      const ring = new THREE.Mesh(paintRainbow(new THREE.RingGeometry(r * 0.9, r * 0.99, 48, 1), 'angle'), kit.rgb());
       ring.position.z = z;
       if (z < 0) ring.rotation.y = Math.PI;
+      ring.name = 'rgb-ring';
       group.add(ring);
     }
-    const hubGlow = paintRainbow(new THREE.CircleGeometry(hubR * 0.9, 16), 'angle');
-    const glow = new THREE.Mesh(hubGlow, kit.rgb());
-    glow.position.z = t * 0.31 + 0.2;
+    const glow = new THREE.Mesh(paintRainbow(new THREE.RingGeometry(hubR * 0.8, hubR * 1.0, 24, 1), 'angle'), kit.rgb());
+    glow.position.z = t * 0.35 + 0.2;
     group.add(glow);
   }
   return group;
 }
 
+function luminance(color: string): number {
+  const c = new THREE.Color(color);
+  return (c.r + c.g + c.b) / 3;
+}
+
 /** Blades a little lighter than a black frame, or the frame colour for coloured fans. */
-function shade(color: string): string {
+function bladeColor(color: string): string {
   const c = new THREE.Color(color);
   const hsl = { h: 0, s: 0, l: 0 };
   c.getHSL(hsl);
-  if (hsl.l < 0.15) c.setHSL(hsl.h, hsl.s, 0.16);
+  if (hsl.l < 0.15) c.setHSL(hsl.h, hsl.s, 0.14);
   return `#${c.getHexString()}`;
 }

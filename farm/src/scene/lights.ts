@@ -5,6 +5,7 @@
  */
 import * as THREE from 'three';
 import type { LightSpec, ScenePreset } from './presets.js';
+import { MIRROR_LAYER, SHADOW_LAYER } from './proxies.js';
 
 export interface LightRig {
   group: THREE.Group;
@@ -51,8 +52,12 @@ export function buildLights(
     key.shadow.bias = -0.0004;
     key.shadow.normalBias = 0.004;
     key.shadow.radius = 2;
+    // the shadow map draws the build's one-mesh proxy only (proxies.ts)
+    key.shadow.camera.layers.set(SHADOW_LAYER);
   }
   const hemi = new THREE.HemisphereLight(neutral ? '#ffffff' : preset.hemi.sky, neutral ? '#808080' : preset.hemi.ground, preset.hemi.intensity);
   group.add(key, key.target, fill, fill.target, rim, rim.target, hemi);
+  // a camera uses only the lights on its layers: the floor mirror's too
+  group.traverse((o) => o.layers.enable(MIRROR_LAYER));
   return { group, key };
 }

@@ -3,7 +3,8 @@
  * (tone mapping and sRGB in the material shaders); then, when asked:
  *
  *   bloom  a selective glow: the RGB parts alone (everything else black, so they are still
- *          occluded) drawn at a quarter of the resolution, blurred twice and added on top.
+ *          occluded) drawn at a quarter of the resolution, blurred there (a tight halo) and
+ *          again at an eighth (a wide soft one), both added on top.
  *   fxaa   the frame copied to a texture and redrawn through FXAA.
  *
  * Why not EffectComposer + UnrealBloomPass + MSAA: on llvmpipe each half-float full-screen
@@ -12,6 +13,7 @@
  */
 import * as THREE from 'three';
 import { FXAAShader } from 'three/examples/jsm/shaders/FXAAShader.js';
+import { GLOW_LAYER } from './proxies.js';
 
 export interface PostOptions {
   width: number;
@@ -38,14 +40,9 @@ void main() {
 }`;
 
 const addFragment = /* glsl */ `
-uniform sampler2D tDiffuse; uniform float strength;
+uniform sampler2D tDiffuse; uniform sampler2D tWide; uniform float strength; uniform float wide;
 varying vec2 vUv;
-void main() { gl_FragColor = vec4(texture2D(tDiffuse, vUv).rgb * strength, 0.0); }`;
-
-/** Whether a material is one of MaterialKit's glowing RGB materials. */
-export function isGlowMaterial(m: THREE.Material): boolean {
-  return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
-}
+void main() { gl_FragColor = vec4(texture2D(tDiffuse, vUv).rgb * strength + texture2D(tWide, vUv).rgb * wide, 0.0); }`;
 
 export class PostStack {
   private readonly quadScene = new THREE.Scene();
@@ -53,7 +50,14 @@ export class PostStack {
   private readonly quad: THREE.Mesh;
   private readonly frame: THREE.FramebufferTexture | null;
   private readonly fxaa: THREE.ShaderMaterial | null;
-  private readonly glow: { a: THREE.WebGLRenderTarget; b: THREE.WebGLRenderTarget; blur: THREE.ShaderMaterial; add: THREE.ShaderMaterial; black: THREE.MeshBasicMaterial } | null;
+  private readonly glow: {
+    a: THREE.WebGLRenderTarget;
+    b: THREE.WebGLRenderTarget;
+    c: THREE.WebGLRenderTarget;
+    d: THREE.WebGLRenderTarget;
+    blur: THREE.ShaderMaterial;
+    add: THREE.ShaderMaterial;
+  } | null;
 
   constructor(
     private readonly renderer: THREE.WebGLRenderer,
@@ -83,6 +87,8 @@ export class PostStack {
       const h = Math.max(8, Math.round(o.height / 4));
       const a = new THREE.WebGLRenderTarget(w, h);
       const b = new THREE.WebGLRenderTarget(w, h, { depthBuffer: false });
+      const c = new THREE.WebGLRenderTarget(Math.max(4, w >> 1), Math.max(4, h >> 1), { depthBuffer: false });
+      const d = new THREE.WebGLRenderTarget(Math.max(4, w >> 1), Math.max(4, h >> 1), { depthBuffer: false });
       const blur = new THREE.ShaderMaterial({
         uniforms: { tDiffuse: { value: null }, step: { value: new THREE.Vector2() } },
         vertexShader: quadVertex,
@@ -92,7 +98,7 @@ export class PostStack {
         blending: THREE.NoBlending,
       });
       const add = new THREE.ShaderMaterial({
-        uniforms: { tDiffuse: { value: a.texture }, strength: { value: o.bloomStrength ?? 1.6 } },
+        uniforms: { tDiffuse: { value: a.texture }, tWide: { value: d.texture }, strength: { value: o.bloomStrength ?? 0.9 }, wide: { value: (o.bloomStrength ?? 0.9) * 0.8 } },
         vertexShader: quadVertex,
         fragmentShader: addFragment,
         depthTest: false,
@@ -100,7 +106,7 @@ export class PostStack {
         transparent: true,
         blending: THREE.AdditiveBlending,
       });
-      this.glow = { a, b, blur, add, black: new THREE.MeshBasicMaterial({ color: 0x000000 }) };
+      this.glow = { a, b, c, d, blur, add };
     } else {
       this.glow = null;
     }
@@ -128,50 +134,41 @@ export class PostStack {
     this.renderer.render(this.quadScene, this.quadCamera);
   }
 
-  /** Glowing parts in colour, every other opaque surface black, at quarter size; then blurred. */
+  /**
+   * Glowing parts in colour, the build's proxy (every other opaque surface) black, at quarter
+   * size; then blurred. Both are on GLOW_LAYER (proxies.ts), so the camera sees just them.
+   */
   private renderGlowMask(): void {
     const g = this.glow!;
     const r = this.renderer;
-    const swapped: [THREE.Mesh, THREE.Material | THREE.Material[]][] = [];
-    const hidden: THREE.Object3D[] = [];
-    this.scene.traverseVisible((o) => {
-      const mesh = o as THREE.Mesh;
-      if ((o as THREE.Points).isPoints || (mesh.isMesh && (Array.isArray(mesh.material) || mesh.material.transparent || (mesh as THREE.InstancedMesh).isInstancedMesh))) {
-        hidden.push(o);
-      } else if (mesh.isMesh && !isGlowMaterial(mesh.material as THREE.Material)) {
-        swapped.push([mesh, mesh.material]);
-        mesh.material = g.black;
-      }
-    });
-    for (const o of hidden) o.visible = false;
+    const layers = this.camera.layers.mask;
+    this.camera.layers.set(GLOW_LAYER);
     const background = this.scene.background;
-    const environment = this.scene.environment;
     this.scene.background = null;
-    this.scene.environment = null;
     const clearAlpha = r.getClearAlpha();
     const clearColor = r.getClearColor(new THREE.Color());
     r.setClearColor(0x000000, 1);
-    const shadows = r.shadowMap.autoUpdate;
-    r.shadowMap.autoUpdate = false;
+    // leave the frame's shadow update to a full pass
+    const pending = r.shadowMap.needsUpdate;
+    r.shadowMap.needsUpdate = false;
     r.setRenderTarget(g.a);
     r.clear();
     r.render(this.scene, this.camera);
-    r.shadowMap.autoUpdate = shadows;
+    r.shadowMap.needsUpdate = pending;
     r.setClearColor(clearColor, clearAlpha);
     this.scene.background = background;
-    this.scene.environment = environment;
-    for (const o of hidden) o.visible = true;
-    for (const [mesh, m] of swapped) mesh.material = m;
+    this.camera.layers.mask = layers;
 
-    const texel = new THREE.Vector2(1 / g.a.width, 1 / g.a.height);
-    for (let pass = 0; pass < 2; pass++) {
-      g.blur.uniforms.tDiffuse!.value = g.a.texture;
-      g.blur.uniforms.step!.value.set(texel.x * (1 + pass), 0);
-      this.drawQuad(g.blur, g.b);
-      g.blur.uniforms.tDiffuse!.value = g.b.texture;
-      g.blur.uniforms.step!.value.set(0, texel.y * (1 + pass));
-      this.drawQuad(g.blur, g.a);
-    }
+    // tight halo at quarter size (a -> b -> a), then a wide one at an eighth (a -> c -> d)
+    const pass = (from: THREE.WebGLRenderTarget, to: THREE.WebGLRenderTarget, dx: number, dy: number) => {
+      g.blur.uniforms.tDiffuse!.value = from.texture;
+      g.blur.uniforms.step!.value.set(dx / from.width, dy / from.height);
+      this.drawQuad(g.blur, to);
+    };
+    pass(g.a, g.b, 1, 0);
+    pass(g.b, g.a, 0, 1);
+    pass(g.a, g.c, 2, 0);
+    pass(g.c, g.d, 0, 1.5);
   }
 
   dispose(): void {
@@ -181,9 +178,10 @@ export class PostStack {
     if (this.glow) {
       this.glow.a.dispose();
       this.glow.b.dispose();
+      this.glow.c.dispose();
+      this.glow.d.dispose();
       this.glow.blur.dispose();
       this.glow.add.dispose();
-      this.glow.black.dispose();
     }
   }
 }

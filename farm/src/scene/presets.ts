@@ -30,6 +30,8 @@ export interface ScenePreset {
   exposure: number;
   /** how dark shadows fall on the ground */
   shadowOpacity: number;
+  /** the floor's mirror reflection (cinematic): 0 = matte (grass, earth), up to 1; its tint */
+  floor: { reflect: number; tint: string };
 }
 
 const softboxes = (k = 1): LightSpec[] => [
@@ -51,6 +53,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#2a3566', horizon: '#ff9a5e', bottom: '#2c2226', panels: [{ color: '#ffb36b', intensity: 14, dir: [0.55, 0.06, -1] }], intensity: 0.9 },
     exposure: 1.0,
     shadowOpacity: 0.45,
+    floor: { reflect: 0.12, tint: '#e8c8b8' },
   },
   dawn: {
     sky: { top: '#7fa3d6', horizon: '#ffd3bd', ground: '#6d6f5e', sun: '#ffe0c2', sunDir: [-0.6, 0.12, -1], sunGlow: 0.8, stars: false },
@@ -64,6 +67,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#86a8dc', horizon: '#ffd9c4', bottom: '#5e6152', panels: [{ color: '#ffe0c2', intensity: 10, dir: [-0.6, 0.12, -1] }], intensity: 0.9 },
     exposure: 1.0,
     shadowOpacity: 0.35,
+    floor: { reflect: 0.12, tint: '#f0e4dc' },
   },
   night: {
     sky: { top: '#03050c', horizon: '#18223d', ground: '#07080c', sun: '#c8d6ff', sunDir: [-0.5, 0.5, -1], sunGlow: 0.35, stars: true },
@@ -77,6 +81,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#070a16', horizon: '#1c2748', bottom: '#050608', panels: [{ color: '#b9c8ff', intensity: 4, dir: [-0.5, 0.5, -1] }], intensity: 0.8 },
     exposure: 1.15,
     shadowOpacity: 0.5,
+    floor: { reflect: 0.3, tint: '#b8c4ff' },
   },
   warehouse: {
     sky: { top: '#37352f', horizon: '#857c6c', ground: '#4a4540', sun: '#ffd9a0', sunDir: [0, 1, 0], sunGlow: 0, stars: false },
@@ -100,6 +105,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     },
     exposure: 1.0,
     shadowOpacity: 0.45,
+    floor: { reflect: 0.16, tint: '#e0d8c8' },
   },
   forest: {
     sky: { top: '#8fb6a0', horizon: '#dbe7c9', ground: '#3c4a2c', sun: '#fff2d0', sunDir: [-0.4, 0.7, -1], sunGlow: 0.5, stars: false },
@@ -113,6 +119,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#a6c8b0', horizon: '#d9e6c6', bottom: '#34402a', panels: [{ color: '#fff2d0', intensity: 8, dir: [-0.4, 0.7, -1] }], intensity: 0.9 },
     exposure: 1.0,
     shadowOpacity: 0.4,
+    floor: { reflect: 0, tint: '#ffffff' },
   },
   apartment: {
     sky: { top: '#e6dfd3', horizon: '#d6c9b6', ground: '#8a6d52', sun: '#fff4e0', sunDir: [-1, 0.3, -0.3], sunGlow: 0.4, stars: false },
@@ -135,19 +142,35 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     },
     exposure: 1.0,
     shadowOpacity: 0.3,
+    floor: { reflect: 0.22, tint: '#f0dcc4' },
   },
+  // the default: a bright product studio, a light seamless backdrop (sky, horizon and floor
+  // nearly one tone so no horizon line shows), a big soft key from the front left, a cool
+  // fill, a strong rim from behind, and a room of softboxes for reflections
   studio: {
-    sky: { top: '#2e3035', horizon: '#6a6e75', ground: '#55585e', sun: '#ffffff', sunDir: [0, 1, 0], sunGlow: 0, stars: false },
+    sky: { top: '#f3f4f6', horizon: '#e9ebee', ground: '#e2e4e8', sun: '#ffffff', sunDir: [0, 1, 0], sunGlow: 0, stars: false },
     silhouette: 'none',
     silhouetteColor: '#000000',
-    plain: { top: '#d6d8dc', bottom: '#eef0f2' },
-    key: { color: '#ffffff', intensity: 2.8, dir: [-0.7, 0.7, 0.7] },
-    fill: { color: '#dfe8ff', intensity: 1.0, dir: [0.9, 0.3, 0.6] },
-    rim: { color: '#ffffff', intensity: 2.2, dir: [0.4, 0.5, -1] },
-    hemi: { sky: '#ffffff', ground: '#40434a', intensity: 0.6 },
-    env: { top: '#2a2c30', horizon: '#55585e', bottom: '#1f2124', panels: softboxes(), intensity: 1.0 },
-    exposure: 1.0,
-    shadowOpacity: 0.45,
+    plain: { top: '#eceef1', bottom: '#f7f8f9' },
+    key: { color: '#fffaf2', intensity: 2.2, dir: [-0.75, 0.6, 0.7] },
+    fill: { color: '#e6eeff', intensity: 0.8, dir: [0.9, 0.35, 0.6] },
+    rim: { color: '#ffffff', intensity: 2.0, dir: [0.35, 0.55, -1] },
+    hemi: { sky: '#ffffff', ground: '#b9bcc2', intensity: 0.5 },
+    env: {
+      top: '#ffffff',
+      horizon: '#dfe2e6',
+      bottom: '#9da1a8',
+      panels: [
+        { color: '#ffffff', intensity: 7, dir: [-1, 0.6, 0.8] },
+        { color: '#ffffff', intensity: 4, dir: [1, 0.4, 0.6] },
+        { color: '#ffffff', intensity: 6, dir: [0, 1, -0.2] },
+        { color: '#ffffff', intensity: 4, dir: [0.2, 0.3, -1] },
+      ],
+      intensity: 0.6,
+    },
+    exposure: 0.95,
+    shadowOpacity: 0.32,
+    floor: { reflect: 0.6, tint: '#f2f4f8' },
   },
   studio_v2: {
     sky: { top: '#dfe3e8', horizon: '#f2f3f5', ground: '#e6e8eb', sun: '#ffffff', sunDir: [0, 1, 0], sunGlow: 0, stars: false },
@@ -161,6 +184,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#f4f5f7', horizon: '#e3e6ea', bottom: '#c9ccd1', panels: softboxes(0.8), intensity: 1.0 },
     exposure: 1.0,
     shadowOpacity: 0.28,
+    floor: { reflect: 0.32, tint: '#f4f6f8' },
   },
   city: {
     sky: { top: '#141b31', horizon: '#d98566', ground: '#26282e', sun: '#ffb58a', sunDir: [-0.3, 0.05, -1], sunGlow: 0.7, stars: false },
@@ -183,6 +207,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     },
     exposure: 1.05,
     shadowOpacity: 0.45,
+    floor: { reflect: 0.26, tint: '#c8d0e8' },
   },
   park: {
     sky: { top: '#5f9be0', horizon: '#cfe5f6', ground: '#5c8843', sun: '#fffbe8', sunDir: [-0.4, 0.85, -0.6], sunGlow: 0.6, stars: false },
@@ -196,6 +221,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     env: { top: '#6aa4e8', horizon: '#d2e8f8', bottom: '#557f3d', panels: [{ color: '#fffbe8', intensity: 12, dir: [-0.4, 0.85, -0.6] }], intensity: 0.9 },
     exposure: 1.0,
     shadowOpacity: 0.4,
+    floor: { reflect: 0, tint: '#ffffff' },
   },
   lobby: {
     sky: { top: '#c8bfb2', horizon: '#efe7da', ground: '#b6ab9b', sun: '#fff2dc', sunDir: [0, 1, 0], sunGlow: 0, stars: false },
@@ -218,6 +244,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
     },
     exposure: 1.0,
     shadowOpacity: 0.3,
+    floor: { reflect: 0.3, tint: '#f4ece0' },
   },
 };
 

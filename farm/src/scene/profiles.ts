@@ -3,7 +3,8 @@
  * the farm section of the README for ms/frame.
  *
  *   cinematic  key-light shadows (1024 PCF), contact shadow, environment reflections,
- *              bloom on emissive RGB, FXAA, the preset's coloured light rig
+ *              a mirror-reflective floor (half size, blurred), bloom on emissive RGB, FXAA,
+ *              the preset's coloured light rig
  *   flat       clean neutral product light: white rig, small environment, contact shadow,
  *              FXAA, no shadow map, no bloom
  *   fast       minimum for speed: lights only (no environment, no shadows), no AA, no post
@@ -21,12 +22,14 @@ export interface ProfileSettings {
   fxaa: boolean;
   neutralLights: boolean;
   contactShadow: boolean;
+  /** the floor's mirror reflection (floor-reflection.ts), where the scene's floor reflects */
+  reflection: boolean;
 }
 
 export const PROFILE_SETTINGS: Record<Profile, ProfileSettings> = {
-  cinematic: { shadowMapSize: 1024, envSize: 128, bloom: true, fxaa: true, neutralLights: false, contactShadow: true },
-  flat: { shadowMapSize: 0, envSize: 64, bloom: false, fxaa: true, neutralLights: true, contactShadow: true },
-  fast: { shadowMapSize: 0, envSize: 0, bloom: false, fxaa: false, neutralLights: false, contactShadow: true },
+  cinematic: { shadowMapSize: 1024, envSize: 128, bloom: true, fxaa: true, neutralLights: false, contactShadow: true, reflection: true },
+  flat: { shadowMapSize: 0, envSize: 64, bloom: false, fxaa: true, neutralLights: true, contactShadow: true, reflection: false },
+  fast: { shadowMapSize: 0, envSize: 0, bloom: false, fxaa: false, neutralLights: false, contactShadow: true, reflection: false },
 };
 
 export function profileSettings(profile: unknown): ProfileSettings {

@@ -2,14 +2,82 @@
  * Small geometry helpers for the part models (all in millimetres, case coordinates).
  */
 import * as THREE from 'three';
+import { RoundedBoxGeometry } from 'three/examples/jsm/geometries/RoundedBoxGeometry.js';
 
 export type Vec3 = [number, number, number];
 
+/** Millimetres per texture tile: every surface texture (brushed, grain) repeats at this size. */
+export const UV_PERIOD = 100;
+
+/**
+ * Box-projected UVs in millimetres / UV_PERIOD: each vertex takes the two coordinates across
+ * its normal's dominant axis, so textures keep one density on every face of every size.
+ */
+export function planarUv(geometry: THREE.BufferGeometry, period = UV_PERIOD): THREE.BufferGeometry {
+  const pos = geometry.getAttribute('position');
+  const normal = geometry.getAttribute('normal');
+  if (!pos || !normal) return geometry;
+  const uv = new Float32Array(pos.count * 2);
+  for (let i = 0; i < pos.count; i++) {
+    const nx = Math.abs(normal.getX(i));
+    const ny = Math.abs(normal.getY(i));
+    const nz = Math.abs(normal.getZ(i));
+    const [a, b] = nx >= ny && nx >= nz ? [pos.getZ(i), pos.getY(i)] : ny >= nz ? [pos.getX(i), pos.getZ(i)] : [pos.getX(i), pos.getY(i)];
+    uv[i * 2] = a / period;
+    uv[i * 2 + 1] = b / period;
+  }
+  geometry.setAttribute('uv', new THREE.BufferAttribute(uv, 2));
+  return geometry;
+}
+
 /** Adds a box of size (w, h, d) centred at `at` to `parent`. */
 export function box(parent: THREE.Object3D, material: THREE.Material, size: Vec3, at: Vec3, rotation?: Vec3): THREE.Mesh {
-  const mesh = new THREE.Mesh(new THREE.BoxGeometry(Math.max(size[0], 0.01), Math.max(size[1], 0.01), Math.max(size[2], 0.01)), material);
+  const mesh = new THREE.Mesh(planarUv(new THREE.BoxGeometry(Math.max(size[0], 0.01), Math.max(size[1], 0.01), Math.max(size[2], 0.01))), material);
   mesh.position.set(...at);
   if (rotation) mesh.rotation.set(...rotation);
+  parent.add(mesh);
+  return mesh;
+}
+
+const roundedCache = new Map<string, THREE.BufferGeometry>();
+
+/**
+ * A box with rounded edges and corners (radius clamped to the smallest half-size). Cached by
+ * size: cases, shrouds and covers reuse a handful of shapes.
+ */
+export function roundedBox(parent: THREE.Object3D, material: THREE.Material, size: Vec3, at: Vec3, radius: number, segments = 2): THREE.Mesh {
+  const [w, h, d] = size.map((v) => Math.max(v, 0.02)) as Vec3;
+  const r = Math.max(0.01, Math.min(radius, w / 2 - 0.005, h / 2 - 0.005, d / 2 - 0.005));
+  const key = [w, h, d, r, segments].map((v) => v.toFixed(2)).join(':');
+  let g = roundedCache.get(key);
+  if (!g) {
+    g = planarUv(new RoundedBoxGeometry(w, h, d, segments, r));
+    if (roundedCache.size > 512) roundedCache.clear();
+    roundedCache.set(key, g);
+  }
+  const mesh = new THREE.Mesh(g, material);
+  mesh.position.set(...at);
+  parent.add(mesh);
+  return mesh;
+}
+
+/**
+ * A tube along a smooth curve through `points` (cables, coolant tubes, heat pipes), with its
+ * UVs scaled so a sleeve texture keeps its weave size: u every `pitch` mm along the length.
+ */
+export function tube(
+  parent: THREE.Object3D,
+  material: THREE.Material,
+  points: THREE.Vector3[],
+  radius: number,
+  o: { segments?: number; radial?: number; pitch?: number; tension?: number } = {},
+): THREE.Mesh {
+  const curve = new THREE.CatmullRomCurve3(points, false, 'catmullrom', o.tension ?? 0.5);
+  const g = new THREE.TubeGeometry(curve, o.segments ?? Math.max(8, Math.ceil(curve.getLength() / 12)), radius, o.radial ?? 8, false);
+  const uv = g.getAttribute('uv') as THREE.BufferAttribute;
+  const along = curve.getLength() / (o.pitch ?? 8);
+  for (let i = 0; i < uv.count; i++) uv.setXY(i, uv.getX(i) * along, uv.getY(i));
+  const mesh = new THREE.Mesh(g, material);
   parent.add(mesh);
   return mesh;
 }

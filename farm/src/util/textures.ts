@@ -77,3 +77,77 @@ export function softDotTexture(): THREE.DataTexture {
     return [1, 1, 1, a];
   });
 }
+
+/** Hash noise in [0, 1) for integer cells (deterministic, no Math.random). */
+function cellNoise(x: number, y: number, seed: number): number {
+  let h = Math.imul(x * 374761393 + y * 668265263 + seed * 2147483647, 1274126177);
+  h = Math.imul(h ^ (h >>> 13), 1103515245);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/**
+ * Brushed metal: fine streaks along u, as a roughness map (green channel) around 1.0 so the
+ * material's own roughness stays the mean. Tiles every 100 mm of box UV (geometry.ts).
+ */
+export function brushedTexture(): THREE.DataTexture {
+  return texture(
+    'brushed',
+    128,
+    (u, v) => {
+      const row = Math.floor(v * 128);
+      const streak = 0.7 + 0.6 * cellNoise(row, Math.floor(u * 3), 7) * (0.6 + 0.4 * cellNoise(row, 1, 3));
+      return [streak, streak, streak, 1];
+    },
+    true,
+  );
+}
+
+/** Fine grain for textured plastics: a roughness map with a little per-speck variation. */
+export function grainTexture(): THREE.DataTexture {
+  return texture(
+    'grain',
+    64,
+    (u, v) => {
+      const n = 0.8 + 0.4 * cellNoise(Math.floor(u * 64), Math.floor(v * 64), 11);
+      return [n, n, n, 1];
+    },
+    true,
+  );
+}
+
+/** Braided cable sleeve: diagonal weave as a colour modulation (multiplied with the colour). */
+export function sleeveTexture(): THREE.DataTexture {
+  return texture(
+    'sleeve',
+    32,
+    (u, v) => {
+      const a = Math.abs(((u * 4 + v * 4) % 1) - 0.5) * 2;
+      const b = Math.abs(((u * 4 - v * 4 + 8) % 1) - 0.5) * 2;
+      const over = (Math.floor(u * 8) + Math.floor(v * 8)) % 2 === 0 ? a : b;
+      const k = 0.62 + 0.38 * smooth(0.1, 0.9, over);
+      return [k, k, k, 1];
+    },
+    true,
+  );
+}
+
+/**
+ * Front and side mesh panels: a hexagonal perforation with a large open area (about 60%),
+ * so fans and their RGB behind the mesh stay visible (alpha map: white = steel, black = hole).
+ */
+export function hexMeshTexture(): THREE.DataTexture {
+  return texture(
+    'hex-mesh',
+    32,
+    (u, v) => {
+      // two offset rows of round-ish holes per tile: a hex lattice
+      const d1 = Math.hypot(u - 0.5, (v - 0.25) * 1.0);
+      const d2 = Math.min(Math.hypot(u, v - 0.75), Math.hypot(u - 1, v - 0.75));
+      const d3 = Math.min(Math.hypot(u, v + 0.25), Math.hypot(u - 1, v + 0.25), Math.hypot(u - 0.5, v - 1.25));
+      const d = Math.min(d1, d2, d3);
+      const solid = smooth(0.26, 0.32, d);
+      return [solid, solid, solid, 1];
+    },
+    true,
+  );
+}

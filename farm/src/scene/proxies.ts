@@ -1,0 +1,81 @@
+/**
+ * One position-only mesh of every opaque, non-glowing surface of the model, made once per
+ * load. It stands in for the build in the two passes that only need its silhouette:
+ *
+ *   SHADOW_LAYER  the key light's shadow map draws only this layer: one draw instead of one
+ *                 per material (~35), every frame
+ *   GLOW_LAYER    the bloom mask draws this layer in black (so RGB parts behind other parts
+ *                 stay hidden) plus the glowing meshes, which join the layer here: no per-frame
+ *                 traversal and material swapping
+ *
+ * The main camera sees layer 0, where the real meshes are; the floor mirror MIRROR_LAYER.
+ */
+import * as THREE from 'three';
+
+export const SHADOW_LAYER = 1;
+export const GLOW_LAYER = 2;
+/** what the floor mirror draws: the opaque and glowing meshes (glass and mesh panels would cost a full PBR layer each for a reflection nobody sees) */
+export const MIRROR_LAYER = 3;
+
+/** Whether a material is one of MaterialKit's glowing RGB materials. */
+export function isGlowMaterial(m: THREE.Material): boolean {
+  return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
+}
+
+/** Adds the proxy to `model` (so it turns with it), puts glowing meshes on GLOW_LAYER, opaque and glowing ones on MIRROR_LAYER. */
+export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
+  model.updateMatrixWorld(true);
+  const inverse = new THREE.Matrix4().copy(model.matrixWorld).invert();
+  const parts: { geometry: THREE.BufferGeometry; matrix: THREE.Matrix4 }[] = [];
+  model.traverse((o) => {
+    const mesh = o as THREE.Mesh;
+    if (!mesh.isMesh || Array.isArray(mesh.material)) return;
+    const material = mesh.material as THREE.Material;
+    if (isGlowMaterial(material)) {
+      mesh.layers.enable(GLOW_LAYER);
+      mesh.layers.enable(MIRROR_LAYER);
+      return;
+    }
+    if (material.transparent || !mesh.geometry.getAttribute('position')) return;
+    mesh.layers.enable(MIRROR_LAYER);
+    parts.push({ geometry: mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
+  });
+  if (parts.length === 0) return null;
+  let vertices = 0;
+  let indices = 0;
+  for (const { geometry } of parts) {
+    const n = geometry.getAttribute('position').count;
+    vertices += n;
+    indices += geometry.index ? geometry.index.count : n;
+  }
+  const position = new Float32Array(vertices * 3);
+  const index = vertices > 65535 ? new Uint32Array(indices) : new Uint16Array(indices);
+  const v = new THREE.Vector3();
+  let v0 = 0;
+  let i0 = 0;
+  for (const { geometry, matrix } of parts) {
+    const p = geometry.getAttribute('position');
+    for (let k = 0; k < p.count; k++) {
+      v.fromBufferAttribute(p, k).applyMatrix4(matrix);
+      position.set([v.x, v.y, v.z], (v0 + k) * 3);
+    }
+    const src = geometry.index;
+    const n = src ? src.count : p.count;
+    for (let k = 0; k < n; k++) index[i0 + k] = v0 + (src ? src.getX(k) : k);
+    v0 += p.count;
+    i0 += n;
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
+  geometry.setIndex(new THREE.BufferAttribute(index, 1));
+  geometry.computeBoundingSphere();
+  // black for the glow mask; the shadow pass uses its own depth material (both faces: thin
+  // parts like fan blades and sheets cast from either side)
+  const proxy = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ color: 0x000000, shadowSide: THREE.DoubleSide }));
+  proxy.name = 'proxy';
+  proxy.castShadow = true;
+  proxy.layers.set(SHADOW_LAYER);
+  proxy.layers.enable(GLOW_LAYER);
+  model.add(proxy);
+  return proxy;
+}
