@@ -256,6 +256,7 @@ try {
         old_triangles: then.triangles,
         pure_new_over_old: +(pure.ms / then.pure.ms).toFixed(2),
         full_new_over_old: +(full / then.full).toFixed(2),
+        old_cpu_pure: Math.round(then.pure.cpu),
         cpu_new_over_old: +(pure.cpu / then.pure.cpu).toFixed(2),
       });
     }
@@ -293,6 +294,7 @@ else if (baseline) {
       'old full': r.old_full_ms,
       'new full': r.full_ms,
       'full new/old': r.full_new_over_old,
+      'cpu new/old': r.cpu_new_over_old,
       'old wall s': r.old_wall_s,
       'new wall s': r.wall_s,
       'old tris': r.old_triangles,

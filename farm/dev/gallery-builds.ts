@@ -58,7 +58,7 @@ const RECIPES: Recipe[] = [
     state: { radiator: { slot: 'side' }, fans: [{ slot: 'bottom-1' }, { slot: 'bottom-2' }] },
   },
   {
-    name: 'Silent Base 601, NH-U12A, RTX 4080 Super',
+    name: 'Silent Base 601, NH-U12A, RTX 4080 S',
     parts: {
       PCCase: ['0101e471'], Motherboard: ['6ccd798d'], CPU: ['103ad632'], CPUCooler: ['22bd46b3'], GPU: ['49ccc894'],
       RAM: ['02a5be57'], Storage: ['0c9f0982'], PSU: ['1301ec71'],

@@ -94,7 +94,7 @@ for (const [i, r] of rendered.entries()) {
   for (let k = 1; k < ANGLES.length; k++) {
     layers.push({ input: await sharp(r.frames[k]!).resize(THUMB.w, THUMB.h).png().toBuffer(), left: left + (k - 1) * THUMB.w, top: top + HERO.h });
   }
-  const caption = `<svg width="${tileW}" height="${CAPTION}"><rect width="100%" height="100%" fill="#1d1f23"/><text x="10" y="20" font-family="Liberation Sans, DejaVu Sans, sans-serif" font-size="14" fill="#e8eaed">${escape(r.name)} · ${r.info.triangles.toLocaleString('en')} tris · ${r.info.drawCalls ?? '?'} draws</text></svg>`;
+  const caption = `<svg width="${tileW}" height="${CAPTION}"><rect width="100%" height="100%" fill="#1d1f23"/><text x="10" y="20" font-family="Liberation Sans, DejaVu Sans, sans-serif" font-size="13" fill="#e8eaed">${escape(r.name)} · ${r.info.triangles.toLocaleString('en')} tris · ${r.info.drawCalls ?? '?'} draws</text></svg>`;
   layers.push({ input: Buffer.from(caption), left, top: top + HERO.h + THUMB.h });
 }
 mkdirSync(path.dirname(out), { recursive: true });

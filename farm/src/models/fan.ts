@@ -1,5 +1,5 @@
 /**
- * A fan: rounded square frame with a round throat, corner pads with screw holes, four struts
+ * A fan: rounded square frame with a round throat, corner pads, four struts
  * to the motor hub, a hub sticker, swept and pitched blades (7-11), and on RGB fans a glowing
  * ring on both faces and a glowing hub. Local frame: axis along +z (the airflow), centred at
  * the origin, 25 mm thick (case fans, cooler fans; GPU fans use `frameless`).
@@ -71,8 +71,8 @@ function frameGeometry(size: number, thickness: number): THREE.BufferGeometry {
  */
 function bladesGeometry(inner: number, outer: number, count: number, depth: number, sweep: number): THREE.BufferGeometry {
   return cached(`blades:${inner.toFixed(1)}:${outer.toFixed(1)}:${count}:${depth}:${sweep}`, () => {
-    const radial = 6;
-    const chord = 4;
+    const radial = 5;
+    const chord = 3;
     const positions: number[] = [];
     const indices: number[] = [];
     const pitch = (2 * Math.PI) / count;
@@ -147,16 +147,14 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
   const hubR = r * (o.frameless ? 0.36 : 0.3);
   if (!o.frameless) {
     group.add(new THREE.Mesh(frameGeometry(size, t), frameMat));
-    // corner pads on both faces, with their screw holes
+    // corner pads on both faces
     const pad = kit.plastic(light ? '#d3d5d9' : '#2a2b2f', 0.7);
-    const hole = kit.solid('#050506', 0.9, 0);
     const c = r - 2 - size * 0.06;
     for (const sx of [-1, 1]) {
       for (const sy of [-1, 1]) {
         for (const sz of [-1, 1]) {
           const p = cylinder(group, pad, size * 0.06, 1.2, [sx * c, sy * c, sz * (t / 2 + 0.4)], 'z', 8);
           p.name = 'pad';
-          cylinder(group, hole, 2.2, 1.3, [sx * c, sy * c, sz * (t / 2 + 0.5)], 'z', 6);
         }
       }
     }
@@ -169,7 +167,7 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
       m.rotation.z = a;
     }
   } else {
-    const ring = new THREE.Mesh(new THREE.TorusGeometry(r * 0.97, 1.4, 4, 32), frameMat);
+    const ring = new THREE.Mesh(new THREE.TorusGeometry(r * 0.97, 1.4, 3, 24), frameMat);
     group.add(ring);
   }
   const hub = cylinder(group, kit.plastic(light ? '#d9dbde' : '#202124', 0.5), hubR, t * 0.7, [0, 0, 0], 'z', 24);
@@ -186,7 +184,7 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
   if (o.rgb) {
     // the glowing ring sits in the throat's lip on both faces: fans are seen from both sides
     for (const z of [t / 2 + 0.4, -t / 2 - 0.4]) {
-      const ring = new THREE.Mesh(paintRainbow(new THREE.RingGeometry(r * 0.9, r * 0.99, 48, 1), 'angle'), kit.rgb());
+      const ring = new THREE.Mesh(paintRainbow(new THREE.RingGeometry(r * 0.9, r * 0.99, 40, 1), 'angle'), kit.rgb());
       ring.position.z = z;
       if (z < 0) ring.rotation.y = Math.PI;
       ring.name = 'rgb-ring';

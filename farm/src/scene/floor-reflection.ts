@@ -146,6 +146,12 @@ export class FloorReflection {
    */
   update(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera): void {
     this.placeMirror(camera);
+    // no shadows in the reflection: nobody sees them there, and the lookups cost per pixel
+    const receivers: THREE.Object3D[] = [];
+    scene.traverse((o) => {
+      if (o.receiveShadow && o.layers.test(this.mirror.layers)) receivers.push(o);
+    });
+    for (const o of receivers) o.receiveShadow = false;
     const background = scene.background;
     scene.background = null;
     const clearColor = renderer.getClearColor(new THREE.Color());
@@ -160,6 +166,7 @@ export class FloorReflection {
     this.sharp.scissorTest = false;
     scene.background = background;
     renderer.setClearColor(clearColor, clearAlpha);
+    for (const o of receivers) o.receiveShadow = true;
 
     // one separable blur at quarter size
     this.blur.uniforms.tDiffuse!.value = this.sharp.texture;

@@ -17,6 +17,9 @@ export const GLOW_LAYER = 2;
 /** what the floor mirror draws: the opaque and glowing meshes (glass and mesh panels would cost a full PBR layer each for a reflection nobody sees) */
 export const MIRROR_LAYER = 3;
 
+/** Materials of thin parts left out of the proxy and the mirror (MaterialKit base names). */
+const THIN = /^base:(sleeve|sheet):/;
+
 /** Whether a material is one of MaterialKit's glowing RGB materials. */
 export function isGlowMaterial(m: THREE.Material): boolean {
   return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
@@ -37,6 +40,9 @@ export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
       return;
     }
     if (material.transparent || !mesh.geometry.getAttribute('position')) return;
+    // thin, many-triangle things (wire bundles, fan blades) add little to a shadow, an
+    // occluder or a reflection, and their vertices are single-threaded work on llvmpipe
+    if (THIN.test(material.name)) return;
     mesh.layers.enable(MIRROR_LAYER);
     parts.push({ geometry: mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
   });

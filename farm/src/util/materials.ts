@@ -8,7 +8,7 @@
  * RGB-capable part in one place.
  */
 import * as THREE from 'three';
-import { brushedTexture, glassSheenTexture, grainTexture, hexMeshTexture, perforationTexture, sleeveTexture } from './textures.js';
+import { brushedTexture, grainTexture, hexMeshTexture, sleeveTexture } from './textures.js';
 
 export interface RgbSettings {
   /** one colour for every RGB part; null = the default rainbow */
@@ -178,19 +178,6 @@ export class MaterialKit {
     });
   }
 
-  /** Additive diagonal streaks on glass so a panel reads as glass even without an env map. */
-  glassSheen(): THREE.MeshBasicMaterial {
-    return this.memo('glass-sheen', () =>
-      new THREE.MeshBasicMaterial({
-        map: glassSheenTexture(),
-        transparent: true,
-        blending: THREE.AdditiveBlending,
-        depthWrite: false,
-        opacity: 0.18,
-      }),
-    );
-  }
-
   /** Hex-perforated steel mesh (front and side mesh panels): open enough to show fans behind. */
   meshPanel(color: string): THREE.MeshStandardMaterial {
     // blended, not alpha-tested: far away the mip-mapped mesh must stay 40% steel, not vanish
@@ -203,22 +190,6 @@ export class MaterialKit {
    */
   meshInset(color: string): THREE.MeshStandardMaterial {
     return this.variant(`mesh-inset:${color}`, 'mesh-inset', color, 0.6, 0.5, { map: hexMeshTexture() });
-  }
-
-  /** Perforated steel mesh: cut-out holes so the inside is only glimpsed. */
-  perforated(color: string): THREE.MeshStandardMaterial {
-    return this.memo(`perforated:${color}`, () =>
-      new THREE.MeshStandardMaterial({
-        color,
-        roughness: 0.6,
-        metalness: 0.4,
-        alphaMap: perforationTexture(),
-        transparent: true,
-        opacity: 0.96,
-        depthWrite: true,
-        side: THREE.DoubleSide,
-      }),
-    );
   }
 
   dispose(): void {

@@ -33,30 +33,6 @@ const smooth = (e0: number, e1: number, x: number) => {
   return t * t * (3 - 2 * t);
 };
 
-/** Two soft diagonal light streaks, drawn additively over glass panels. */
-export function glassSheenTexture(): THREE.DataTexture {
-  return texture('glass-sheen', 64, (u, v) => {
-    const d = u * 0.8 + v;
-    const band = (c: number, w: number) => Math.max(0, 1 - Math.abs(d - c) / w);
-    const a = 0.28 * band(0.55, 0.12) + 0.16 * band(0.8, 0.05) + 0.05;
-    return [a, a, a * 1.05, 1];
-  });
-}
-
-/** One round hole per tile (alpha map: white = solid steel, black = hole). */
-export function perforationTexture(): THREE.DataTexture {
-  return texture(
-    'perforation',
-    16,
-    (u, v) => {
-      const r = Math.hypot(u - 0.5, v - 0.5);
-      const solid = smooth(0.28, 0.36, r);
-      return [solid, solid, solid, 1];
-    },
-    true,
-  );
-}
-
 /** A soft dark blot: the ground contact shadow under a case (alpha in the A channel). */
 export function contactShadowTexture(): THREE.DataTexture {
   return texture('contact-shadow', 64, (u, v) => {
