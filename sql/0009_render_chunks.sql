@@ -1,5 +1,6 @@
 -- Frame-range chunks (issue 10): a large render is split into chunks that any worker renders,
 -- then one assemble task joins them (src/jobs/render-lifecycle.ts owns every transition).
+-- renders.chunk_total, chunks_done: what the job object reports as chunks {total, done}.
 -- renders.chunk_plan: the current split (a new uuid each time the render is planned, so chunk
 -- jobs of an older attempt find themselves superseded and stop); NULL: rendered in one task.
 -- render_chunks.pieces: artifact-store keys of the chunk's temporary results (H.264 segments,
@@ -9,7 +10,8 @@
 -- chunks for the slowest live worker (src/jobs/chunk-plan.ts).
 ALTER TABLE renders
   ADD COLUMN chunk_plan uuid,
-  ADD COLUMN chunk_total integer;
+  ADD COLUMN chunk_total integer,
+  ADD COLUMN chunks_done integer;
 
 CREATE TABLE render_chunks (
   render_id    uuid NOT NULL REFERENCES renders(id) ON DELETE CASCADE,

@@ -155,6 +155,10 @@ export const healthResponse = z.object({
       })
       .optional()
       .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render)' }),
+    chunks: z
+      .object({ queued: z.number().int(), processing: z.number().int() })
+      .optional()
+      .meta({ description: 'frame-range chunks of split renders waiting for and being rendered by workers (a split render counts once under processing)' }),
   }),
   workers: z.number().int(),
   renderers: z.array(z.record(z.string(), z.unknown())).optional(),

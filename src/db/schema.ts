@@ -76,6 +76,7 @@ export interface RendersTable {
   /** the current chunk split, NULL when rendered in one task (sql/0009_render_chunks.sql) */
   chunk_plan: string | null;
   chunk_total: number | null;
+  chunks_done: number | null;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;

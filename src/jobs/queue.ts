@@ -75,6 +75,8 @@ export interface QueueCounts {
   queued: number;
   processing: number;
   by_kind: { render: KindCounts; thumbnail: KindCounts };
+  /** frame-range chunks of split renders (those renders count once under render.processing) */
+  chunks: KindCounts;
 }
 
 /** Counts for /health and metrics: renders from their rows, thumbnails from graphile-worker's jobs. */
@@ -87,7 +89,21 @@ export async function queueCounts(db: Kysely<Database>): Promise<QueueCounts> {
     .execute();
   const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   const render = { queued: get('queued'), processing: get('processing') };
-  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) } };
+  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) }, chunks: await chunkCounts(db) };
+}
+
+/** Chunks of the current plans of processing renders, by state. */
+async function chunkCounts(db: Kysely<Database>): Promise<KindCounts> {
+  const rows = await db
+    .selectFrom('render_chunks as c')
+    .innerJoin('renders as r', (j) => j.onRef('r.id', '=', 'c.render_id').onRef('r.chunk_plan', '=', 'c.plan'))
+    .select(['c.status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('r.status', '=', 'processing')
+    .where('c.status', 'in', ['queued', 'processing'])
+    .groupBy('c.status')
+    .execute();
+  const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { queued: get('queued'), processing: get('processing') };
 }
 
 /** Thumbnail jobs live only in graphile-worker's table (no row of ours), so they are counted there. */

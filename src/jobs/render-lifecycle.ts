@@ -62,7 +62,7 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
 export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS: number): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, updated_at: new Date() })
+    .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, chunks_done: null, updated_at: new Date() })
     .where('cache_key', '=', cacheKey)
     .where('status', '=', 'error')
     .returningAll()
@@ -73,7 +73,7 @@ export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS
 export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRow['status']): Promise<{ id: string } | undefined> {
   return db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, chunk_plan: null, chunk_total: null, updated_at: new Date() })
+    .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, chunk_plan: null, chunk_total: null, chunks_done: null, updated_at: new Date() })
     .where('id', '=', renderId)
     .where('status', '=', seenStatus)
     .returning('id')
@@ -184,7 +184,7 @@ export async function splitRender(db: Q, renderId: string, plan: string, ranges:
     .execute();
   await db
     .updateTable('renders')
-    .set({ chunk_plan: plan, chunk_total: ranges.length, worker_id: null, locked_by: null, progress: 0, updated_at: new Date() })
+    .set({ chunk_plan: plan, chunk_total: ranges.length, chunks_done: 0, worker_id: null, locked_by: null, progress: 0, updated_at: new Date() })
     .where('id', '=', renderId)
     .execute();
 }
@@ -292,7 +292,9 @@ export async function completeChunk(
     .where('plan', '=', plan)
     .where('status', '<>', 'done')
     .executeTakeFirstOrThrow();
-  return { remaining: Number(left.n) };
+  const remaining = Number(left.n);
+  await trx.updateTable('renders').set({ chunks_done: sql<number>`chunk_total - ${remaining}` }).where('id', '=', renderId).execute();
+  return { remaining };
 }
 
 /** A chunk's transient failure: queued again (graphile-worker retries its job), the reason kept. */
