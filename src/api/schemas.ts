@@ -139,6 +139,10 @@ export const renderJobResponse = z.object({
   cached: z.boolean().optional(),
   reused: z.boolean().optional(),
   share_code: z.string().optional(),
+  chunks: z
+    .object({ total: z.number().int(), done: z.number().int() })
+    .optional()
+    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (README "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
 });
 
 export const healthResponse = z.object({
