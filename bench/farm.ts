@@ -250,6 +250,17 @@ try {
     ]);
   }
 
+  if (!SKIP.has('memory')) {
+    const m = await memoryAtLargestFrame();
+    rows.push([
+      `memory: largest admitted frame ${m.width}x${m.height} cinematic`,
+      `${m.frames} frames, one worker's Chromium`,
+      `peak ${Math.round(m.peakMiB)} MiB`,
+      `idle ${Math.round(m.idleMiB)} MiB`,
+      `PSS of the browser's processes; ${f1(m.secondsPerFrame)} s/frame`,
+    ]);
+  }
+
   if (!SKIP.has('thumbnails')) {
     const t = await thumbnailRate(THUMB_PARTS);
     rows.push([`thumbnails, ${t.parts} OpenDB parts`, 'batched, 1 process', `${f1(t.perSecond)} /s`, `${f1(t.seconds)} s`, `29,454 parts: ~${f1(29454 / t.perSecond / 60)} min`]);
@@ -267,6 +278,60 @@ console.log(`\nbench:farm on ${CORES} cores (${os.cpus()[0]?.model ?? '?'}), loa
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
 for (const r of rows) console.log(line(r));
+
+/**
+ * Peak memory (PSS, so pages shared between Chromium's processes count once) of a warm engine's
+ * browser while it renders a few frames of the largest frame admission lets through
+ * (RENDER_FARM_MAX_FRAME_MEGAPIXELS, 4096x4096), cinematic: the bound a chunk of any admitted
+ * render stays within (a chunk renders frames of the request's size, one at a time).
+ */
+async function memoryAtLargestFrame(): Promise<{ width: number; height: number; frames: number; peakMiB: number; idleMiB: number; secondsPerFrame: number }> {
+  const { createRenderEngine } = await import('../src/render/engine.js');
+  const { resolveRenderOptions } = await import('../src/model/render-options.js');
+  const { resolveBuildParts } = await import('../src/catalog/repository.js');
+  const side = Math.floor(Math.sqrt(cfg.maxFrameMegapixels * 1e6) / 16) * 16;
+  const engine = await createRenderEngine(cfg);
+  const pss = async () => {
+    let kb = 0;
+    for (const d of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+      const stat = await fs.readFile(`/proc/${d}/stat`, 'utf8').catch(() => '');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!/chrom/i.test(comm)) continue;
+      // only this bench's browser: a descendant of this process
+      let p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      for (let hops = 0; p > 1 && p !== process.pid && hops < 32; hops++) {
+        const s2 = await fs.readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
+        p = Number(s2.slice(s2.lastIndexOf(')') + 2).split(' ')[1]);
+      }
+      if (p !== process.pid) continue;
+      const roll = await fs.readFile(`/proc/${d}/smaps_rollup`, 'utf8').catch(() => '');
+      kb += Number(/^Pss:\s+(\d+)/m.exec(roll)?.[1] ?? 0);
+    }
+    return kb / 1024;
+  };
+  try {
+    await engine.info();
+    const idleMiB = await pss();
+    let peakMiB = idleMiB;
+    const sampler = setInterval(() => void pss().then((m) => (peakMiB = Math.max(peakMiB, m))), 250);
+    const options = resolveRenderOptions({ format: 'video', width: side, height: side, profile: 'cinematic' });
+    const resolved = await resolveBuildParts(db, glass.parts);
+    const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-mem-'));
+    const frames = 3;
+    const started = performance.now();
+    try {
+      await engine.render({ build: { parts: resolved.parts, state: null }, options, outDir, frameLimit: frames, outputs: { video: true } });
+    } finally {
+      clearInterval(sampler);
+      await fs.rm(outDir, { recursive: true, force: true });
+    }
+    peakMiB = Math.max(peakMiB, await pss());
+    return { width: side, height: side, frames, peakMiB, idleMiB, secondsPerFrame: (performance.now() - started) / 1000 / frames };
+  } finally {
+    await engine.close();
+  }
+}
 
 /** Thumbnails/s of the batched path, measured by bench/thumbnails.ts in its own process. */
 async function thumbnailRate(parts: number): Promise<{ parts: number; seconds: number; perSecond: number }> {
