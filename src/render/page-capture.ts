@@ -18,6 +18,9 @@
  * upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
  * Video: WebCodecs replaces JPEG encode + ffmpeg's JPEG decode + x264 by one encode in the
  * GPU process, which the render leaves partly idle (llvmpipe keeps ~1.7 of 2 cores busy).
+ * The video is a run of independent segments (a fresh VideoEncoder per VIDEO_SEGMENT_FRAMES),
+ * so farm chunks of whole segments concatenate to the whole render's stream; see
+ * webcodecsReproducible (h264-config.ts) for the sizes where Chromium's bytes are reproducible.
  *
  * Everything that reads the canvas happens synchronously right after renderFrame: a canvas
  * without preserveDrawingBuffer is cleared once the page yields.
