@@ -16,6 +16,7 @@ import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
 import { loadConfig } from '../../src/config.js';
 import { jobView } from '../../src/jobs/job-view.js';
+import { jobChunks } from '../../src/jobs/jobs-repository.js';
 import { installQueue } from '../../src/jobs/queue.js';
 import { claimChunk, createRender, failRender, recordChunkProgress, renderChunks, splitRender } from '../../src/jobs/render-lifecycle.js';
 import type { RenderRow } from '../../src/jobs/render-row.js';
@@ -111,6 +112,18 @@ describe('split renders', () => {
       }
       const view = await jobView(s.jobId, done, async (k) => `/artifacts/${k}`);
       expect(view.chunks).toEqual({ total: 4, done: 4 });
+      // what `jobs show` lists
+      const listed = await jobChunks(t.db, s.render.id);
+      expect(listed.map((c) => [c.chunk, c.frames, c.status, c.attempts, c.frames_done])).toEqual([
+        [0, '0-29', 'done', 1, 30],
+        [1, '30-59', 'done', 1, 30],
+        [2, '60-89', 'done', 1, 30],
+        [3, '90-119', 'done', 1, 30],
+      ]);
+      for (const c of listed) {
+        expect(c.worker).toContain(w.id);
+        expect(c.seconds).toBeGreaterThan(0);
+      }
       expect(view.progress).toBe(1);
     } finally {
       await w.stop();
