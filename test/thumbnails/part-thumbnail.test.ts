@@ -1,5 +1,6 @@
 /**
- * Part thumbnails: `pregen --thumbnails` (child process) and the `thumbnail` worker task render
+ * Part thumbnails: `pregen --thumbnails` (child process) and the `thumbnail` worker task (a batch
+ * of parts per job) render
  * real product shots that GET /assets/parts/:id then serves instead of the SVG placeholder.
  */
 import { spawn } from 'node:child_process';
@@ -82,24 +83,33 @@ describe('part thumbnails', () => {
     expect(again.stdout).toMatch(/pregen: 0 rendered thumbnails/);
   }, 180_000);
 
-  it('catalog imports queue low-priority thumbnail jobs once per part, which the worker task renders', async () => {
+  it('catalog imports queue low-priority batch jobs of parts, which the worker task renders', async () => {
     await installQueue(api.t.db.pool);
     expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(9);
-    await enqueueThumbnails(api.t.db, { categories: ['RAM'] });
-    const jobs = await sql<{ n: string; p: number }>`SELECT count(*) AS n, min(priority) AS p FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`.execute(api.t.db.db);
-    expect(Number(jobs.rows[0]!.n)).toBe(9);
+    // a second import queues nothing: the parts already wait in a batch
+    expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(0);
+    const jobs = await sql<{ n: string; p: number; parts: number }>`
+      SELECT count(*) AS n, min(priority) AS p, sum(json_array_length(payload->'partIds'))::int AS parts
+        FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`.execute(api.t.db.db);
+    expect(Number(jobs.rows[0]!.n)).toBe(1);
+    expect(jobs.rows[0]!.parts).toBe(9);
     expect(jobs.rows[0]!.p).toBe(THUMBNAIL_PRIORITY);
 
     const engine = await createRenderEngine(api.t.cfg);
     try {
       const task = thumbnailTask({ db: api.t.db, store: api.server.ctx.store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
-      await task.run({ partId: I.ramRgb2x16 }, { abortSignal: new AbortController().signal } as unknown as JobHelpers);
+      const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
+      await task.run({ partIds: [I.ramRgb2x16, I.ramRed2x8, 'gonepart1'] }, helpers);
+      // a job queued before batches (one part) still runs
+      await task.run({ partId: I.ramTall4x16 }, helpers);
     } finally {
       await engine.close();
     }
-    const shot = await image(I.ramRgb2x16);
-    expect(shot.type).toBe('image/webp');
-    await expectThumbnailWebp(shot.bytes);
+    for (const id of [I.ramRgb2x16, I.ramRed2x8, I.ramTall4x16]) {
+      const shot = await image(id);
+      expect(shot.type, id).toBe('image/webp');
+      await expectThumbnailWebp(shot.bytes);
+    }
   }, 120_000);
 
   // a lone part must be framed on the turntable (its centring offset scales with it)
