@@ -59,6 +59,9 @@ describe('batched part thumbnails', () => {
     expect(await partsNeedingThumbnails(t.db, { ids: parts.map((p) => p.id) })).toEqual([]);
 
     const fromBatch = await Promise.all(batch.rendered.map((r) => stored(store, r.key)));
+    // a following batch (which finds the previous one's last part and environment) draws the same
+    const next = await renderThumbnailBatch({ db: t.db, store, engine }, parts.slice(-4));
+    for (const [k, r] of next.rendered.entries()) expect((await stored(store, r.key)).equals(fromBatch[parts.length - 4 + k]!), r.partId).toBe(true);
     for (const [i, part] of parts.entries()) {
       const single = await renderThumbnail({ db: t.db, store, engine }, part);
       expect(single.key).toBe(batch.rendered[i]!.key);
