@@ -59,6 +59,8 @@ export interface ThumbnailMeasurement {
   failed: number;
   /** CPU ms per part of this process and its children (Chromium); 0 where /proc is missing */
   cpuMsPerPart: number;
+  /** of which this Node process (WebP encode, store, database client, the stage server) */
+  nodeCpuMsPerPart: number;
 }
 
 /** CPU milliseconds used so far by this process and all its descendants (Linux /proc; 0 elsewhere). */
@@ -97,6 +99,7 @@ export async function measureThumbnails(opts: MeasureThumbnailsOptions): Promise
   // a launched browser is part of a worker's steady state, not of the measurement
   await opts.engine.info();
   const cpu0 = treeCpuMs();
+  const node0 = process.cpuUsage();
   const t0 = performance.now();
   let failed = 0;
   if (opts.path === 'single') {
@@ -114,6 +117,7 @@ export async function measureThumbnails(opts: MeasureThumbnailsOptions): Promise
     }
   }
   const seconds = (performance.now() - t0) / 1000;
+  const node = process.cpuUsage(node0);
   const n = opts.parts.length;
   return {
     parts: n,
@@ -121,6 +125,7 @@ export async function measureThumbnails(opts: MeasureThumbnailsOptions): Promise
     perSecond: Math.round((n / Math.max(1e-3, seconds)) * 100) / 100,
     failed,
     cpuMsPerPart: n ? Math.round((treeCpuMs() - cpu0) / n) : 0,
+    nodeCpuMsPerPart: n ? Math.round((node.user + node.system) / 1000 / n) : 0,
   };
 }
 
@@ -189,9 +194,9 @@ async function main(): Promise<void> {
       const info = await engine.info();
       say(`${parts.length} OpenDB parts over ${new Set(parts.map((p) => p.category)).size} categories; ${info.backend} (${info.glRenderer}); ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       const batch = await measureThumbnails({ db, store, engine, parts, path: 'batch', batchSize });
-      say(`batch  (${batchSize}/batch): ${batch.parts} in ${batch.seconds} s, ${batch.perSecond}/s, ${batch.cpuMsPerPart} CPU ms/part, ${batch.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
+      say(`batch  (${batchSize}/batch): ${batch.parts} in ${batch.seconds} s, ${batch.perSecond}/s, ${batch.cpuMsPerPart} CPU ms/part (Node ${batch.nodeCpuMsPerPart}), ${batch.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
       const single = singleCount > 0 ? await measureThumbnails({ db, store, engine, parts: parts.slice(0, singleCount), path: 'single' }) : null;
-      if (single) say(`single: ${single.parts} in ${single.seconds} s, ${single.perSecond}/s, ${single.cpuMsPerPart} CPU ms/part, ${single.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
+      if (single) say(`single: ${single.parts} in ${single.seconds} s, ${single.perSecond}/s, ${single.cpuMsPerPart} CPU ms/part (Node ${single.nodeCpuMsPerPart}), ${single.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
       const minutes = (m: { perSecond: number }) => Math.round((FULL_CATALOG_PARTS / m.perSecond / 60) * 10) / 10;
       const ratio = single ? Math.round((batch.perSecond / single.perSecond) * 10) / 10 : null;
       if (json) console.log(JSON.stringify({ batch, single, ratio, projectedMinutes: { batch: minutes(batch), single: single ? minutes(single) : null }, loadavg: os.loadavg() }, null, 2));
