@@ -117,6 +117,12 @@ export const configSchema = z.object({
   workerConcurrency: z.coerce.number().int().min(1).max(64).default(1),
   /** a single render is aborted (and retried) after this long */
   renderTimeoutSeconds: z.coerce.number().int().min(10).max(86_400).default(900),
+  /**
+   * Chunked renders (src/jobs/chunk-plan.ts): a render worth more than ~1.5 chunks is split
+   * into frame ranges of about this many seconds on the slowest live worker, rendered by any
+   * workers and assembled without re-encoding. 0: every render is one task.
+   */
+  chunkSeconds: z.coerce.number().min(0).max(3_600).default(10),
   /** on SIGTERM a worker waits this long for its running render before releasing it */
   drainTimeoutSeconds: z.coerce.number().int().min(0).max(3_600).default(60),
   /**
@@ -199,6 +205,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   workerConcurrency: 'RENDER_FARM_WORKER_CONCURRENCY',
   renderTimeoutSeconds: 'RENDER_FARM_RENDER_TIMEOUT',
   drainTimeoutSeconds: 'RENDER_FARM_DRAIN_TIMEOUT',
+  chunkSeconds: 'RENDER_FARM_CHUNK_SECONDS',
   internalRenderWaitSeconds: 'RENDER_FARM_INTERNAL_RENDER_WAIT',
   maxFrameMegapixels: 'RENDER_FARM_MAX_FRAME_MEGAPIXELS',
   maxJobCostSeconds: 'RENDER_FARM_MAX_JOB_COST',

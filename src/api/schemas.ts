@@ -139,6 +139,10 @@ export const renderJobResponse = z.object({
   cached: z.boolean().optional(),
   reused: z.boolean().optional(),
   share_code: z.string().optional(),
+  chunks: z
+    .object({ total: z.number().int(), done: z.number().int() })
+    .optional()
+    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (README "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
 });
 
 export const healthResponse = z.object({
@@ -155,6 +159,10 @@ export const healthResponse = z.object({
       })
       .optional()
       .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render), counted in parts (a thumbnail job renders a batch of parts; processing counts every part of a running batch)' }),
+    chunks: z
+      .object({ queued: z.number().int(), processing: z.number().int() })
+      .optional()
+      .meta({ description: 'frame-range chunks of split renders waiting for and being rendered by workers (a split render counts once under processing)' }),
   }),
   workers: z.number().int(),
   renderers: z.array(z.record(z.string(), z.unknown())).optional(),

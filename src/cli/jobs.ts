@@ -51,7 +51,9 @@ export default function register(program: Command): void {
         const pct = r.status === 'processing' ? ` ${Math.round(Number(r.progress) * 100)}%` : '';
         // "gone": a processing job whose worker stopped heartbeating (freed by the sweeper, or by jobs retry)
         const gone = j.worker && !j.worker.alive && r.status === 'processing' ? ' gone' : '';
-        const worker = j.worker ? `${j.worker.id} (${j.worker.hostname})${gone}` : '-';
+        // a split render belongs to its chunks' workers (jobs show lists them)
+        const chunks = r.chunk_total ? `${r.chunks_done ?? 0}/${r.chunk_total} chunks` : null;
+        const worker = j.worker ? `${j.worker.id} (${j.worker.hostname})${gone}` : (chunks ?? '-');
         return [j.jobId, `${r.status}${pct}`, r.format, j.customer, new Date(j.createdAt).toISOString(), worker, r.error ?? ''];
       });
       process.stdout.write(table(['JOB', 'STATUS', 'FORMAT', 'CUSTOMER', 'CREATED', 'WORKER', 'ERROR'], rows));
@@ -59,13 +61,16 @@ export default function register(program: Command): void {
 
   jobs
     .command('show <jobId>')
-    .description('One job with its render: request, state, timings, artifacts, error.')
+    .description('One job with its render: request, state, timings, artifacts, error; a split render lists its chunks (frames, state, worker, time, attempts).')
     .addHelpText('after', '\nExample:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, _opts, cmd: Command) => {
-      const { getJob } = await import('../jobs/jobs-repository.js');
-      const job = await withDb(configFor(cmd), (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? getJob(db, jobId) : Promise.resolve(null)));
-      if (!job) throw new UsageError(`no job ${jobId}`);
-      printJson(job);
+      const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
+      const found = await withDb(configFor(cmd), async (db) => {
+        const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
+        return job ? { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } : null;
+      });
+      if (!found) throw new UsageError(`no job ${jobId}`);
+      printJson(found);
     });
 
   jobs

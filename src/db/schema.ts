@@ -73,6 +73,10 @@ export interface RendersTable {
   /** part data versions and renderer version the cache key was computed with (sql/0008) */
   part_versions: Json<Record<string, number>> | null;
   renderer_version: ColumnType<string | null, string | undefined, string>;
+  /** the current chunk split, NULL when rendered in one task (sql/0009_render_chunks.sql) */
+  chunk_plan: string | null;
+  chunk_total: number | null;
+  chunks_done: number | null;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;
@@ -96,9 +100,34 @@ export interface WorkersTable {
   concurrency: number;
   graphile_ids: ColumnType<string[], string[] | undefined, string[]>;
   backend: Json<Record<string, unknown>> | null;
+  /** measured seconds per megapixel-frame by profile (sql/0009) */
+  speed: Json<Record<string, number>> | null;
   started_at: Timestamp;
   last_seen: Timestamp;
   stopped_at: Date | null;
+}
+
+export type ChunkStatus = 'queued' | 'processing' | 'done' | 'error';
+
+/** One frame range of a chunked render (sql/0009_render_chunks.sql). */
+export interface RenderChunksTable {
+  render_id: string;
+  plan: string;
+  idx: number;
+  start_frame: number;
+  end_frame: number;
+  status: ColumnType<ChunkStatus, ChunkStatus | undefined, ChunkStatus>;
+  frames_done: ColumnType<number, number | undefined, number>;
+  attempts: ColumnType<number, number | undefined, number>;
+  worker_id: string | null;
+  locked_by: string | null;
+  pieces: Json<Record<string, string>> | null;
+  render_ms: number | null;
+  backend: string | null;
+  error: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Timestamp;
 }
 
 /** A pregenerated render (sql/0003_pregenerated.sql; written by src/pregen). */
@@ -176,6 +205,7 @@ export interface Database {
   renders: RendersTable;
   jobs: JobsTable;
   workers: WorkersTable;
+  render_chunks: RenderChunksTable;
   customers: CustomersTable;
   api_keys: ApiKeysTable;
   parts: PartsTable;

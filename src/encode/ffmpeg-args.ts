@@ -54,3 +54,42 @@ export function buildFfmpegArgs(o: FfmpegArgsOptions): string[] {
   const { inputOptions, outputOptions } = buildFfmpegOptions(o);
   return ['-hide_banner', '-loglevel', 'error', '-y', ...inputOptions, '-i', 'pipe:0', ...outputOptions, o.output];
 }
+
+/** One x264 video segment: frames in, raw Annex B H.264 out (stdout). */
+export interface SegmentArgsOptions {
+  input: 'jpeg' | 'png';
+  fps: number;
+  width: number;
+  height: number;
+  crf?: number;
+  preset?: string;
+}
+
+/**
+ * x264 threads for a segment. Fixed, not ffmpeg's auto (= cores): x264's output depends on
+ * its thread count, and a segment must have the same bytes on every worker.
+ */
+export const SEGMENT_THREADS = 2;
+
+/**
+ * The ffmpeg argv (without the program) that encodes one segment of frames from stdin to a
+ * raw H.264 elementary stream on stdout: an IDR first (a fresh encoder), no B-frames (a raw
+ * stream carries no timestamps, and the remux stamps frames in decode order), headers in-band.
+ */
+export function buildSegmentArgs(o: SegmentArgsOptions): string[] {
+  return [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    // scaling in one thread too: its slicing is the one other thread-dependent step
+    '-filter_threads', '1',
+    '-f', 'image2pipe', '-framerate', String(o.fps), '-c:v', o.input === 'jpeg' ? 'mjpeg' : 'png', '-threads', '1',
+    '-i', 'pipe:0',
+    '-c:v', 'libx264',
+    '-preset', o.preset ?? 'veryfast',
+    '-crf', String(o.crf ?? 18),
+    '-bf', '0',
+    '-threads', String(SEGMENT_THREADS),
+    '-pix_fmt', 'yuv420p',
+    '-vf', `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
+    '-an', '-f', 'h264', 'pipe:1',
+  ];
+}

@@ -53,3 +53,20 @@ export const H264_BITS_PER_PIXEL = 0.15;
 export function h264Bitrate(width: number, height: number, fps: number): number {
   return Math.max(1_000_000, Math.round(width * height * fps * H264_BITS_PER_PIXEL));
 }
+
+/** Chromium runs its software H.264 encoder (OpenH264) with several threads from this area up. */
+const WEBCODECS_THREADED_AREA = 640 * 480;
+
+/**
+ * Whether WebCodecs' H.264 bytes are reproducible at this size. Chromium gives OpenH264 one
+ * thread per slice from 640x480 up (GetNumberOfThreadsForSoftwareEncoding in
+ * media/base/video_encoder.cc: 2/4/8/16 threads by area, capped at the core count), and
+ * OpenH264 then moves slice boundaries by measured thread timing: the same frames encode to
+ * different bytes run to run (measured: 1280x720 and 640x480 differ, 638x480 and 512x512 do
+ * not) and the slice count depends on the machine. Below that area it is one slice, one
+ * thread, reproducible. Where this is false, only the x264 path (fixed threads) gives chunked
+ * renders the bytes of a whole one; WebCodecs chunks still assemble to a valid, seamless video.
+ */
+export function webcodecsReproducible(width: number, height: number): boolean {
+  return width * height < WEBCODECS_THREADED_AREA;
+}

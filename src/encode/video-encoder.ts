@@ -1,12 +1,12 @@
 /**
  * Streams frames into ffmpeg's stdin as they are captured, so a video never holds more than a
  * couple of frames in memory. `write` waits for the pipe to drain: that backpressure reaches
- * the page, which stops rendering ahead of the encoder. The command line is exactly
- * buildFfmpegArgs (ffmpeg-args.ts), the builder the unit tests check.
+ * the page, which stops rendering ahead of the encoder. The command lines are exactly
+ * buildFfmpegArgs / buildSegmentArgs (ffmpeg-args.ts), the builders the unit tests check.
  */
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { buildFfmpegArgs, type FfmpegArgsOptions } from './ffmpeg-args.js';
+import { buildFfmpegArgs, buildSegmentArgs, type FfmpegArgsOptions, type SegmentArgsOptions } from './ffmpeg-args.js';
 
 /** A running ffmpeg process fed through `write`. */
 export interface VideoEncoder {
@@ -17,12 +17,24 @@ export interface VideoEncoder {
   kill(): void;
 }
 
-/** Starts ffmpeg writing `opts.output`. */
-export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): VideoEncoder {
-  const child = spawn(ffmpegPath, buildFfmpegArgs(opts), { stdio: ['pipe', 'ignore', 'pipe'] });
+/** Where raw H.264 goes in frame order: the remux ffmpeg (a VideoEncoder) or a chunk file. */
+export type H264Sink = VideoEncoder;
+
+interface FfmpegProcess {
+  write(frame: Buffer): Promise<void>;
+  /** resolves with stdout when it was collected, else an empty buffer */
+  finish(): Promise<Buffer>;
+  kill(): void;
+}
+
+function spawnFfmpeg(ffmpegPath: string, args: string[], collectStdout: boolean): FfmpegProcess {
+  const child = spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   // a few MB of slack between the page and ffmpeg, so a slow frame does not stall the next one
   const input = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
   input.pipe(child.stdin);
+  const out: Buffer[] = [];
+  if (collectStdout) child.stdout.on('data', (b: Buffer) => out.push(b));
+  else child.stdout.resume();
   // ffmpeg's error lines (-loglevel error), for the failure message
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -59,6 +71,7 @@ export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): 
     async finish() {
       input.end();
       await done;
+      return Buffer.concat(out);
     },
     kill() {
       if (killed) return;
@@ -67,4 +80,77 @@ export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): 
       input.destroy();
     },
   };
+}
+
+/** Starts ffmpeg writing `opts.output`. */
+export function startVideoEncoder(ffmpegPath: string, opts: FfmpegArgsOptions): VideoEncoder {
+  const p = spawnFfmpeg(ffmpegPath, buildFfmpegArgs(opts), false);
+  return { write: (f) => p.write(f), finish: async () => void (await p.finish()), kill: () => p.kill() };
+}
+
+/** Options of the x264 path: frames of the turn starting at a segment boundary. */
+export interface SegmentedX264Options extends SegmentArgsOptions {
+  /** frames per segment (VIDEO_SEGMENT_FRAMES) */
+  segmentFrames: number;
+}
+
+/**
+ * The x264 path: frames are encoded in segments of `segmentFrames`, each by a fresh ffmpeg
+ * whose raw H.264 goes to `sink` in order, so a segment's bytes depend only on its frames
+ * (a farm chunk encodes the same segments as the whole render). The first frame written must
+ * be a segment's first. The next segment encodes while the previous one's output drains;
+ * at most two ffmpegs run at once.
+ */
+export class SegmentedX264Encoder implements VideoEncoder {
+  private current: FfmpegProcess | null = null;
+  private inSegment = 0;
+  private readonly running = new Set<FfmpegProcess>();
+  /** the finished segments' output, written to the sink in order */
+  private drained: Promise<void> = Promise.resolve();
+  private killed = false;
+
+  constructor(
+    private readonly ffmpegPath: string,
+    private readonly opts: SegmentedX264Options,
+    private readonly sink: H264Sink,
+  ) {}
+
+  async write(frame: Buffer): Promise<void> {
+    if (this.killed) throw new Error('ffmpeg stopped');
+    if (!this.current) this.current = this.start();
+    await this.current.write(frame);
+    if (++this.inSegment === this.opts.segmentFrames) await this.endSegment();
+  }
+
+  async finish(): Promise<void> {
+    if (this.current) await this.endSegment();
+    await this.drained;
+    await this.sink.finish();
+  }
+
+  kill(): void {
+    this.killed = true;
+    for (const p of this.running) p.kill();
+    this.sink.kill();
+  }
+
+  private start(): FfmpegProcess {
+    const { segmentFrames: _, ...args } = this.opts;
+    const p = spawnFfmpeg(this.ffmpegPath, buildSegmentArgs(args), true);
+    this.running.add(p);
+    this.inSegment = 0;
+    return p;
+  }
+
+  private async endSegment(): Promise<void> {
+    const p = this.current!;
+    this.current = null;
+    // wait for the segment before the previous one: bounds the encoders running at once
+    const before = this.drained;
+    const out = p.finish().finally(() => this.running.delete(p));
+    out.catch(() => {});
+    this.drained = before.then(async () => this.sink.write(await out));
+    this.drained.catch(() => {});
+    await before;
+  }
 }

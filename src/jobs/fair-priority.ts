@@ -5,14 +5,21 @@
  * large backlog or huge jobs sinks; another customer's small job, submitted later, overtakes it.
  * Equal load: the cheaper job first; equal priority: first come, first served (graphile's
  * run_at, id order). Buckets are log2 of seconds, so doubling the work costs one step.
- * Priorities are fixed at enqueue (graphile has no ageing); a sunk job still runs whenever no
- * lighter one waits. Thumbnails (THUMBNAIL_PRIORITY) sit below every render.
+ * A split render's chunks are queued at its render job's priority, so chunks of a light job
+ * interleave ahead of a heavy job's remaining chunks. Waiting raises a job: the sweeper
+ * (ageWaitingJobs) lowers the number of a render or chunk job by one for every AGE_STEP_S it
+ * has waited untouched, so a sunk job is not starved by a steady stream of lighter ones.
+ * Thumbnails (THUMBNAIL_PRIORITY) sit below every render and do not age.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /** the lowest render priority (highest number); thumbnails are queued below it */
 export const MAX_RENDER_PRIORITY = 90;
+/** a waiting render or chunk job rises one priority step per this many seconds */
+export const AGE_STEP_S = 60;
+/** the tasks whose jobs age (assemble runs at 0 already; thumbnails stay below renders) */
+export const AGEING_TASKS = ['render', 'render-chunk'] as const;
 
 /** Pure: the queue priority of a job costing `costS` from a customer with `loadS` already in flight. */
 export function priorityFor(loadS: number, costS: number): number {
@@ -39,4 +46,23 @@ export async function customerInFlightCost(db: Kysely<Database>, customerId: str
 /** The priority to enqueue a render of `costS` for a customer now. */
 export async function renderPriority(db: Kysely<Database>, customerId: string, costS: number, exceptRenderId?: string): Promise<number> {
   return priorityFor(await customerInFlightCost(db, customerId, exceptRenderId), costS);
+}
+
+/**
+ * One ageing step: every unlocked render or chunk job untouched for AGE_STEP_S rises by one
+ * (graphile's own reschedule_jobs, which also stamps updated_at, so a job rises once per step
+ * however many sweepers run). Returns how many rose.
+ */
+export async function ageWaitingJobs(db: Kysely<Database>, stepS = AGE_STEP_S): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    WITH due AS (
+      SELECT id, priority FROM graphile_worker.jobs
+      WHERE task_identifier = ANY(${sql.val([...AGEING_TASKS])}::text[]) AND locked_at IS NULL AND priority > 0
+        AND updated_at < now() - make_interval(secs => ${stepS})
+      LIMIT 1000
+    ), risen AS (
+      SELECT graphile_worker.reschedule_jobs(ARRAY[id], priority := priority - 1) FROM due
+    )
+    SELECT count(*) AS n FROM risen`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }

@@ -15,6 +15,8 @@ export interface JobView {
   error?: string;
   sprite?: Record<string, number> | null;
   share_code?: string;
+  /** a render split into frame-range chunks (farm v2): how many, and how many are rendered */
+  chunks?: { total: number; done: number };
 }
 
 /** `urlFor` turns an artifact key into a client URL (the artifact store decides how). */
@@ -45,5 +47,6 @@ export async function jobView(
     ...(render.status === 'error' ? { error: render.error ?? 'the render failed' } : {}),
     ...(render.format === 'sprite' ? { sprite: render.sprite_layout } : {}),
     ...(extra.shareCode ? { share_code: extra.shareCode } : {}),
+    ...(render.chunk_total ? { chunks: { total: render.chunk_total, done: render.chunks_done ?? 0 } } : {}),
   };
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { RetryRefusedError } from './errors.js';
 import { enqueueRender, hasQueueJob } from './queue.js';
 import type { RenderRow } from './render-row.js';
-import { reopenRender } from './render-lifecycle.js';
+import { renderChunks, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
@@ -83,6 +83,37 @@ export async function listJobs(
   });
 }
 
+/** One chunk of a split render as `jobs show` lists it. */
+export interface ChunkView {
+  chunk: number;
+  frames: string;
+  status: string;
+  worker: string | null;
+  attempts: number;
+  /** seconds the chunk's render took (done chunks) */
+  seconds: number | null;
+  frames_done: number;
+  error: string | null;
+}
+
+/** The chunks of a split render (its current plan), in frame order. */
+export async function jobChunks(db: Db, renderId: string): Promise<ChunkView[]> {
+  const rows = await renderChunks(db.db, renderId);
+  const hosts = new Map<string, string>();
+  const ids = [...new Set(rows.map((r) => r.worker_id).filter((w): w is string => !!w))];
+  if (ids.length) for (const w of await db.db.selectFrom('workers').select(['id', 'hostname']).where('id', 'in', ids).execute()) hosts.set(w.id, w.hostname);
+  return rows.map((c) => ({
+    chunk: c.idx,
+    frames: `${c.start_frame}-${c.end_frame - 1}`,
+    status: c.status,
+    worker: c.worker_id ? `${c.worker_id} (${hosts.get(c.worker_id) ?? '?'})` : null,
+    attempts: c.attempts,
+    seconds: c.render_ms === null ? null : Math.round(c.render_ms / 100) / 10,
+    frames_done: c.frames_done,
+    error: c.error,
+  }));
+}
+
 /**
  * Puts a failed (or, with force, a completed) render back in the queue, and frees a render
  * still marked processing whose worker is gone (its queue job would stay locked for hours).
@@ -94,6 +125,13 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
   if (!job) return null;
   const r = job.render;
   let unlock: string[] = [];
+  if (r.status === 'processing' && r.chunk_plan) {
+    // split: each chunk is retried on its own (and a dead worker's chunk is freed by the sweeper)
+    throw new RetryRefusedError(
+      `job ${jobId} is being rendered in ${r.chunk_total} chunks (${r.chunks_done ?? 0} done, ${Math.round(Number(r.progress) * 100)}%): ` +
+        'nothing to retry; a chunk whose worker dies is queued again within a minute (see jobs show)',
+    );
+  }
   if (r.status === 'processing') {
     const worker = r.worker_id ? await getWorkerState(db, r.worker_id) : null;
     if (worker?.alive) {

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Database } from '../db/schema.js';
-import { addJob } from './tasks/add-job.js';
+import { addJob, addJobs } from './tasks/add-job.js';
 import { taskSpec } from './tasks/task-spec.js';
 
 export const RENDER_TASK = 'render';
@@ -14,6 +14,15 @@ export const RENDER_TASK = 'render';
 export const THUMBNAIL_TASK_NAME = 'thumbnail';
 /** The render task's name and payload, shared by its handler (tasks/render.ts) and enqueueRender. */
 export const renderTaskSpec = taskSpec(RENDER_TASK, z.object({ renderId: z.string().uuid() }));
+/** A chunk of a split render (tasks/render-chunk.ts): frames of one plan's range `idx`. */
+export const renderChunkTaskSpec = taskSpec('render-chunk', z.object({ renderId: z.string().uuid(), plan: z.string().uuid(), idx: z.number().int().min(0) }));
+/** Joins a split render's chunks into its files (tasks/render-assemble.ts). */
+export const renderAssembleTaskSpec = taskSpec('render-assemble', z.object({ renderId: z.string().uuid(), plan: z.string().uuid() }));
+/**
+ * Assembling is a short ffmpeg copy / sharp encode that frees a finished result: it goes
+ * before any render work waiting.
+ */
+export const ASSEMBLE_PRIORITY = 0;
 /** attempts before a render is marked failed (transient failures retry with backoff) */
 export const MAX_ATTEMPTS = 3;
 
@@ -31,6 +40,20 @@ export function renderJobKey(renderId: string): string {
 /** Queues a render's job; `priority` from fair-priority.ts (lower runs first). */
 export async function enqueueRender(trx: Kysely<Database>, renderId: string, priority = 0): Promise<void> {
   await addJob(trx, renderTaskSpec, { renderId }, { jobKey: renderJobKey(renderId), maxAttempts: MAX_ATTEMPTS, priority });
+}
+
+/** Queues the chunks of a split render, at the priority its render job had (fair-priority.ts). */
+export async function enqueueChunks(trx: Kysely<Database>, renderId: string, plan: string, idxs: readonly number[], priority: number): Promise<void> {
+  await addJobs(
+    trx,
+    renderChunkTaskSpec,
+    idxs.map((idx) => ({ payload: { renderId, plan, idx }, jobKey: `chunk:${plan}:${idx}`, maxAttempts: MAX_ATTEMPTS, priority })),
+  );
+}
+
+/** Queues the assembly of a split render (by the transaction that completed its last chunk). */
+export async function enqueueAssemble(trx: Kysely<Database>, renderId: string, plan: string): Promise<void> {
+  await addJob(trx, renderAssembleTaskSpec, { renderId, plan }, { jobKey: `assemble:${plan}`, maxAttempts: MAX_ATTEMPTS, priority: ASSEMBLE_PRIORITY });
 }
 
 /** Whether the render has a queue job (waiting, or locked by a worker). */
@@ -52,6 +75,8 @@ export interface QueueCounts {
   queued: number;
   processing: number;
   by_kind: { render: KindCounts; thumbnail: KindCounts };
+  /** frame-range chunks of split renders (those renders count once under render.processing) */
+  chunks: KindCounts;
 }
 
 /** Counts for /health and metrics: renders from their rows, thumbnails from graphile-worker's jobs. */
@@ -64,7 +89,21 @@ export async function queueCounts(db: Kysely<Database>): Promise<QueueCounts> {
     .execute();
   const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   const render = { queued: get('queued'), processing: get('processing') };
-  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) } };
+  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) }, chunks: await chunkCounts(db) };
+}
+
+/** Chunks of the current plans of processing renders, by state. */
+async function chunkCounts(db: Kysely<Database>): Promise<KindCounts> {
+  const rows = await db
+    .selectFrom('render_chunks as c')
+    .innerJoin('renders as r', (j) => j.onRef('r.id', '=', 'c.render_id').onRef('r.chunk_plan', '=', 'c.plan'))
+    .select(['c.status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('r.status', '=', 'processing')
+    .where('c.status', 'in', ['queued', 'processing'])
+    .groupBy('c.status')
+    .execute();
+  const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { queued: get('queued'), processing: get('processing') };
 }
 
 /**

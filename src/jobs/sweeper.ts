@@ -9,7 +9,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { releaseWorkerRenders } from './render-lifecycle.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
+import { ageWaitingJobs } from './fair-priority.js';
+import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, releaseWorkerRenders, type AbandonedChunk } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_S = 30;
@@ -18,6 +20,7 @@ export const SWEEP_MS = 5_000;
 export interface SweepResult {
   deadWorkers: string[];
   requeuedRenders: number;
+  requeuedChunks: number;
 }
 
 export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promise<SweepResult> {
@@ -28,7 +31,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('last_seen', '<', sql<Date>`now() - make_interval(secs => ${deadAfterS})`)
     .where(sql<boolean>`pg_postmaster_start_time() < now() - make_interval(secs => ${deadAfterS})`)
     .execute();
-  if (!dead.length) return { deadWorkers: [], requeuedRenders: 0 };
+  if (!dead.length) return { deadWorkers: [], requeuedRenders: 0, requeuedChunks: 0 };
   const ids = dead.map((w) => w.id);
   // the ids each worker reported, plus those its renders recorded when they were claimed
   const claimedBy = await db.db
@@ -38,11 +41,13 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('worker_id', 'in', ids)
     .where('locked_by', 'is not', null)
     .execute();
-  const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!)])];
+  const chunkIds = await chunkLocks(db.db, ids);
+  const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!), ...chunkIds])];
   await unlockGraphileWorkers(db.db, graphileIds);
   const requeued = await releaseWorkerRenders(db.db, ids);
+  const requeuedChunks = await releaseWorkerChunks(db.db, ids);
   await db.db.updateTable('workers').set({ stopped_at: sql`now()` }).where('id', 'in', ids).execute();
-  return { deadWorkers: ids, requeuedRenders: requeued };
+  return { deadWorkers: ids, requeuedRenders: requeued, requeuedChunks };
 }
 
 /** Frees the queue jobs these graphile-worker ids hold, so any worker can take them again. */
@@ -52,13 +57,29 @@ export async function unlockGraphileWorkers(db: Kysely<Database>, graphileIds: r
   await sql`SELECT graphile_worker.force_unlock_workers(${sql.val([...graphileIds])}::text[])`.execute(db);
 }
 
-/** Starts sweeping every SWEEP_MS; returns a stop function. */
-export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS): () => void {
+/**
+ * Deletes chunk pieces that no render will assemble (render failed, reopened or split anew;
+ * or the assemble step's own delete failed). Pieces are recorded before they are uploaded, so
+ * a worker that died mid-upload leaves nothing unrecorded. Returns the chunks swept.
+ */
+export async function sweepChunkPieces(db: Db, store: ArtifactStore): Promise<AbandonedChunk[]> {
+  const chunks = await abandonedChunks(db.db);
+  for (const c of chunks) {
+    for (const key of Object.values(c.pieces)) if (key) await store.delete(key);
+    await clearChunkPieces(db.db, c);
+  }
+  return chunks;
+}
+
+/** Starts sweeping every SWEEP_MS (dead workers; with a store, abandoned chunk pieces too); returns a stop function. */
+export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS, store?: ArtifactStore): () => void {
   const timer = setInterval(() => {
     sweepDeadWorkers(db).then(
       (r) => r.deadWorkers.length && onSweep?.(r),
       () => {},
     );
+    if (store) sweepChunkPieces(db, store).catch(() => {});
+    ageWaitingJobs(db.db).catch(() => {});
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

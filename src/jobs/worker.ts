@@ -17,8 +17,10 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { installQueue, quietLogger } from './queue.js';
 import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
-import { releaseWorkerRenders } from './render-lifecycle.js';
+import { releaseWorkerChunks, releaseWorkerRenders } from './render-lifecycle.js';
 import { renderTask } from './tasks/render.js';
+import { renderChunkTask } from './tasks/render-chunk.js';
+import { renderAssembleTask } from './tasks/render-assemble.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
 import { toTaskList } from './tasks/registry.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
@@ -29,6 +31,8 @@ export interface WorkerOptions {
   renderTimeoutMs: number;
   /** how long stop() waits for running renders before releasing them */
   drainTimeoutMs: number;
+  /** wanted seconds per chunk; default config chunkSeconds (0: never split) */
+  chunkSeconds?: number;
   /** inject an engine (tests); otherwise one is created from config */
   engine?: RenderEngine;
 }
@@ -73,10 +77,12 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   };
   const beat = setInterval(() => (beating = heartbeat()), HEARTBEAT_MS);
   beat.unref();
-  const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'));
+  const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store);
 
   const taskList = toTaskList([
-    renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+    renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
+    renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+    renderAssembleTask({ db, store, engine, log: wlog }),
     thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
   ]);
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
@@ -168,6 +174,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
           wlog.warn('drain bound reached: releasing running renders for retry');
           await runner.kill().catch(() => {});
           await releaseWorkerRenders(db.db, [id]).catch(() => {});
+          await releaseWorkerChunks(db.db, [id]).catch(() => {});
           await gw
             .makeWorkerUtils({ pgPool: db.pool, logger: quietLogger(gw.Logger) })
             .then(async (u) => {

@@ -7,13 +7,15 @@
 import type { Config } from '../config.js';
 import type { BrowserPool } from './browser-pool.js';
 import type { GlBackendName } from './chromium-args.js';
-import type { RenderRequest, RenderResult, StillsRequest } from './renderer.js';
+import type { ChunkRequest, ChunkResult, RenderRequest, RenderResult, StillsRequest } from './renderer.js';
 import type { StageBundle } from './stage-server.js';
 import type { ToolLocation } from './tool-paths.js';
 
 /** What a render needs besides the browser and ffmpeg: the build, options, outputs, where to write. */
 export type EngineRequest = Omit<RenderRequest, 'pool' | 'ffmpegPath'>;
 export type EngineStillsRequest = Omit<StillsRequest, 'pool'>;
+/** One farm chunk: frames [start, end) of the turn (renderer.ts renderChunk). */
+export type EngineChunkRequest = Omit<ChunkRequest, 'pool' | 'ffmpegPath'>;
 
 export interface EngineInfo {
   backend: GlBackendName;
@@ -29,6 +31,10 @@ export interface EngineInfo {
 
 export interface RenderEngine {
   render(req: EngineRequest): Promise<RenderResult>;
+  /** frames [start, end) of a render as pieces for the farm's assemble step (encode/assemble.ts) */
+  renderChunk(req: EngineChunkRequest): Promise<ChunkResult>;
+  /** the programs the assemble step runs (ffprobe is read lazily: a missing one throws MissingToolError here, not at start) */
+  readonly tools: { ffmpeg: string; ffprobe: string };
   /** single frames as lossless PNGs in memory (a few only: tests, dev snapshots) */
   stills(req: EngineStillsRequest): Promise<Buffer[]>;
   /** launches the browser if needed and runs the GL self-test */
@@ -69,17 +75,27 @@ export function glPolicy(requested: 'auto' | GlBackendName, chromium: ToolLocati
 /** Finds the tools (MissingToolError naming the fix when one is missing) and prepares a warm browser, launched on first use. */
 export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions = {}): Promise<RenderEngine> {
   // loaded here, not at the top: importing the engine's types must not load puppeteer
-  const { findChromium, findFfmpeg } = await import('./tool-paths.js');
+  const { findChromium, findFfmpeg, findFfprobe } = await import('./tool-paths.js');
   const { BrowserPool } = await import('./browser-pool.js');
   const { farmStageBundle } = await import('./stage-bundle.js');
-  const { renderBuild, renderStills } = await import('./renderer.js');
+  const { renderBuild, renderChunk, renderStills } = await import('./renderer.js');
   const { rendererNote } = await import('./speed-note.js');
   const chromium = await findChromium(cfg, cfg.searchPath);
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
+  // only assembling needs ffprobe: an engine that just renders must not fail without it
+  const ffprobe = await findFfprobe(cfg, cfg.searchPath).catch((err: unknown) => err as Error);
   const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log });
   return {
     pool,
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),
+    renderChunk: (req) => renderChunk({ pool, ffmpegPath: ffmpeg.path, ...req }),
+    tools: {
+      ffmpeg: ffmpeg.path,
+      get ffprobe(): string {
+        if (ffprobe instanceof Error) throw ffprobe;
+        return ffprobe.path;
+      },
+    },
     stills: (req) => renderStills({ pool, ...req }),
     info: async () => {
       const i = await pool.info();

@@ -18,6 +18,9 @@
  * upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
  * Video: WebCodecs replaces JPEG encode + ffmpeg's JPEG decode + x264 by one encode in the
  * GPU process, which the render leaves partly idle (llvmpipe keeps ~1.7 of 2 cores busy).
+ * The video is a run of independent segments (a fresh VideoEncoder per VIDEO_SEGMENT_FRAMES),
+ * so farm chunks of whole segments concatenate to the whole render's stream; see
+ * webcodecsReproducible (h264-config.ts) for the sizes where Chromium's bytes are reproducible.
  *
  * Everything that reads the canvas happens synchronously right after renderFrame: a canvas
  * without preserveDrawingBuffer is cleared once the page yields.
@@ -35,6 +38,8 @@ export interface PageH264 {
   fps: number;
   /** bits per second (Chromium's software H.264 has no quantizer mode) */
   bitrate: number;
+  /** frames per segment (VIDEO_SEGMENT_FRAMES): each is encoded by a fresh VideoEncoder */
+  segmentFrames: number;
 }
 
 /** Parameters of one capture run in the page. */
@@ -114,61 +119,80 @@ export const PAGE_CAPTURE_SOURCE = `
     return pixels;
   };
 
+  // H.264 in segments of cfg.segmentFrames: each segment is encoded by a fresh VideoEncoder
+  // (keyframe first, timestamps from the segment start) so its bytes depend only on its
+  // frames, and a farm chunk of whole segments gives the bytes the whole render gives. A
+  // segment starts at every index that is a multiple of segmentFrames (and at a run's start).
   const h264Encoder = (req) => {
     const cfg = req.h264;
     const sent = [];
+    const closing = [];
     let failure = null;
-    let seq = 0;
+    let total = 0;
     let wake = null;
+    let current = null;
     const wakeUp = () => { const w = wake; wake = null; if (w) w(); };
     const fail = (err) => {
       failure = failure || new Error('webcodecs: ' + ((err && err.message) || String(err)));
       wakeUp();
     };
-    const encoder = new VideoEncoder({
-      output: (chunk) => {
-        const bytes = new Uint8Array(chunk.byteLength);
-        chunk.copyTo(bytes);
-        sent.push(post('/frames/' + req.token + '-h264/' + seq++, bytes).catch(fail));
-      },
-      error: fail,
-    });
-    encoder.ondequeue = wakeUp;
-    encoder.configure({
-      codec: cfg.codec, width: cfg.width, height: cfg.height, framerate: cfg.fps, bitrate: cfg.bitrate,
-      bitrateMode: 'variable', latencyMode: 'quality', avc: { format: 'annexb' },
-    });
     const tick = Math.round(1e6 / cfg.fps);
+    // chunks are numbered by their frame's position in the run (one chunk per frame, no B-frames)
+    const open = (base) => {
+      let n = 0;
+      const encoder = new VideoEncoder({
+        output: (chunk) => {
+          const bytes = new Uint8Array(chunk.byteLength);
+          chunk.copyTo(bytes);
+          total++;
+          sent.push(post('/frames/' + req.token + '-h264/' + (base + n++), bytes).catch(fail));
+        },
+        error: fail,
+      });
+      encoder.ondequeue = wakeUp;
+      encoder.configure({
+        codec: cfg.codec, width: cfg.width, height: cfg.height, framerate: cfg.fps, bitrate: cfg.bitrate,
+        bitrateMode: 'variable', latencyMode: 'quality', avc: { format: 'annexb' },
+      });
+      return encoder;
+    };
+    const close = (encoder) => encoder.flush().catch(fail).finally(() => { if (encoder.state !== 'closed') encoder.close(); });
     return {
-      // position: the frame's place in the video (timestamps must increase)
-      async encode(frame, position) {
+      // the frame's timestamp: its place in its segment
+      timestamp: (index) => (index % cfg.segmentFrames) * tick,
+      tick,
+      // position: the frame's place in the run (numbers its chunk); index: its frame of the turn
+      async encode(frame, position, index) {
         if (failure) { frame.close(); throw failure; }
+        const first = !current || index % cfg.segmentFrames === 0;
         try {
-          encoder.encode(frame, { keyFrame: position === 0 });
+          if (first) {
+            // the previous segment flushes while this one encodes; one at a time behind it
+            if (current) closing.push(close(current));
+            while (closing.length > 1) await closing.shift();
+            current = open(position);
+          }
+          current.encode(frame, { keyFrame: first });
         } catch (err) {
           fail(err);
         } finally {
           frame.close();
         }
         // one frame queued while the next renders: memory stays flat, the encoder never idles
-        while (!failure && encoder.encodeQueueSize > 1) await new Promise((r) => { wake = r; });
+        while (!failure && current.encodeQueueSize > 1) await new Promise((r) => { wake = r; });
         if (failure) throw failure;
       },
       async finish() {
-        try {
-          await encoder.flush();
-        } catch (err) {
-          fail(err);
-        }
+        if (current) closing.push(close(current));
+        current = null;
+        await Promise.all(closing);
         await Promise.all(sent);
-        if (encoder.state !== 'closed') encoder.close();
         if (failure) throw failure;
-        return seq;
+        return total;
       },
       close() {
-        if (encoder.state !== 'closed') encoder.close();
+        if (current && current.state !== 'closed') current.close();
       },
-      tick,
     };
   };
 
@@ -212,7 +236,7 @@ export const PAGE_CAPTURE_SOURCE = `
         if (window.__rfAbort) throw new Error(window.__rfAbort);
         stage.renderFrame(index);
         // synchronous reads first, while the drawing buffer is certainly intact
-        const vf = video ? new VideoFrame(canvas, { timestamp: position * video.tick, duration: video.tick, alpha: 'discard' }) : null;
+        const vf = video ? new VideoFrame(canvas, { timestamp: video.timestamp(index), duration: video.tick, alpha: 'discard' }) : null;
         const still = stills.has(index) ? readRaw(gl) : null;
         const blob = req.frames && req.frames.type !== 'sheet'
           ? new Promise((resolve) => canvas.toBlob(resolve, req.frames.type, req.frames.quality))
@@ -220,7 +244,8 @@ export const PAGE_CAPTURE_SOURCE = `
         let row = null;
         if (sheet) {
           // a GPU copy into the row; the row is read back once it is full
-          const col = position % sheet.columns;
+          // cells by frame index: a farm chunk starting at a row boundary composes the same rows
+          const col = index % sheet.columns;
           if (col === 0) sheet.ctx.fillRect(0, 0, sheet.canvas.width, sheet.canvas.height);
           sheet.ctx.drawImage(canvas, col * canvas.width, 0);
           if (col === sheet.columns - 1 || position === req.indices.length - 1) {
@@ -229,7 +254,7 @@ export const PAGE_CAPTURE_SOURCE = `
         }
         if (still) await frames.add(() => post('/frames/' + req.token + '-still/' + index, still));
         if (row) {
-          const n = Math.floor(position / sheet.columns);
+          const n = Math.floor(index / sheet.columns);
           await frames.add(() => post('/frames/' + req.token + '/' + n, row));
         }
         if (blob) {
@@ -238,7 +263,7 @@ export const PAGE_CAPTURE_SOURCE = `
             return post('/frames/' + req.token + '/' + index, b);
           }));
         }
-        if (vf) await video.encode(vf, position);
+        if (vf) await video.encode(vf, position, index);
         position++;
       }
       const chunks = video ? await video.finish() : 0;

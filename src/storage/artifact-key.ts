@@ -72,3 +72,11 @@ export const THUMBNAIL_KEY_SUFFIX = '.webp';
 export function thumbnailKey(partId: string, version: number): string {
   return `${THUMBNAIL_KEY_PREFIX}${partId}/${version}${THUMBNAIL_KEY_SUFFIX}`;
 }
+
+/** Temporary results of a split render's chunks: `chunks/<cacheKey>/<plan>/<idx>/<file>` (deleted after assembly). */
+export const CHUNK_KEY_PREFIX = 'chunks/';
+
+/** One piece of one chunk of a plan. */
+export function chunkArtifactKey(cacheKey: string, plan: string, idx: number, file: string): string {
+  return `${CHUNK_KEY_PREFIX}${cacheKey}/${plan}/${idx}/${file}`;
+}

@@ -16,7 +16,7 @@ describe('service endpoints', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'ok', db: 'ok', workers: 0 });
     const kind = { queued: expect.any(Number), processing: expect.any(Number) };
-    expect(r.json.queue).toEqual({ ...kind, by_kind: { render: kind, thumbnail: { ...kind, failed: expect.any(Number) } } });
+    expect(r.json.queue).toEqual({ ...kind, by_kind: { render: kind, thumbnail: { ...kind, failed: expect.any(Number) } }, chunks: kind });
     expect(r.json.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 

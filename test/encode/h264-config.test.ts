@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { h264Bitrate, h264Codecs, h264Level } from '../../src/encode/h264-config.js';
+import { h264Bitrate, h264Codecs, h264Level, webcodecsReproducible } from '../../src/encode/h264-config.js';
 
 describe('h264 config', () => {
   it('picks the lowest level that holds the size and rate', () => {
@@ -18,5 +18,12 @@ describe('h264 config', () => {
   it('scales the bitrate with the pixel rate, with a floor', () => {
     expect(h264Bitrate(1920, 1080, 30)).toBeGreaterThan(h264Bitrate(1280, 720, 30));
     expect(h264Bitrate(256, 256, 30)).toBe(1_000_000);
+  });
+
+  it('knows where Chromium encodes H.264 single-threaded (reproducible bytes)', () => {
+    expect(webcodecsReproducible(256, 256)).toBe(true);
+    expect(webcodecsReproducible(638, 480)).toBe(true);
+    expect(webcodecsReproducible(640, 480)).toBe(false);
+    expect(webcodecsReproducible(1280, 720)).toBe(false);
   });
 });

@@ -16,9 +16,9 @@ export interface WorkerChild {
 }
 
 /** Spawns a worker on `databaseUrl` and resolves once it is taking jobs. */
-export async function spawnWorker(databaseUrl: string, dataDir: string, args: string[] = []): Promise<WorkerChild> {
+export async function spawnWorker(databaseUrl: string, dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<WorkerChild> {
   const proc = spawn('node', [BIN, 'worker', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];

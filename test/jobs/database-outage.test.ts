@@ -69,7 +69,8 @@ describe('database outage during a render', () => {
   });
 
   it('keeps the rendered result, survives, and completes the job when PostgreSQL is back', async () => {
-    worker = await spawnWorker(url, workerDir);
+    // the whole-render path (a split render's chunks record through the same untilReachable)
+    worker = await spawnWorker(url, workerDir, [], { RENDER_FARM_CHUNK_SECONDS: '0' });
     const { render } = await submitRender(db, {
       customerId,
       parts: glass.parts,

@@ -1,6 +1,6 @@
 /**
  * The capture/encode paths of renderBuild with real Chromium, ffmpeg and sharp at small sizes:
- * WebCodecs H.264 (remuxed by ffmpeg) and its automatic x264 fallback, raw-pixel sprite
+ * WebCodecs H.264 (remuxed by ffmpeg) and its automatic x264 fallback, both in 1 s segments, raw-pixel sprite
  * sheets and the hero still read during the turn, each checked against lossless stills.
  */
 import { execFile } from 'node:child_process';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h264Bitrate, h264Codecs } from '../../src/encode/h264-config.js';
+import { VIDEO_SEGMENT_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { RenderResult } from '../../src/render/renderer.js';
 import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
@@ -49,6 +50,14 @@ async function probe(file: string): Promise<Record<string, string | number> & { 
   return { ...info.streams[0]!, duration: Number(info.format.duration) };
 }
 
+/** Indices of a video's key frames. */
+async function keyFrames(file: string): Promise<number[]> {
+  const ffprobe = (await findFfprobe({})).path;
+  const { stdout } = await run(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=key_frame', '-of', 'json', file]);
+  const frames = (JSON.parse(stdout) as { frames: Array<{ key_frame: number }> }).frames;
+  return frames.flatMap((f, i) => (f.key_frame ? [i] : []));
+}
+
 /** Frame `n` of a video as PNG, decoded by ffmpeg. */
 async function videoFrame(file: string, n: number): Promise<Buffer> {
   const { stdout } = await run(ffmpegPath, ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${n})`, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 });
@@ -67,6 +76,8 @@ async function expectGoodMp4(r: RenderResult, frames: number) {
   const bytes = await readFile(video.path);
   expect(bytes.indexOf('moov')).toBeGreaterThan(0);
   expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
+  // one independently encoded segment per VIDEO_SEGMENT_FRAMES, each opening with a keyframe
+  expect(await keyFrames(video.path)).toEqual(Array.from({ length: Math.ceil(frames / VIDEO_SEGMENT_FRAMES) }, (_, k) => k * VIDEO_SEGMENT_FRAMES));
   // the pixels are the scene's: frame 5 of the video against a lossless render of frame 5
   const [still] = await engine.stills({ build, options: small('video'), indices: [5] });
   expect(await diffFraction(await videoFrame(video.path, 5), still!, 16)).toBeLessThan(0.05);

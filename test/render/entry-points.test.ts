@@ -25,14 +25,12 @@ describe('API and CLI render a saved build identically', () => {
   let api: TestApi;
   let engine: RenderEngine;
   let worker: RunningWorker;
-  let token: string;
   let backend: string;
   let out: string;
 
   beforeAll(async () => {
     api = await startTestApi();
     out = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-entry-points-'));
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'] } })).json.session_token;
     engine = await createRenderEngine(api.t.cfg);
     // the CLI must draw with the same WebGL backend for pixels to be comparable
     backend = (await engine.info()).backend;
@@ -51,6 +49,8 @@ describe('API and CLI render a saved build identically', () => {
   });
 
   async function apiSprite(shareCode: string): Promise<Buffer> {
+    // a token per render: one minted in beforeAll expires (120 s) before the last build on a busy machine
+    const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
     const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...SMALL } });
     expect([200, 202]).toContain(s.status);
     const until = Date.now() + 120_000;

@@ -108,10 +108,10 @@ describe('render-farm top', () => {
     await sql`UPDATE renders SET progress = 0.75 WHERE id = ${ids.running.renderId}`.execute(t.db.db);
     await frame(/\[########--\]\s+75%/, '75% after the refresh');
 
-    const rows = f.split('\n').filter((l) => /^[> ] [0-9a-f]{8}\s/.test(l));
-    const second = rows[1]!.slice(2, 10);
     ui.stdin.write('\u001B[B'); // down arrow
-    await frame(new RegExp(`> ${second}`), 'the second row selected');
+    // the two queued rows wait equally long and may swap between refreshes: read the selection off the screen
+    const moved = await frame(new RegExp(`^> (?!${ids.running.jobId.slice(0, 8)})[0-9a-f]{8}\\s`, 'm'), 'the second row selected');
+    const second = /^> ([0-9a-f]{8})\s/m.exec(moved)![1]!;
     ui.stdin.write('\r');
     f = await frame(/JOB [0-9a-f-]{36}\s+\(render/, 'the detail');
     const fullId = [ids.waiting, ids.pregen].find((j) => j.jobId.startsWith(second))!.jobId;
@@ -121,11 +121,19 @@ describe('render-farm top', () => {
     ui.stdin.write('\u001B'); // escape closes it
     await frame(/^(?![\s\S]*JOB [0-9a-f-]{36}\s+\(render)/, 'the detail closed');
     // the failed job (row 4): its detail has the whole error the row cuts short
-    const failedRow = rows.findIndex((l) => l.includes(ids.failed.jobId.slice(0, 8)));
-    for (let i = 1; i < failedRow; i++) {
-      ui.stdin.write('\u001B[B');
-      await frame(new RegExp(`> ${rows[i + 1]!.slice(2, 10)}`), `row ${i + 1} selected`);
+    // rows are read from the screen as it is now (a refresh may have reordered queued rows since
+    // the first frame), and each key press waits for its selection before the next
+    const failedId = ids.failed.jobId.slice(0, 8);
+    for (let presses = 0; presses < 10; presses++) {
+      const now = (ui.lastFrame() ?? '').split('\n').filter((l) => /^[> ] [0-9a-f]{8}\s/.test(l));
+      const selected = now.findIndex((l) => l.startsWith('>'));
+      const target = now.findIndex((l) => l.includes(failedId));
+      if (selected === target) break;
+      const next = now[selected + (target > selected ? 1 : -1)]!.slice(2, 10);
+      ui.stdin.write(target > selected ? '\u001B[B' : '\u001B[A');
+      await frame(new RegExp(`> ${next}`), `row ${next} selected`);
     }
+    await frame(new RegExp(`> ${failedId}`), 'the failed row selected');
     ui.stdin.write('\r');
     await frame(/error\s+the render timed out after 900 s/, 'the full error in the detail');
     ui.stdin.write('q');

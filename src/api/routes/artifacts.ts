@@ -9,7 +9,7 @@
  */
 import { Router } from 'express';
 import type { Logger } from '../../log.js';
-import { isArtifactKey } from '../../storage/artifact-key.js';
+import { CHUNK_KEY_PREFIX, isArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore, StoredArtifact } from '../../storage/artifact-store.js';
 import { notFound } from '../http-error.js';
 import { sendStored } from '../send-stored.js';
@@ -49,7 +49,8 @@ export function artifactRoutes(ctx: ArtifactRouteContext): Router {
     const segments = (req.params as { key?: string[] | string }).key;
     const key = Array.isArray(segments) ? segments.join('/') : String(segments ?? '');
     // a malformed key (traversal, odd characters) is simply not an artifact: 404, not 400
-    const meta = isArtifactKey(key) ? await ctx.store.stat(key) : null;
+    // chunk pieces are a split render's temporary intermediates, not results: never served
+    const meta = isArtifactKey(key) && !key.startsWith(CHUNK_KEY_PREFIX) ? await ctx.store.stat(key) : null;
     if (!meta) throw notFound('artifact_not_found', `no artifact at /artifacts/${key.slice(0, 200)}`);
 
     const inm = req.get('if-none-match');

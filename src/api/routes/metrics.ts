@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { queueCounts } from '../../jobs/queue.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
-import { liveWorkerCount, processing, queueDepth, registry } from '../../metrics.js';
+import { chunkCount, liveWorkerCount, processing, queueDepth, registry } from '../../metrics.js';
 import type { ApiContext } from '../context.js';
 
 export function metricsRoutes(ctx: ApiContext): Router {
@@ -14,6 +14,8 @@ export function metricsRoutes(ctx: ApiContext): Router {
         queueDepth.set({ kind }, c.queued);
         processing.set({ kind }, c.processing);
       }
+      chunkCount.set({ state: 'queued' }, q.chunks.queued);
+      chunkCount.set({ state: 'processing' }, q.chunks.processing);
       liveWorkerCount.set(w.length);
     } catch {
       // database down: the process metrics are still worth serving

@@ -5,25 +5,28 @@
  * bookkeeping waits out a database outage (the rendered files are already stored), so the task
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { resolveBuildParts } from '../../catalog/repository.js';
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
+import { chunkUnitFrames } from '../../model/chunk-unit.js';
 import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
-import { normalisedRequestSchema, type NormalisedRequest } from '../../model/render-request.js';
 import { PermanentRenderError } from '../errors.js';
-import { renderTaskSpec } from '../queue.js';
+import { planChunks, secondsPerFrame } from '../chunk-plan.js';
+import { enqueueChunks, renderTaskSpec } from '../queue.js';
 import type { RenderArtifacts } from '../render-row.js';
-import { claimRender, completeRender, failRender, recordProgress, requeueRender } from '../render-lifecycle.js';
+import { claimRender, completeRender, failRender, recordProgress, requeueRender, splitRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
+import { recordWorkerSpeed, slowestWorkerSpeed } from '../worker-speed.js';
 import { defineTask } from './registry.js';
-import { checkCacheKey } from '../key-check.js';
-import { rendererVersion } from '../../render/renderer-version.js';
+import { loadRenderInput } from './render-input.js';
+
+export { parseStoredRequest } from './render-input.js';
 
 export interface RenderTaskContext {
   db: Db;
@@ -33,19 +36,11 @@ export interface RenderTaskContext {
   /** this worker process's id (workers table) */
   workerId: string;
   timeoutMs: number;
+  /** wanted seconds per chunk (chunk-plan.ts); 0 renders every render in one task */
+  chunkSeconds: number;
 }
 
 const PROGRESS_EVERY_MS = 1_000;
-
-/** The row's normalised request, parsed by the schema that wrote it; bad data fails for good. */
-export function parseStoredRequest(raw: unknown): NormalisedRequest {
-  const parsed = normalisedRequestSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-  const what = issue?.path[0] === 'state' ? "the build's saved state is invalid" : 'the stored render request is invalid';
-  throw new PermanentRenderError(`${what}: ${where}${issue?.message ?? 'unreadable'}`);
-}
 
 export function renderTask(ctx: RenderTaskContext) {
   return defineTask({
@@ -72,17 +67,27 @@ export function renderTask(ctx: RenderTaskContext) {
       const signal = AbortSignal.any([timeout, helpers.abortSignal]);
       let lastWrite = 0;
       try {
-        const request = parseStoredRequest(claimed.request);
-        const resolved = await record(() => resolveBuildParts(db, request.parts));
-        if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
-        const renderer = await rendererVersion();
-        // the parts' data and versions come from one query, so pixels rendered from this data are
-        // the key's pixels even if the catalog changes during the render (no second check needed,
-        // which would also hold the stored files back during a database outage)
-        checkCacheKey(claimed, request, resolved.versions, renderer);
+        const { request, build } = await loadRenderInput(db, claimed, record);
+        const o = request.options;
+        if (ctx.chunkSeconds > 0) {
+          // split when it is worth it: chunks sized for the slowest live worker, any worker renders them
+          const spf = secondsPerFrame(o, await record(() => slowestWorkerSpeed(db, o.profile)));
+          const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds });
+          if (ranges.length > 1) {
+            const plan = randomUUID();
+            await record(() =>
+              db.db.transaction().execute(async (trx) => {
+                await splitRender(trx, renderId, plan, ranges);
+                await enqueueChunks(trx, renderId, plan, ranges.map((r) => r.idx), helpers.job.priority);
+              }),
+            );
+            jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000 }, 'render split into chunks');
+            return;
+          }
+        }
         const result = await ctx.engine.render({
-          build: { parts: resolved.parts, state: request.state },
-          options: request.options,
+          build,
+          options: o,
           outDir: tmp,
           signal,
           onProgress: (p) => {
@@ -110,6 +115,7 @@ export function renderTask(ctx: RenderTaskContext) {
             renderMs: result.timings.total,
           }),
         );
+        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
         renderResults.inc({ result: 'completed' });
         renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
         framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);

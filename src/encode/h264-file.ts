@@ -1,0 +1,37 @@
+/**
+ * A raw H.264 sink that writes to a file (a farm chunk's `video.h264` piece) instead of the
+ * remux ffmpeg; `write` waits for the stream to drain, like the ffmpeg pipe does.
+ */
+import { createWriteStream } from 'node:fs';
+import type { H264Sink } from './video-encoder.js';
+
+export function startH264File(file: string): H264Sink {
+  const out = createWriteStream(file);
+  let failure: Error | null = null;
+  out.on('error', (err) => {
+    failure = failure ?? err;
+  });
+  return {
+    async write(bytes) {
+      if (failure) throw failure;
+      if (!out.write(bytes)) {
+        await new Promise<void>((resolve, reject) => {
+          const onDrain = () => { out.off('close', onClose); resolve(); };
+          const onClose = () => { out.off('drain', onDrain); reject(failure ?? new Error(`${file} closed`)); };
+          out.once('drain', onDrain);
+          out.once('close', onClose);
+        });
+      }
+    },
+    finish() {
+      return new Promise<void>((resolve, reject) => {
+        if (failure) return reject(failure);
+        out.end((err?: Error | null) => (err ? reject(err) : failure ? reject(failure) : resolve()));
+      });
+    },
+    kill() {
+      failure = failure ?? new Error('h264 file closed');
+      out.destroy();
+    },
+  };
+}
