@@ -333,15 +333,15 @@ async function memoryAtLargestFrame(): Promise<{ width: number; height: number; 
   }
 }
 
-/** Thumbnails/s of the batched path, measured by bench/thumbnails.ts in its own process. */
+/** Thumbnails/s of the batched path (real OpenDB parts), measured by bench/thumbnails.ts in its own process and database. */
 async function thumbnailRate(parts: number): Promise<{ parts: number; seconds: number; perSecond: number }> {
   const out = await new Promise<string>((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/thumbnails.ts'), '--parts', String(parts), '--json', '--batch-only'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/thumbnails.ts'), '--parts', String(parts), '--single', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let s = '';
     p.stdout.on('data', (d: Buffer) => (s += d.toString()));
     p.on('exit', (c) => (c === 0 ? resolve(s) : reject(new Error(`bench/thumbnails.ts exited ${c}`))));
   });
-  const last = out.trim().split('\n').at(-1)!;
-  return JSON.parse(last) as { parts: number; seconds: number; perSecond: number };
+  const { batch } = JSON.parse(out) as { batch: { parts: number; seconds: number; perSecond: number } };
+  return batch;
 }
 

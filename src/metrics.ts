@@ -38,7 +38,7 @@ export const framesPerSecond = new client.Gauge({
 });
 
 /** Farm-wide gauges, filled by a collect callback the server installs. */
-export const queueDepth = new client.Gauge({ name: 'render_farm_queue_depth', help: 'Jobs waiting for a worker, by kind (render, thumbnail)', labelNames: ['kind'], registers: [registry] });
-export const processing = new client.Gauge({ name: 'render_farm_renders_processing', help: 'Jobs being worked on now, by kind (render, thumbnail)', labelNames: ['kind'], registers: [registry] });
+export const queueDepth = new client.Gauge({ name: 'render_farm_queue_depth', help: 'Jobs waiting for a worker, by kind (render; thumbnail counted in parts)', labelNames: ['kind'], registers: [registry] });
+export const processing = new client.Gauge({ name: 'render_farm_renders_processing', help: 'Jobs being worked on now, by kind (render; thumbnail counted in parts)', labelNames: ['kind'], registers: [registry] });
 export const chunkCount = new client.Gauge({ name: 'render_farm_chunks', help: 'Frame-range chunks of split renders, by state (queued, processing); their renders count once in render_farm_renders_processing', labelNames: ['state'], registers: [registry] });
 export const liveWorkerCount = new client.Gauge({ name: 'render_farm_workers_live', help: 'Workers with a recent heartbeat', registers: [registry] });

@@ -66,7 +66,7 @@ async function load(build: StageBuild, options: StageOptions): Promise<StageInfo
   session?.dispose();
   session = null;
   const next = new StageSession(r, build, sessionOptions(options));
-  await next.warm();
+  if (options?.warm !== false) await next.warm();
   session = next;
   return { ...next.info, warnings: [...next.info.warnings] };
 }

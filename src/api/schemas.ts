@@ -158,7 +158,7 @@ export const healthResponse = z.object({
         thumbnail: z.object({ queued: z.number().int(), processing: z.number().int(), failed: z.number().int() }),
       })
       .optional()
-      .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render)' }),
+      .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render), counted in parts (a thumbnail job renders a batch of parts; processing counts every part of a running batch)' }),
     chunks: z
       .object({ queued: z.number().int(), processing: z.number().int() })
       .optional()

@@ -6,18 +6,18 @@ import { configFor, intFlag, printJson, withDb } from './common.js';
 const STATUSES = ['queued', 'processing', 'completed', 'error'];
 const KINDS = ['renders', 'thumbnails'];
 
-/** `jobs list --kind thumbnails`: the backlog counts, then the jobs (running, waiting, failed). */
+/** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
-  const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
+  const { listThumbnailJobs, THUMBNAIL_BATCH_SIZE } = await import('../jobs/thumbnail-jobs.js');
   const { queueCounts } = await import('../jobs/queue.js');
   const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;
   if (json) return printJson({ counts: c, jobs: list });
-  process.stdout.write(`thumbnails: ${c.queued} queued, ${c.processing} processing, ${c.failed ?? 0} failed\n`);
+  process.stdout.write(`thumbnails: ${c.queued} queued, ${c.processing} processing, ${c.failed ?? 0} failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})\n`);
   if (!list.length) return;
   const { table } = await import('./table.js');
-  const rows = list.map((j) => [j.partId, j.state, j.category ?? '-', j.part ?? '(part gone)', `${j.attempts}/${j.maxAttempts}`, j.lastError ?? '']);
-  process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'ATTEMPTS', 'LAST ERROR'], rows));
+  const rows = list.map((j) => [j.partId, j.state, j.category ?? '-', j.part ?? '(part gone)', `${j.jobId} (${j.batch})`, `${j.attempts}/${j.maxAttempts}`, j.lastError ?? '']);
+  process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'JOB (PARTS)', 'ATTEMPTS', 'LAST ERROR'], rows));
 }
 
 export default function register(program: Command): void {

@@ -66,7 +66,7 @@ export async function hasQueueJob(db: Kysely<Database>, renderId: string): Promi
 export interface KindCounts {
   queued: number;
   processing: number;
-  /** queue jobs that used up their attempts (graphile-worker keeps them; thumbnails only) */
+  /** queue jobs that used up their attempts (graphile-worker keeps them; thumbnails only, counted in parts) */
   failed?: number;
 }
 
@@ -106,13 +106,27 @@ async function chunkCounts(db: Kysely<Database>): Promise<KindCounts> {
   return { queued: get('queued'), processing: get('processing') };
 }
 
-/** Thumbnail jobs live only in graphile-worker's table (no row of ours), so they are counted there. */
+/**
+ * SQL: the part ids a thumbnail job carries, one row each (a set-returning expression over
+ * graphile's `_private_jobs` as `pj`): a batch's `partIds`, or the one `partId` of a job queued
+ * before thumbnails were batched.
+ */
+export const THUMBNAIL_JOB_PART_IDS = sql<string>`json_array_elements_text(COALESCE(pj.payload->'partIds', json_build_array(pj.payload->>'partId')))`;
+/** SQL: how many parts a thumbnail job (`pj`) carries. */
+export const THUMBNAIL_JOB_PART_COUNT = sql<number>`COALESCE(json_array_length(pj.payload->'partIds'), 1)`;
+
+/**
+ * Thumbnail jobs live only in graphile-worker's table (no row of ours), so they are counted
+ * there, in parts (a job is a batch of parts): queued and failed parts are those of waiting and
+ * failed jobs; processing counts every part of a running batch, done or not, until it completes.
+ */
 async function thumbnailCounts(db: Kysely<Database>): Promise<KindCounts> {
-  const { rows } = await sql<{ queued: string; processing: string; failed: string }>`
-    SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts) AS queued,
-           count(*) FILTER (WHERE locked_at IS NOT NULL) AS processing,
-           count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
-    FROM graphile_worker.jobs WHERE task_identifier = ${THUMBNAIL_TASK_NAME}`
+  const { rows } = await sql<{ queued: string | null; processing: string | null; failed: string | null }>`
+    SELECT sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NULL AND pj.attempts < pj.max_attempts) AS queued,
+           sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NOT NULL) AS processing,
+           sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NULL AND pj.attempts >= pj.max_attempts) AS failed
+    FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
+    WHERE t.identifier = ${THUMBNAIL_TASK_NAME}`
     .execute(db)
     // no queue schema yet (nothing was ever queued): nothing waits
     .catch((err: { code?: string }) => {

@@ -33,6 +33,12 @@ export type StageOptions = Pick<
   transparent?: boolean;
   /** tests only: model details to leave out ('cables', 'aio-tubes'), to show what each adds */
   omit?: string[];
+  /**
+   * false: load() skips the warm-up (shader compile ahead and two counted frames, no drawCalls
+   * in the info); the first renderFrame compiles what it needs. Batched stills render one
+   * frame per load, so the warm-up would triple their cost. Default true.
+   */
+  warm?: boolean;
 };
 
 export interface StageInfo {

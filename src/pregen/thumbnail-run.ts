@@ -1,6 +1,7 @@
 /**
  * `pregen --thumbnails`: renders the product shots of the parts that lack a current one, with
- * `concurrency` warm engines, reporting through the same observers (UI, plain lines) as pregen.
+ * `concurrency` warm engines, each drawing batches of parts in one page session
+ * (thumbnails/batch-thumbnails.ts), reporting through the same observers (UI, plain lines) as pregen.
  */
 import type { PartRow } from '../catalog/repository.js';
 import type { Db } from '../db/database.js';
@@ -9,7 +10,9 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { oneLine } from './local-executor.js';
 import type { ItemRef, PregenObserver } from './progress.js';
 import { fanOut, type FailedItem } from './runner.js';
-import { renderThumbnail, THUMBNAIL_SIZE } from '../thumbnails/part-thumbnail.js';
+import { THUMBNAIL_BATCH_SIZE } from '../jobs/thumbnail-jobs.js';
+import { renderThumbnailBatch } from '../thumbnails/batch-thumbnails.js';
+import { THUMBNAIL_SIZE } from '../thumbnails/part-thumbnail.js';
 
 export interface ThumbnailRunOptions {
   db: Db;
@@ -56,20 +59,35 @@ export async function runThumbnails(parts: PartRow[], opts: ThumbnailRunOptions)
     if (queue.length && !opts.signal.aborted) {
       const slots = Math.max(1, Math.min(opts.concurrency, queue.length));
       for (let k = 0; k < slots; k++) engines.push(await opts.createEngine());
+      // batches of parts, one page session each (batch-thumbnails.ts); small enough to share out among the engines
+      const size = Math.max(1, Math.min(THUMBNAIL_BATCH_SIZE, Math.ceil(queue.length / slots)));
       await Promise.all(
         engines.map(async (engine) => {
-          for (let item = queue.shift(); item; item = queue.shift()) {
-            if (opts.signal.aborted) {
-              observer.cancel(item);
-              continue;
-            }
-            observer.start(item);
+          while (queue.length && !opts.signal.aborted) {
+            const batch = queue.splice(0, size);
+            const byId = new Map(batch.map((item) => [item.part.id, item]));
+            // the page draws the batch in order: each outcome starts the next part's line
+            let next = 0;
+            observer.start(batch[next++]!);
             try {
-              const r = await renderThumbnail({ db: opts.db, store: opts.store, engine }, item.part, opts.signal);
-              observer.done(item, { ms: r.ms, bytes: r.bytes, fps: 0 });
+              await renderThumbnailBatch({ db: opts.db, store: opts.store, engine }, batch.map((i) => i.part), {
+                signal: opts.signal,
+                onPart: (o) => {
+                  const item = byId.get(o.ok ? o.result.partId : o.failure.partId)!;
+                  // outcomes come a few at a time (attached together): every item is started before its outcome
+                  while (next <= batch.indexOf(item)) observer.start(batch[next++]!);
+                  if (o.ok) observer.done(item, { ms: o.result.ms, bytes: o.result.bytes, fps: 0 });
+                  else observer.fail(item, o.failure.error);
+                  byId.delete(item.part.id);
+                  if (next < batch.length) observer.start(batch[next++]!);
+                },
+              });
             } catch (err) {
-              if (opts.signal.aborted) observer.cancel(item);
-              else observer.fail(item, oneLine(err));
+              // the batch crashed or was cancelled: what has no outcome yet fails (or is cancelled) with it
+              for (const item of byId.values()) {
+                if (opts.signal.aborted) observer.cancel(item);
+                else observer.fail(item, oneLine(err));
+              }
             }
           }
         }),

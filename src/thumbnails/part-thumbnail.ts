@@ -4,15 +4,17 @@
  * default board inside), transparent background, flat neutral light, 256x256 WebP. Stored at
  * `thumbnails/<partId>/<version>.webp` (storage/artifact-key.ts) and pointed at by
  * `parts.image_key`, which GET /assets/parts/:id serves (the SVG placeholder until then).
- * Rendered by `render-farm pregen --thumbnails` (pregen/thumbnail-run.ts) and by the
- * low-priority `thumbnail` worker task (jobs/tasks/thumbnail.ts) that `catalog import` queues
- * (jobs/thumbnail-jobs.ts).
+ * Rendered in batches (batch-thumbnails.ts: one page session, many parts) by `render-farm
+ * pregen --thumbnails` (pregen/thumbnail-run.ts) and by the low-priority `thumbnail` worker
+ * task (jobs/tasks/thumbnail.ts) that `catalog import` queues (jobs/thumbnail-jobs.ts).
+ * renderThumbnail below is the one-part path (a full render), the reference the batch matches.
  */
 import fs from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { PartRow } from '../catalog/repository.js';
 import type { Category, Part } from '../model/part.js';
 import type { Db } from '../db/database.js';
+import type { StageBuild } from '../model/stage-contract.js';
 import type { RenderEngine } from '../render/engine.js';
 import { resolveRenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import { THUMBNAIL_KEY_PREFIX, THUMBNAIL_KEY_SUFFIX, thumbnailKey } from '../storage/artifact-key.js';
@@ -36,6 +38,12 @@ export function thumbnailOptions(): ResolvedRenderOptions {
   });
 }
 
+/** The stage input of a thumbnail: the part alone. */
+export function thumbnailBuild(part: PartRow): StageBuild {
+  const lone: Part = { id: part.id, category: part.category, name: part.name, specs: part.specs } as Part;
+  return { parts: { [part.category]: [lone] } as Partial<Record<Category, Part[]>>, state: null };
+}
+
 /** What renderThumbnail did. */
 export interface ThumbnailResult {
   partId: string;
@@ -46,7 +54,7 @@ export interface ThumbnailResult {
   attached: boolean;
 }
 
-/** Renders, stores and attaches the thumbnail of `part`. */
+/** Renders, stores and attaches the thumbnail of `part` on its own (one full render; many parts: batch-thumbnails.ts). */
 export async function renderThumbnail(
   deps: { db: Db; store: ArtifactStore; engine: RenderEngine },
   part: PartRow,
@@ -55,9 +63,8 @@ export async function renderThumbnail(
   const started = performance.now();
   const tmp = await makeTempDir('thumb');
   try {
-    const lone: Part = { id: part.id, category: part.category, name: part.name, specs: part.specs } as Part;
     const result = await deps.engine.render({
-      build: { parts: { [part.category]: [lone] } as Partial<Record<Category, Part[]>>, state: null },
+      build: thumbnailBuild(part),
       options: thumbnailOptions(),
       outDir: tmp,
       outputs: { screenshot: 'webp' },

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from '../jobs/queue.js';
 import { DEAD_AFTER_S } from '../jobs/sweeper.js';
 
 export interface WorkerRow {
@@ -173,8 +174,9 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
              WHEN 'thumbnail' THEN 'thumbnails'
              WHEN 'webhook' THEN 'webhooks'
              ELSE t.identifier END AS kind,
-           count(*) FILTER (WHERE pj.locked_at IS NULL)::int AS queued,
-           count(*) FILTER (WHERE pj.locked_at IS NOT NULL)::int AS running
+           -- thumbnail jobs are batches: counted in parts, as /health does
+           COALESCE(sum(CASE WHEN t.identifier = ${THUMBNAIL_TASK_NAME} THEN ${THUMBNAIL_JOB_PART_COUNT} ELSE 1 END) FILTER (WHERE pj.locked_at IS NULL), 0)::int AS queued,
+           COALESCE(sum(CASE WHEN t.identifier = ${THUMBNAIL_TASK_NAME} THEN ${THUMBNAIL_JOB_PART_COUNT} ELSE 1 END) FILTER (WHERE pj.locked_at IS NOT NULL), 0)::int AS running
       FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
      WHERE pj.attempts < pj.max_attempts
      GROUP BY 1`

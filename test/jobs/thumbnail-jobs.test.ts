@@ -1,6 +1,6 @@
 /**
- * The thumbnail backlog is visible: /health and /metrics count it by kind, `jobs list --kind
- * thumbnails` lists it, and `catalog import --no-thumbnails` queues none (the CLI runs as a child
+ * The thumbnail backlog is visible: /health and /metrics count it by kind (in parts, a job being
+ * a batch of parts), `jobs list --kind thumbnails` lists it part by part, and `catalog import --no-thumbnails` queues none (the CLI runs as a child
  * process against this file's database). Thumbnails are queued below every render priority.
  */
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
 import { installQueue } from '../../src/jobs/queue.js';
-import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
+import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_BATCH_SIZE, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { SAMPLE_DIR } from '../helpers/opendb-data.js';
 
@@ -29,6 +29,11 @@ describe('thumbnail jobs are visible', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
   const thumbnailJobs = async () => Number((await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`)).rows[0].n);
+  // parts waiting in thumbnail jobs (each job is a batch)
+  const queuedParts = async () =>
+    Number(
+      (await api.t.db.pool.query(`SELECT COALESCE(sum(json_array_length(payload->'partIds')), 0) AS n FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`)).rows[0].n,
+    );
 
   beforeAll(async () => {
     api = await startTestApi();
@@ -45,15 +50,20 @@ describe('thumbnail jobs are visible', () => {
     expect(JSON.parse(skip.stdout).thumbnailsQueued).toBe(0);
     await installQueue(api.t.db.pool);
     expect(await thumbnailJobs()).toBe(0);
-    // the backlog for the next test, as an import without the flag queues it
-    const queued = await enqueueThumbnails(api.t.db, { categories: ['RAM'] });
-    expect(queued).toBeGreaterThan(0);
-    expect(await thumbnailJobs()).toBe(queued);
+    // the backlog for the next test, as an import without the flag queues it: RAM and CPU,
+    // THUMBNAIL_BATCH_SIZE parts a job
+    const queued = await enqueueThumbnails(api.t.db, { categories: ['RAM', 'CPU'] });
+    expect(queued).toBeGreaterThan(THUMBNAIL_BATCH_SIZE);
+    expect(await queuedParts()).toBe(queued);
+    expect(await thumbnailJobs()).toBe(Math.ceil(queued / THUMBNAIL_BATCH_SIZE));
+    // queued again (a re-import): parts already waiting are not queued twice
+    expect(await enqueueThumbnails(api.t.db, { categories: ['RAM', 'CPU'] })).toBe(0);
+    expect(await queuedParts()).toBe(queued);
   }, 120_000);
 
-  it('/health, /metrics and jobs list --kind thumbnails show the backlog', async () => {
-    const n = await thumbnailJobs();
-    expect(n).toBeGreaterThan(0);
+  it('/health, /metrics and jobs list --kind thumbnails show the backlog in parts', async () => {
+    const n = await queuedParts();
+    expect(n).toBeGreaterThan(await thumbnailJobs());
     const health = await api.call('GET', '/health');
     expect(health.status).toBe(200);
     expect(health.json.queue.by_kind.thumbnail).toEqual({ queued: n, processing: 0, failed: 0 });
@@ -63,11 +73,13 @@ describe('thumbnail jobs are visible', () => {
 
     const list = await listThumbnailJobs(api.t.db, { limit: 500 });
     expect(list).toHaveLength(n);
-    expect(list.every((j) => j.state === 'queued' && j.category === 'RAM' && j.part)).toBe(true);
+    expect(list.every((j) => j.state === 'queued' && (j.category === 'RAM' || j.category === 'CPU') && j.part)).toBe(true);
+    expect(new Set(list.map((j) => j.partId)).size).toBe(n);
+    expect(new Set(list.map((j) => j.jobId)).size).toBe(await thumbnailJobs());
 
     const out = await cli(['jobs', 'list', '--kind', 'thumbnails']);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toContain(`thumbnails: ${n} queued, 0 processing, 0 failed`);
+    expect(out.stdout).toContain(`thumbnails: ${n} queued, 0 processing, 0 failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})`);
     expect(out.stdout).toContain(list[0]!.partId);
     const bad = await cli(['jobs', 'list', '--kind', 'toasters']);
     expect(bad.code).toBe(2);

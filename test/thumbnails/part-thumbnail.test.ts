@@ -1,14 +1,19 @@
 /**
- * Part thumbnails: `pregen --thumbnails` (child process) and the `thumbnail` worker task render
+ * Part thumbnails: `pregen --thumbnails` (child process) and the `thumbnail` worker task (a batch
+ * of parts per job) render
  * real product shots that GET /assets/parts/:id then serves instead of the SVG placeholder.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
+import { getPartsByIds } from '../../src/catalog/repository.js';
+import type { FsArtifactStore } from '../../src/storage/fs-store.js';
+import { thumbnailKey } from '../../src/storage/artifact-key.js';
 import { installQueue } from '../../src/jobs/queue.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
@@ -82,24 +87,70 @@ describe('part thumbnails', () => {
     expect(again.stdout).toMatch(/pregen: 0 rendered thumbnails/);
   }, 180_000);
 
-  it('catalog imports queue low-priority thumbnail jobs once per part, which the worker task renders', async () => {
+  it('catalog imports queue low-priority batch jobs of parts, which the worker task renders', async () => {
     await installQueue(api.t.db.pool);
     expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(9);
-    await enqueueThumbnails(api.t.db, { categories: ['RAM'] });
-    const jobs = await sql<{ n: string; p: number }>`SELECT count(*) AS n, min(priority) AS p FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`.execute(api.t.db.db);
-    expect(Number(jobs.rows[0]!.n)).toBe(9);
+    // a second import queues nothing: the parts already wait in a batch
+    expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(0);
+    const jobs = await sql<{ n: string; p: number; parts: number }>`
+      SELECT count(*) AS n, min(priority) AS p, sum(json_array_length(payload->'partIds'))::int AS parts
+        FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`.execute(api.t.db.db);
+    expect(Number(jobs.rows[0]!.n)).toBe(1);
+    expect(jobs.rows[0]!.parts).toBe(9);
     expect(jobs.rows[0]!.p).toBe(THUMBNAIL_PRIORITY);
 
     const engine = await createRenderEngine(api.t.cfg);
     try {
       const task = thumbnailTask({ db: api.t.db, store: api.server.ctx.store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
-      await task.run({ partId: I.ramRgb2x16 }, { abortSignal: new AbortController().signal } as unknown as JobHelpers);
+      const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
+      await task.run({ partIds: [I.ramRgb2x16, I.ramRed2x8, 'gonepart1'] }, helpers);
+      // a job queued before batches (one part) still runs
+      await task.run({ partId: I.ramTall4x16 }, helpers);
     } finally {
       await engine.close();
     }
-    const shot = await image(I.ramRgb2x16);
-    expect(shot.type).toBe('image/webp');
-    await expectThumbnailWebp(shot.bytes);
+    for (const id of [I.ramRgb2x16, I.ramRed2x8, I.ramTall4x16]) {
+      const shot = await image(id);
+      expect(shot.type, id).toBe('image/webp');
+      await expectThumbnailWebp(shot.bytes);
+    }
+  }, 120_000);
+
+  it('a part that fails in a batch is skipped, then retried alone until it works or its attempts run out', async () => {
+    await installQueue(api.t.db.pool);
+    const store = api.server.ctx.store;
+    expect(store.kind).toBe('fs');
+    const [ok1, blocked, ok2] = [I.ramLow2x16, I.ramWhiteRgb2x16, I.ramSingle1x8];
+    const [row] = await getPartsByIds(api.t.db, [blocked]);
+    // a real failure: a file where the part's thumbnail folder must go, so storing it fails
+    const dir = path.dirname((store as FsArtifactStore).pathOf(thumbnailKey(blocked, row!.version)));
+    await fs.mkdir(path.dirname(dir), { recursive: true });
+    await fs.writeFile(dir, 'in the way');
+    const isolatedJobs = async () =>
+      (
+        await sql<{ payload: { partIds: string[]; isolated?: boolean } }>`
+          SELECT payload FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')
+             AND (payload->>'isolated')::boolean`.execute(api.t.db.db)
+      ).rows.map((r) => r.payload.partIds);
+    const engine = await createRenderEngine(api.t.cfg);
+    try {
+      const task = thumbnailTask({ db: api.t.db, store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
+      const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
+      // the batch completes; the failed part waits in a job of its own
+      await task.run({ partIds: [ok1, blocked, ok2] }, helpers);
+      expect((await image(ok1)).type).toBe('image/webp');
+      expect((await image(ok2)).type).toBe('image/webp');
+      expect((await image(blocked)).type).toMatch(/^image\/svg\+xml/);
+      expect(await isolatedJobs()).toEqual([[blocked]]);
+      // alone, it fails the job (graphile retries it with backoff, then keeps it as failed)
+      await expect(task.run({ partIds: [blocked], isolated: true }, helpers)).rejects.toThrow(new RegExp(`1 of 1 thumbnails failed: ${blocked}`));
+      // once the cause is gone, the retry draws it
+      await fs.rm(dir);
+      await task.run({ partIds: [blocked], isolated: true }, helpers);
+      expect((await image(blocked)).type).toBe('image/webp');
+    } finally {
+      await engine.close();
+    }
   }, 120_000);
 
   // a lone part must be framed on the turntable (its centring offset scales with it)
