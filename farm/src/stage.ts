@@ -61,14 +61,24 @@ function glInfo(): GlInfo {
   };
 }
 
+/** What the live session was loaded from (JSON of build and options), for loaded(). */
+let loadedKey: string | null = null;
+
 async function load(build: StageBuild, options: StageOptions): Promise<StageInfo> {
   const r = ensureRenderer();
   session?.dispose();
   session = null;
+  loadedKey = null;
   const next = new StageSession(r, build, sessionOptions(options));
   if (options?.warm !== false) await next.warm();
   session = next;
+  loadedKey = JSON.stringify([build, options]);
   return { ...next.info, warnings: [...next.info.warnings] };
+}
+
+function loaded(build: StageBuild, options: StageOptions): StageInfo | null {
+  if (!session || loadedKey !== JSON.stringify([build, options])) return null;
+  return { ...session.info, warnings: [...session.info.warnings] };
 }
 
 function renderFrame(index: number): void {
@@ -79,6 +89,7 @@ function renderFrame(index: number): void {
 function dispose(): void {
   session?.dispose();
   session = null;
+  loadedKey = null;
   disposeEnvironments();
   renderer?.renderLists.dispose();
 }
@@ -86,6 +97,7 @@ function dispose(): void {
 const api: StageApi = {
   glInfo,
   load,
+  loaded,
   renderFrame,
   canvas: () => ensureCanvas(),
   dispose,

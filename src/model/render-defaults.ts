@@ -32,9 +32,10 @@ export const MAX_SIZE = 8192;
 export const VIDEO_FRAMES = 120;
 export const VIDEO_FPS = 30;
 /**
- * Frames per independently encoded video segment (1 s): each starts with a keyframe from a
- * fresh encoder, so its bytes depend only on its frames and a render split at segment
- * boundaries (farm chunks) concatenates to the same stream as a whole one.
+ * Frames per independently encoded video segment (1 s), the longest: each starts with a
+ * keyframe from a fresh encoder, so its bytes depend only on its frames and a render split at
+ * segment boundaries (farm chunks) concatenates to the same stream as a whole one. Big frames
+ * get shorter segments (videoSegmentFrames in chunk-unit.ts).
  */
 export const VIDEO_SEGMENT_FRAMES = VIDEO_FPS;
 export const DEFAULT_VIDEO_SIZE = { width: 1280, height: 720 } as const;

@@ -64,6 +64,12 @@ export interface StageApi {
   glInfo(): GlInfo;
   /** Builds the scene for a build, sizes the canvas to options.width x options.height. */
   load(build: StageBuild, options: StageOptions): Promise<StageInfo>;
+  /**
+   * The info of the loaded scene when it was loaded from exactly this build and these options
+   * (frames render the same whatever was rendered before), else null: lets consecutive chunks of
+   * one render on a worker skip the scene build (~1-2 s each).
+   */
+  loaded(build: StageBuild, options: StageOptions): StageInfo | null;
   /** Poses the scene at frame `index` of `options.frames` (turn angle index*360/frames) and renders it. Deterministic. */
   renderFrame(index: number): void;
   /** The canvas the frames are drawn on (for capture with toBlob / WebCodecs). */

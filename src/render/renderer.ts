@@ -22,7 +22,7 @@ import { SpriteSheetWriter } from '../encode/sprite-sheet.js';
 import { SegmentedX264Encoder, startVideoEncoder, type H264Sink, type VideoEncoder } from '../encode/video-encoder.js';
 import { startH264File } from '../encode/h264-file.js';
 import { chunkUnitFrames } from '../model/chunk-unit.js';
-import { VIDEO_SEGMENT_FRAMES } from '../model/render-defaults.js';
+import { videoSegmentFrames } from '../model/chunk-unit.js';
 import sharp from 'sharp';
 import { ensureDir } from '../ensure-dir.js';
 import type { GlBackendName } from './chromium-args.js';
@@ -202,6 +202,8 @@ interface TurnPlan {
   sheet: (() => SheetTarget) | null;
   /** read the raw hero frame during the turn when it is one of `indices` */
   still: boolean;
+  /** keep using the page's scene when it was loaded from this very build and options (chunks) */
+  reuseStage?: boolean;
 }
 
 interface TurnResult {
@@ -236,8 +238,13 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   req.signal?.throwIfAborted();
   await ensureDir(req.outDir, 'render output directory');
   req.onProgress?.({ stage: 'load', frame: 0, total: 0, fps: 0 });
+  const args = `${JSON.stringify(req.build)}, ${JSON.stringify(stageOptions(o, plan.transparent))}`;
+  // consecutive chunks of one render on this worker: the scene is already built (frames do not
+  // depend on what was rendered before), saving the ~1-2 s scene build and warm-up per chunk
   const info = (await page.evaluate(
-    `window.renderStage.load(${JSON.stringify(req.build)}, ${JSON.stringify(stageOptions(o, plan.transparent))})`,
+    plan.reuseStage
+      ? `(async () => (window.renderStage.loaded ? window.renderStage.loaded(${args}) : null) ?? (await window.renderStage.load(${args})))()`
+      : `window.renderStage.load(${args})`,
   )) as StageInfo;
   const loaded = performance.now();
 
@@ -245,7 +252,7 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   const videoSize = { width: o.width - (o.width % 2), height: o.height - (o.height % 2) };
   let h264: PageH264 | null = null;
   if (plan.videoSink && req.videoEncoder !== 'x264') {
-    const cfg = { ...videoSize, fps: o.fps, bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps), segmentFrames: VIDEO_SEGMENT_FRAMES };
+    const cfg = { ...videoSize, fps: o.fps, bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps), segmentFrames: videoSegmentFrames(o) };
     const codec = await pageH264(session, cfg);
     if (codec) h264 = { ...cfg, codec };
   }
@@ -283,8 +290,12 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   return { info, done, videoPath, videoSize, loaded, renderStart, rendered };
 }
 
-/** Runs `body` with temporary files and cancel wiring; cleans up whatever happens. */
-async function withScratch<T>(session: RenderSession, req: RenderRequest, body: (scratch: Scratch) => Promise<T>): Promise<T> {
+/**
+ * Runs `body` with temporary files and cancel wiring; cleans up whatever happens. The scene is
+ * disposed afterwards, unless `keepStage` and the body succeeded (the next chunk may reuse it).
+ */
+async function withScratch<T>(session: RenderSession, req: RenderRequest, body: (scratch: Scratch) => Promise<T>, keepStage = false): Promise<T> {
+  let ok = false;
   const token = randomBytes(9).toString('base64url');
   const temps: string[] = [];
   const scratch: Scratch = {
@@ -303,7 +314,9 @@ async function withScratch<T>(session: RenderSession, req: RenderRequest, body: 
   };
   req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await body(scratch);
+    const result = await body(scratch);
+    ok = true;
+    return result;
   } catch (err) {
     // a cancel surfaces as whatever broke first (page, ffmpeg); report the cancel itself
     if (req.signal?.aborted) throw req.signal.reason;
@@ -312,7 +325,7 @@ async function withScratch<T>(session: RenderSession, req: RenderRequest, body: 
     req.signal?.removeEventListener('abort', onAbort);
     scratch.live.encoder?.kill();
     await Promise.all(temps.map((t) => rm(t, { force: true })));
-    await session.page.evaluate('window.renderStage && window.renderStage.dispose()').catch(() => {});
+    if (!(keepStage && ok)) await session.page.evaluate('window.renderStage && window.renderStage.dispose()').catch(() => {});
   }
 }
 
@@ -450,6 +463,7 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
         : null,
       sheet: layout ? () => new ChunkRows(layout, firstRow, rowCount) : null,
       still: true,
+      reuseStage: true,
     });
     const { info, done, videoPath } = turn;
     const finals: Array<[string, ChunkPiece]> = [];
@@ -485,7 +499,7 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
     };
     req.onProgress?.({ stage: 'done', frame: frames, total: frames, fps: result.framesPerSecond });
     return result;
-  });
+  }, true);
 }
 
 interface PassPlan {
@@ -531,7 +545,7 @@ async function capturePass(session: RenderSession, req: RenderRequest, plan: Pas
   if (plan.video) {
     // WebCodecs chunks go straight to the sink (a remux, -c copy: ffmpeg is nearly idle); x264 is the heavy fallback
     encoder = x264
-      ? new SegmentedX264Encoder(req.ffmpegPath, { input: frames!.type === 'image/png' ? 'png' : 'jpeg', fps: req.options.fps, ...plan.videoSize, segmentFrames: VIDEO_SEGMENT_FRAMES }, plan.video.sink)
+      ? new SegmentedX264Encoder(req.ffmpegPath, { input: frames!.type === 'image/png' ? 'png' : 'jpeg', fps: req.options.fps, ...plan.videoSize, segmentFrames: videoSegmentFrames(req.options) }, plan.video.sink)
       : plan.video.sink;
     plan.live.encoder = encoder;
   }
