@@ -151,6 +151,25 @@ describe('split renders', () => {
     }
   }, 240_000);
 
+  it("another customer's small job goes ahead of a split render's remaining chunks", async () => {
+    const w = await startChunkWorker();
+    try {
+      const globex = (await ensureCustomer(t.db.db, 'globex')).id;
+      const a = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 640, height: 480, profile: 'fast', cameraZoom: 1.1 } });
+      await waitFor('a chunk of the split render under way', async () => (await renderChunks(t.db.db, a.render.id)).some((c) => c.status === 'processing'), { timeoutMs: 60_000, intervalMs: 50 });
+      const b = await submitRender(t.db, { customerId: globex, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.1 } });
+      const bDone = await completed(b.render.id);
+      await completed(a.render.id);
+      const chunks = await renderChunks(t.db.db, a.render.id);
+      expect(chunks).toHaveLength(4);
+      // one worker: B ran right after the chunk under way when it arrived, before the rest
+      const after = chunks.filter((c) => c.started_at! > bDone.finished_at!);
+      expect(after.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await w.stop();
+    }
+  }, 240_000);
+
   it('progress counts frames over all chunks; abandoned pieces are swept', async () => {
     const options = resolveRenderOptions({ format: 'video', width: 256, height: 256, profile: 'fast' });
     const row = (await createRender(t.db.db, 'video', {
