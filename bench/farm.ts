@@ -227,7 +227,17 @@ try {
     await Promise.all([renderAndWait(keyB, fresh(small)), renderAndWait(keyB, fresh(small))]);
     const batch = async () => {
       const jobs = await Promise.all(Array.from({ length: SMALL_N }, () => call(keyB, 'POST', '/render-build', fresh(small))));
-      return (await Promise.all(jobs.map((j) => waitJob(keyB, j.job_id)))).map((r) => r.wallS);
+      const walls = (await Promise.all(jobs.map((j) => waitJob(keyB, j.job_id)))).map((r) => r.wallS);
+      // where the time went: waiting for a worker vs rendering
+      const { rows: split } = await db.pool.query(
+        `SELECT extract(epoch FROM r.started_at - j.created_at)::float AS wait, extract(epoch FROM r.finished_at - r.started_at)::float AS run
+         FROM jobs j JOIN renders r ON r.id = j.render_id WHERE j.id = ANY($1::uuid[])`,
+        [jobs.map((j) => j.job_id)],
+      );
+      const waits = split.map((r) => r.wait as number);
+      const runs = split.map((r) => r.run as number);
+      console.log(`  B batch: wait for a worker p50 ${f1(pct(waits, 50))} s p95 ${f1(pct(waits, 95))} s; render p50 ${f1(pct(runs, 50))} s p95 ${f1(pct(runs, 95))} s`);
+      return walls;
     };
     const idle = await batch();
     const huge = await call(keyA, 'POST', '/render-build', fresh({ format: 'video', ...HUGE, profile: 'cinematic' }));
