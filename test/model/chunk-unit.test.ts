@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkUnitFrames, SEGMENT_TARGET_S, TYPICAL_S_PER_MP, VIDEO_SEGMENT_CHOICES, videoSegmentFrames } from '../../src/model/chunk-unit.js';
+import { chunkUnitFrames, LARGE_FRAME_MP, LARGE_FRAME_SEGMENT_TARGET_S, SEGMENT_TARGET_S, TYPICAL_S_PER_MP, VIDEO_SEGMENT_CHOICES, videoSegmentFrames } from '../../src/model/chunk-unit.js';
 import { VIDEO_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 
@@ -9,7 +9,9 @@ describe('video segments', () => {
     expect(seg(1280, 720, 'cinematic')).toBe(30);
     expect(seg(1920, 1080, 'fast')).toBe(30);
     expect(seg(1920, 1080, 'cinematic')).toBe(15);
-    expect(seg(2048, 2048, 'cinematic')).toBe(6);
+    // above 1080p's area segments aim at 5 s: chunks of huge frames let other customers in sooner
+    expect(seg(2048, 2048, 'cinematic')).toBe(4);
+    expect(seg(2560, 1440, 'fast')).toBe(10);
     for (const n of VIDEO_SEGMENT_CHOICES) expect(VIDEO_FRAMES % n).toBe(0);
   });
 
@@ -17,8 +19,9 @@ describe('video segments', () => {
     for (const side of [256, 512, 1024, 1536, 2048, 3072, 4096]) {
       for (const profile of ['cinematic', 'flat', 'fast'] as const) {
         const n = videoSegmentFrames({ width: side, height: side, profile });
-        const seconds = n * ((side * side) / 1e6) * TYPICAL_S_PER_MP[profile];
-        if (n !== VIDEO_SEGMENT_CHOICES.at(-1)) expect(seconds).toBeLessThanOrEqual(SEGMENT_TARGET_S);
+        const mp = (side * side) / 1e6;
+        const seconds = n * mp * TYPICAL_S_PER_MP[profile];
+        if (n !== VIDEO_SEGMENT_CHOICES.at(-1)) expect(seconds).toBeLessThanOrEqual(mp > LARGE_FRAME_MP ? LARGE_FRAME_SEGMENT_TARGET_S : SEGMENT_TARGET_S);
       }
     }
   });
