@@ -170,6 +170,35 @@ describe('split renders', () => {
     }
   }, 240_000);
 
+  it('a draining worker past its bound gives back only the chunk it was rendering', async () => {
+    // a 1 s drain bound: the running chunk is aborted and released, not waited for
+    const w = await startWorker(t.cfg, t.db, store, silent, { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 1_000, engine, chunkSeconds: 0.01 });
+    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 640, height: 480, profile: 'cinematic', cameraZoom: 1.12 } });
+    const moment = await waitFor('a chunk done and the next one under way', async () => {
+      const cs = await renderChunks(t.db.db, s.render.id);
+      const running = cs.find((c) => c.status === 'processing' && c.frames_done > 0);
+      return cs.some((c) => c.status === 'done') && running ? { cs, running } : null;
+    }, { timeoutMs: 120_000, intervalMs: 50 });
+    await w.stop();
+    const afterDrain = await renderChunks(t.db.db, s.render.id);
+    expect(afterDrain.find((c) => c.idx === moment.running.idx)!.status).toBe('queued');
+    expect((await renderRow(s.render.id)).status).toBe('processing');
+    const doneBefore = afterDrain.filter((c) => c.status === 'done');
+    expect(doneBefore.length).toBeGreaterThan(0);
+    // another worker finishes the render; the chunks done before the drain are not rendered again
+    const w2 = await startChunkWorker();
+    try {
+      const done = await completed(s.render.id);
+      expect(done.attempts).toBe(1);
+      const final = await renderChunks(t.db.db, s.render.id);
+      for (const c of doneBefore) expect(final.find((x) => x.idx === c.idx)!.attempts).toBe(1);
+      expect(final.find((c) => c.idx === moment.running.idx)!.attempts).toBe(2);
+      expect(final.find((c) => c.idx === moment.running.idx)!.error).toBeNull();
+    } finally {
+      await w2.stop();
+    }
+  }, 240_000);
+
   it('progress counts frames over all chunks; abandoned pieces are swept', async () => {
     const options = resolveRenderOptions({ format: 'video', width: 256, height: 256, profile: 'fast' });
     const row = (await createRender(t.db.db, 'video', {
