@@ -26,6 +26,7 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { renderArtifactKey as artifactKey } from '../../src/storage/artifact-key.js';
 import { submitRender } from '../../src/jobs/submit.js';
+import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
 import { spawnWorker, waitFor, type WorkerChild } from '../helpers/worker-process.js';
 
 /** how long the database stays down after the render has finished (the issue's restart took 30 s) */
@@ -160,4 +161,36 @@ describe('database outage during a render', () => {
       await w.stop();
     }
   }, 180_000);
+
+  it('a chunk finished during an outage is kept: recorded when PostgreSQL is back, not rendered again', async () => {
+    worker = await spawnWorker(url, workerDir, [], { RENDER_FARM_CHUNK_SECONDS: '0.01' });
+    const { render } = await submitRender(db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'video', width: 640, height: 480, profile: 'cinematic', cameraZoom: 1.23 },
+    });
+    const running = await waitFor('a chunk under way', async () => {
+      const c = await db.db.selectFrom('render_chunks').selectAll().where('render_id', '=', render.id).where('status', '=', 'processing').where('frames_done', '>', 0).executeTakeFirst();
+      return c ?? null;
+    }, 90_000);
+    await pg.stop();
+    // the chunk goes on without the database and stores its segment
+    const piece = path.join(workerDir, 'artifacts', chunkPieceKeys(render, running.plan, running.idx).h264!);
+    await Promise.race([
+      waitFor('the chunk piece to be stored during the outage', async () => existsSync(piece), 120_000),
+      worker.exited.then((code) => Promise.reject(new Error(`worker exited ${code} during the chunk:\n${worker!.output()}`))),
+    ]);
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(worker.proc.exitCode, worker.output()).toBeNull();
+    expect(worker.output()).toContain('keeping the chunk and retrying its bookkeeping');
+    pg = await startEmbeddedPostgres(pgDir, port);
+    const done = await waitFor('the split render to complete', async () => {
+      const r = await renderRow(render.id).catch(() => null);
+      return r?.status === 'completed' ? r : null;
+    }, 180_000);
+    expect(done.attempts).toBe(1);
+    const kept = await db.db.selectFrom('render_chunks').selectAll().where('render_id', '=', render.id).where('idx', '=', running.idx).executeTakeFirstOrThrow();
+    expect([kept.status, kept.attempts]).toEqual(['done', 1]);
+  }, 420_000);
 });
