@@ -78,6 +78,8 @@ interface RenderJoined {
   profile: string | null;
   frames: number | null;
   worker_id: string | null;
+  chunk_total: number | null;
+  chunks_done: number | null;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -93,7 +95,7 @@ function renderRows(db: Db, where: ReturnType<typeof sql>, order: ReturnType<typ
            array_agg(DISTINCT c.name) AS customers, r.format,
            (r.request->'options'->>'width')::int AS width, (r.request->'options'->>'height')::int AS height,
            r.request->'options'->>'profile' AS profile, (r.request->'options'->>'frames')::int AS frames,
-           r.worker_id, r.created_at, r.started_at, r.finished_at, r.error, r.render_ms, now() AS now
+           r.worker_id, r.chunk_total, r.chunks_done, r.created_at, r.started_at, r.finished_at, r.error, r.render_ms, now() AS now
       FROM renders r JOIN jobs j ON j.render_id = r.id JOIN customers c ON c.id = j.customer_id
      WHERE ${where}
      GROUP BY r.id
@@ -115,7 +117,8 @@ function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
     format: r.format,
     size: r.width && r.height ? `${r.width}x${r.height}` : '',
     profile: r.profile ?? '',
-    worker: r.worker_id ? (workerHost.get(r.worker_id) ?? r.worker_id) : null,
+    // a split render has no one worker: its chunks have (the WORKERS rows show them)
+    worker: r.worker_id ? (workerHost.get(r.worker_id) ?? r.worker_id) : r.chunk_total ? `${r.chunks_done ?? 0}/${r.chunk_total} chunks` : null,
     seconds: Math.max(0, seconds),
     error: r.error,
     finishedAgoS: r.finished_at ? Math.max(0, (now - new Date(r.finished_at).getTime()) / 1000) : null,
@@ -145,6 +148,14 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
 
   const byWorker = new Map<string, RenderJoined>();
   for (const r of running.rows) if (r.worker_id && !byWorker.has(r.worker_id)) byWorker.set(r.worker_id, r);
+  // workers rendering chunks of split renders (of their current plan)
+  const chunkWorkers = await sql<{ worker_id: string; render_id: string }>`
+    SELECT c.worker_id, c.render_id FROM render_chunks c JOIN renders r ON r.id = c.render_id AND r.chunk_plan = c.plan
+     WHERE c.status = 'processing' AND r.status = 'processing' AND c.worker_id IS NOT NULL`.execute(db.db);
+  for (const c of chunkWorkers.rows) {
+    const r = running.rows.find((x) => x.render_id === c.render_id);
+    if (r && !byWorker.has(c.worker_id)) byWorker.set(c.worker_id, r);
+  }
   const workerRows: WorkerRow[] = workers.rows
     .filter((w) => w.stopped_at === null || w.beat_s < GONE_FOR_S)
     .map((w) => {
