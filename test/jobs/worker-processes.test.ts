@@ -27,7 +27,9 @@ describe('worker processes', () => {
 
   const spawnWorker = async (drainSeconds = 60): Promise<Child> => {
     const proc = spawn('node', [BIN, 'worker', '--drain-timeout', String(drainSeconds)], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'info' },
+      // whole renders (split renders have their own process tests: chunked-processes.test.ts);
+      // a worker measuring itself slow on a loaded machine could otherwise split these videos
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'info', RENDER_FARM_CHUNK_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log: string[] = [];
