@@ -90,7 +90,11 @@ describe('split renders', () => {
       const done = await completed(s.render.id);
       expect(done.chunk_total).toBe(4);
       expect(done.chunks_done).toBe(4);
-      const chunks = await renderChunks(t.db.db, s.render.id);
+      // the assemble step deletes the pieces just after completing the render
+      const chunks = await waitFor('the chunk pieces to be deleted', async () => {
+        const cs = await renderChunks(t.db.db, s.render.id);
+        return cs.every((c) => c.pieces === null) ? cs : null;
+      }, { timeoutMs: 30_000, intervalMs: 100 });
       expect(chunks.map((c) => [c.start_frame, c.end_frame, c.status, c.attempts])).toEqual([
         [0, 30, 'done', 1],
         [30, 60, 'done', 1],
