@@ -6,7 +6,7 @@ import { importOpenDb, OpenDbLayoutError } from '../../src/catalog/importer.js';
 import { partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES } from '../../src/model/part.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
-import { SAMPLE_DIR } from '../helpers/opendb-data.js';
+import { FIXTURE_DIR, fixtureCounts } from '../helpers/opendb-data.js';
 
 describe('importOpenDb (real PostgreSQL)', () => {
   let t: TestDb;
@@ -27,21 +27,26 @@ describe('importOpenDb (real PostgreSQL)', () => {
       ),
     );
 
-  it('imports every sample record, per category, keeping raw and opendb_id', async () => {
+  const expected = fixtureCounts();
+  const total = Object.values(expected).reduce((a, b) => a + b, 0);
+
+  it('imports every fixture record, per category, keeping raw and opendb_id', async () => {
     const progress: number[] = [];
-    const s = await importOpenDb(t.db, SAMPLE_DIR, { batchSize: 150, onProgress: (p) => progress.push(p.overallDone) });
-    expect(s.dir).toBe(path.join(SAMPLE_DIR, 'open-db'));
+    // batches smaller than a category: a category spans several batches
+    const s = await importOpenDb(t.db, FIXTURE_DIR, { batchSize: 7, onProgress: (p) => progress.push(p.overallDone) });
+    expect(s.dir).toBe(path.join(FIXTURE_DIR, 'open-db'));
     expect(s.categories.map((c) => c.category)).toEqual([...CATEGORIES]);
     for (const c of s.categories) {
-      expect(c, c.category).toMatchObject({ read: 200, imported: 200, inserted: 200, updated: 0, unchanged: 0, skipped: 0 });
+      const n = expected[c.category];
+      expect(c, c.category).toMatchObject({ read: n, imported: n, inserted: n, updated: 0, unchanged: 0, skipped: 0 });
       expect(c.partsPerSecond).toBeGreaterThan(0);
     }
-    expect(s.total).toMatchObject({ read: 1800, imported: 1800, skipped: 0 });
-    expect(progress.at(-1)).toBe(1800);
-    expect(await counts()).toEqual(Object.fromEntries(CATEGORIES.map((c) => [c, 200])));
+    expect(s.total).toMatchObject({ read: total, imported: total, skipped: 0 });
+    expect(progress.at(-1)).toBe(total);
+    expect(await counts()).toEqual(expected);
 
-    const file = (await fs.readdir(path.join(SAMPLE_DIR, 'open-db', 'GPU')))[0]!;
-    const record = JSON.parse(await fs.readFile(path.join(SAMPLE_DIR, 'open-db', 'GPU', file), 'utf8'));
+    const file = (await fs.readdir(path.join(FIXTURE_DIR, 'open-db', 'GPU')))[0]!;
+    const record = JSON.parse(await fs.readFile(path.join(FIXTURE_DIR, 'open-db', 'GPU', file), 'utf8'));
     const row = await t.db.db.selectFrom('parts').selectAll().where('id', '=', partIdFromOpenDbId(record.opendb_id)).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ category: 'GPU', opendb_id: record.opendb_id, version: 1, raw: record });
     expect(row.specs).toMatchObject({ lengthMm: expect.any(Number), fanCount: expect.any(Number) });
@@ -49,8 +54,8 @@ describe('importOpenDb (real PostgreSQL)', () => {
 
   it('re-import is idempotent: nothing written, versions unchanged (also via the open-db folder itself)', async () => {
     const before = await t.db.db.selectFrom('parts').select(['id', 'version', 'updated_at']).orderBy('id').execute();
-    const s = await importOpenDb(t.db, path.join(SAMPLE_DIR, 'open-db'));
-    expect(s.total).toMatchObject({ read: 1800, imported: 1800, inserted: 0, updated: 0, unchanged: 1800, skipped: 0 });
+    const s = await importOpenDb(t.db, path.join(FIXTURE_DIR, 'open-db'));
+    expect(s.total).toMatchObject({ read: total, imported: total, inserted: 0, updated: 0, unchanged: total, skipped: 0 });
     const after = await t.db.db.selectFrom('parts').select(['id', 'version', 'updated_at']).orderBy('id').execute();
     expect(after).toEqual(before);
   });

@@ -1,128 +1,28 @@
-import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { mapOpenDbRecord, partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
-import type { Category, SpecsByCategory } from '../../src/model/part.js';
-import { FULL_TARBALL, requireShared, sampleRecords } from '../helpers/opendb-data.js';
+import { FIXTURE_DIR, fixtureCounts, fixtureRecords } from '../helpers/opendb-data.js';
+import { expectRecordsMap } from '../helpers/opendb-spec-ranges.js';
 
-const HEX = /^#[0-9a-f]{6}$/i;
-const records = sampleRecords();
+const records = fixtureRecords();
 
-/** Sane ranges per category: what the renderer can draw without special cases. */
-function checkSpecs(category: Category, s: SpecsByCategory[Category]): void {
-  switch (category) {
-    case 'PCCase': {
-      const c = s as SpecsByCategory['PCCase'];
-      expect(['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX']).toContain(c.maxBoard);
-      for (const mm of [c.widthMm, c.heightMm, c.depthMm]) expect(mm).toBeGreaterThanOrEqual(80), expect(mm).toBeLessThanOrEqual(1000);
-      expect(['glass', 'mesh', 'solid']).toContain(c.sidePanel);
-      expect(c.color).toMatch(HEX);
-      expect(c.accentColor).toMatch(HEX);
-      expect(c.maxGpuLengthMm).toBeGreaterThanOrEqual(100);
-      expect(c.maxGpuLengthMm).toBeLessThanOrEqual(600);
-      expect(c.type.length).toBeGreaterThan(0);
-      break;
-    }
-    case 'Motherboard': {
-      const m = s as SpecsByCategory['Motherboard'];
-      expect(['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX']).toContain(m.formFactor);
-      expect(m.memorySlots).toBeGreaterThanOrEqual(1);
-      expect(m.memorySlots).toBeLessThanOrEqual(16);
-      expect(m.pcieX16Slots).toBeGreaterThanOrEqual(1);
-      expect(m.pcieX16Slots).toBeLessThanOrEqual(7);
-      expect(m.color).toMatch(HEX);
-      break;
-    }
-    case 'CPU': {
-      const c = s as SpecsByCategory['CPU'];
-      expect(['Intel', 'AMD', 'Other']).toContain(c.brand);
-      expect(c.cores).toBeGreaterThanOrEqual(1);
-      expect(c.cores).toBeLessThanOrEqual(256);
-      break;
-    }
-    case 'CPUCooler': {
-      const c = s as SpecsByCategory['CPUCooler'];
-      if (c.type === 'air') expect(c.radiatorMm).toBe(0);
-      else expect([120, 140, 240, 280, 360, 420]).toContain(c.radiatorMm);
-      // heightMm is the tower's: an AIO has none
-      if (c.type === 'liquid') expect(c.heightMm).toBe(0);
-      else expect(c.heightMm).toBeGreaterThanOrEqual(20), expect(c.heightMm).toBeLessThanOrEqual(200);
-      expect(c.fanSizeMm).toBeGreaterThanOrEqual(40);
-      expect(c.fanSizeMm).toBeLessThanOrEqual(200);
-      expect(c.fanCount).toBeGreaterThanOrEqual(0);
-      expect(c.fanCount).toBeLessThanOrEqual(4);
-      expect(c.color).toMatch(HEX);
-      break;
-    }
-    case 'GPU': {
-      const g = s as SpecsByCategory['GPU'];
-      expect(g.lengthMm).toBeGreaterThanOrEqual(100);
-      expect(g.lengthMm).toBeLessThanOrEqual(420);
-      expect(g.slotWidth).toBeGreaterThanOrEqual(1);
-      expect(g.slotWidth).toBeLessThanOrEqual(5);
-      expect(g.slotWidth * 2).toBe(Math.round(g.slotWidth * 2));
-      expect(g.fanCount).toBeGreaterThanOrEqual(0);
-      expect(g.fanCount).toBeLessThanOrEqual(4);
-      expect(g.color).toMatch(HEX);
-      break;
-    }
-    case 'RAM': {
-      const r = s as SpecsByCategory['RAM'];
-      expect(r.modules).toBeGreaterThanOrEqual(1);
-      expect(r.modules).toBeLessThanOrEqual(8);
-      expect(r.capacityGb).toBeGreaterThanOrEqual(1);
-      expect(r.heightMm).toBeGreaterThanOrEqual(25);
-      expect(r.heightMm).toBeLessThanOrEqual(70);
-      expect(r.color).toMatch(HEX);
-      break;
-    }
-    case 'Storage': {
-      const st = s as SpecsByCategory['Storage'];
-      expect(['M.2', '2.5', '3.5']).toContain(st.formFactor);
-      expect(['SSD', 'HDD']).toContain(st.kind);
-      expect(st.capacityGb).toBeGreaterThan(0);
-      break;
-    }
-    case 'PSU': {
-      const p = s as SpecsByCategory['PSU'];
-      expect(['ATX', 'SFX', 'SFX-L', 'TFX']).toContain(p.formFactor);
-      expect(p.lengthMm).toBeGreaterThanOrEqual(60);
-      expect(p.lengthMm).toBeLessThanOrEqual(300);
-      expect(p.wattage).toBeGreaterThanOrEqual(50);
-      expect(p.color).toMatch(HEX);
-      break;
-    }
-    case 'CaseFan': {
-      const f = s as SpecsByCategory['CaseFan'];
-      expect(f.sizeMm).toBeGreaterThanOrEqual(20);
-      expect(f.sizeMm).toBeLessThanOrEqual(230);
-      expect(f.quantity).toBeGreaterThanOrEqual(1);
-      expect(f.quantity).toBeLessThanOrEqual(20);
-      expect(f.color).toMatch(HEX);
-      break;
-    }
-  }
-}
+describe('mapOpenDbRecord over every fixture record', () => {
+  it('reads all nine categories of the fixture, 15-25 real records each', () => {
+    const counts = fixtureCounts();
+    expect(Object.keys(counts)).toHaveLength(9);
+    for (const [category, n] of Object.entries(counts)) expect(n, category).toBeGreaterThanOrEqual(15), expect(n, category).toBeLessThanOrEqual(25);
+    expect(records).toHaveLength(Object.values(counts).reduce((a, b) => a + b, 0));
+  });
 
-describe('mapOpenDbRecord over every sample record', () => {
-  it('reads all nine categories of the sample', () => {
-    expect(new Set(records.map((r) => r.category)).size).toBe(9);
-    expect(records.length).toBeGreaterThanOrEqual(9 * 200);
+  it('ships with OpenDB\'s licence and the attribution ODC-By requires', () => {
+    expect(fs.readFileSync(path.join(FIXTURE_DIR, 'LICENSE.txt'), 'utf8')).toContain('ODC Attribution License (ODC-By)');
+    expect(fs.readFileSync(path.join(FIXTURE_DIR, 'README.md'), 'utf8')).toContain('BuildCores OpenDB, https://github.com/buildcores/buildcores-open-db');
   });
 
   it('maps every record without throwing, with specs in sane ranges', () => {
-    for (const { category, file, record } of records) {
-      const m = mapOpenDbRecord(category, record);
-      if (!m.ok) throw new Error(`${category}/${file}: ${m.reason}`);
-      expect(m.name.length, file).toBeGreaterThan(0);
-      // JSON round trip: what goes into jsonb comes back equal (no undefined, NaN or Infinity)
-      expect(JSON.parse(JSON.stringify(m.specs))).toEqual(m.specs);
-      try {
-        checkSpecs(category, m.specs);
-      } catch (err) {
-        throw new Error(`${category}/${file} ${JSON.stringify(m.specs)}: ${(err as Error).message}`);
-      }
-    }
+    expectRecordsMap(records);
   });
 
   it('derives the GPU fan count from cooling strings', () => {
@@ -219,23 +119,10 @@ describe('partIdFromOpenDbId', () => {
     expect(id).toBe('h30zfqrvs');
   });
 
-  it('is unique over the sample and never a demo ID', () => {
+  it('is unique over the fixture and never a demo ID', () => {
     const ids = records.map((r) => partIdFromOpenDbId((r.record as { opendb_id: string }).opendb_id));
     expect(new Set(ids).size).toBe(ids.length);
     const demo = new Set(DEMO_PARTS.map((p) => p.id));
     expect(ids.filter((id) => demo.has(id))).toEqual([]);
-  });
-
-  it('is unique over the full OpenDB data set', () => {
-    // the file names are the opendb_ids (checked by the import test on the sample)
-    const names = execFileSync('tar', ['tzf', requireShared(FULL_TARBALL)], { encoding: 'utf8', maxBuffer: 64 << 20 })
-      .split('\n')
-      .map((l) => /([0-9a-f-]{36})\.json$/.exec(l)?.[1])
-      .filter((x): x is string => x !== undefined);
-    expect(names.length).toBeGreaterThan(29_000);
-    const ids = new Set(names.map(partIdFromOpenDbId));
-    expect(ids.size).toBe(new Set(names).size);
-    const demo = DEMO_PARTS.map((p) => p.id);
-    expect(demo.filter((id) => ids.has(id))).toEqual([]);
   });
 });

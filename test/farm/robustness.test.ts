@@ -1,57 +1,27 @@
 /**
- * Every model builds from any data: every OpenDB sample record through the catalog's mapper,
+ * Every model builds from any data: every OpenDB fixture record through the catalog's mapper,
  * and hand-made hostile specs (NaN, zero, negative, huge, wrong types, missing fields).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildBuildGroup, buildPartModel } from '../../farm/src/build-scene.js';
+import { expectRecordsModel, TRIANGLE_BUDGET } from '../helpers/record-models.js';
 import type { StageBuild } from '../../src/model/stage-contract.js';
-import { mapOpenDbRecord } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES, type Category, type Part } from '../../src/model/part.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { boxOf, finite } from '../helpers/scene.js';
-import { requireShared, SAMPLE_DIR, sampleRecords } from '../helpers/opendb-data.js';
+import { fixtureRecords } from '../helpers/opendb-data.js';
 
-const TRIANGLE_BUDGET = 150_000;
 const base = demoStageBuild('DEMO-GLASS');
-
-/** The sample records of a category; throws (never skips) when the shared data is missing. */
-let all: ReturnType<typeof sampleRecords> | null = null;
-function records(category: Category): { file: string; record: unknown }[] {
-  all ??= sampleRecords();
-  return all.filter((r) => r.category === category);
-}
 
 /** The base build with `part` as the only part of its category. */
 function withPart(part: Part): StageBuild {
   return { ...base, parts: { ...base.parts, [part.category]: [part] } };
 }
 
-describe('every OpenDB sample record', () => {
-  it('comes from ../shared beside the repository, and its absence fails the run', () => {
-    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-    expect(SAMPLE_DIR).toBe(path.resolve(repo, '../shared/opendb/sample'));
-    expect(() => requireShared(path.join(repo, '../shared/opendb/no-such-sample'))).toThrow(/^shared test data missing: .*no-such-sample/);
-  });
-
+describe('every OpenDB fixture record', () => {
   for (const category of CATEGORIES) {
     it(`${category}: maps, models alone and inside a full build`, () => {
-      const list = records(category);
-      expect(list.length).toBeGreaterThan(0);
-      let built = 0;
-      for (const { file, record } of list) {
-        const mapped = mapOpenDbRecord(category, record);
-        if (!mapped.ok) continue; // the mapper's own tests cover unusable records
-        const part = { id: file.slice(0, 9), category, name: mapped.name, specs: mapped.specs } as Part;
-        const alone = buildPartModel(part);
-        expect(finite(boxOf(alone)), `${category}/${file} alone`).toBe(true);
-        const full = buildBuildGroup(withPart(part));
-        expect(finite(boxOf(full.group)), `${category}/${file} in a build`).toBe(true);
-        expect(full.triangles).toBeLessThan(TRIANGLE_BUDGET);
-        built++;
-      }
-      expect(built).toBeGreaterThan(list.length * 0.9);
+      expectRecordsModel(fixtureRecords().filter((r) => r.category === category));
     });
   }
 });

@@ -9,10 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
 import { installQueue } from '../../src/jobs/queue.js';
 import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_BATCH_SIZE, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
+import type { Category } from '../../src/model/part.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { SAMPLE_DIR } from '../helpers/opendb-data.js';
+import { FIXTURE_DIR } from '../helpers/opendb-data.js';
 
 const bin = path.resolve('bin/render-farm');
+// categories whose fixture parts make a backlog of more than one thumbnail job
+const BACKLOG: readonly Category[] = ['RAM', 'CPU', 'GPU', 'PCCase', 'CaseFan', 'Motherboard'];
 
 describe('thumbnail jobs are visible', () => {
   let api: TestApi;
@@ -45,19 +48,19 @@ describe('thumbnail jobs are visible', () => {
   });
 
   it('catalog import --no-thumbnails queues none', async () => {
-    const skip = await cli(['catalog', 'import', SAMPLE_DIR, '--no-thumbnails', '--json']);
+    const skip = await cli(['catalog', 'import', FIXTURE_DIR, '--no-thumbnails', '--json']);
     expect(skip.code, skip.stderr).toBe(0);
     expect(JSON.parse(skip.stdout).thumbnailsQueued).toBe(0);
     await installQueue(api.t.db.pool);
     expect(await thumbnailJobs()).toBe(0);
-    // the backlog for the next test, as an import without the flag queues it: RAM and CPU,
-    // THUMBNAIL_BATCH_SIZE parts a job
-    const queued = await enqueueThumbnails(api.t.db, { categories: ['RAM', 'CPU'] });
+    // the backlog for the next test, as an import without the flag queues it: more parts than
+    // one job takes (THUMBNAIL_BATCH_SIZE a job)
+    const queued = await enqueueThumbnails(api.t.db, { categories: BACKLOG });
     expect(queued).toBeGreaterThan(THUMBNAIL_BATCH_SIZE);
     expect(await queuedParts()).toBe(queued);
     expect(await thumbnailJobs()).toBe(Math.ceil(queued / THUMBNAIL_BATCH_SIZE));
     // queued again (a re-import): parts already waiting are not queued twice
-    expect(await enqueueThumbnails(api.t.db, { categories: ['RAM', 'CPU'] })).toBe(0);
+    expect(await enqueueThumbnails(api.t.db, { categories: BACKLOG })).toBe(0);
     expect(await queuedParts()).toBe(queued);
   }, 120_000);
 
@@ -73,7 +76,7 @@ describe('thumbnail jobs are visible', () => {
 
     const list = await listThumbnailJobs(api.t.db, { limit: 500 });
     expect(list).toHaveLength(n);
-    expect(list.every((j) => j.state === 'queued' && (j.category === 'RAM' || j.category === 'CPU') && j.part)).toBe(true);
+    expect(list.every((j) => j.state === 'queued' && new Set<string | null>(BACKLOG).has(j.category) && j.part)).toBe(true);
     expect(new Set(list.map((j) => j.partId)).size).toBe(n);
     expect(new Set(list.map((j) => j.jobId)).size).toBe(await thumbnailJobs());
 

@@ -15,7 +15,7 @@ import { renderThumbnailBatch } from '../../src/thumbnails/batch-thumbnails.js';
 import { partsNeedingThumbnails, renderThumbnail } from '../../src/thumbnails/part-thumbnail.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { testEngine } from '../helpers/engine.js';
-import { SAMPLE_DIR } from '../helpers/opendb-data.js';
+import { FIXTURE_DIR } from '../helpers/opendb-data.js';
 
 async function stored(store: ArtifactStore, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -36,7 +36,7 @@ describe('batched part thumbnails', () => {
     t = await createTestDb();
     store = await openArtifactStore(t.cfg);
     engine = await testEngine();
-    await importOpenDb(t.db, SAMPLE_DIR);
+    await importOpenDb(t.db, FIXTURE_DIR);
     // two parts of each category, from the middle of each list (the first ones are often alike)
     const all = await partsNeedingThumbnails(t.db);
     parts = CATEGORIES.flatMap((c) => {
