@@ -45,7 +45,7 @@ export default function register(program: Command): void {
 
   const run = pregen
     .command('run', { isDefault: true })
-    .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it).')
+    .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it; `pregen run --help` lists its flags).')
     .option('--builds <codes>', 'saved builds: all, or share codes (comma-separated); their parts, without saved state')
     .option('--matrix <spec>', 'cartesian product: "PCCase=a,b GPU=x,y,z CPUCooler=*" (* = every part of the category, + joins IDs)')
     .option('--from <file>', 'a JSON array or NDJSON file of part maps ({"PCCase": ["id"], ...})')

@@ -61,6 +61,16 @@ describe('pregen command', () => {
     expect(await entries()).toHaveLength(0);
   });
 
+  it('pregen --help names the sub-commands and where the flags of a run are', async () => {
+    const r = await pregen(['--help']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\s+run \[options\]/m);
+    expect(r.stdout).toMatch(/^\s+ls \[options\]/m);
+    expect(r.stdout).toMatch(/^\s+rm \[options\] \[keys\.\.\.\]/m);
+    // the run's flags (--builds, --matrix ...) are only in `pregen run --help`
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('`pregen run --help` lists its flags');
+  });
+
   it('a failing item exits 1 with a line naming it and why', async () => {
     const r = await pregen(['--matrix', `PCCase=${I.caseCubeItx} GPU=nosuchgpu1`, ...VARIANT]);
     expect(r.code).toBe(1);
@@ -89,6 +99,11 @@ describe('pregen command', () => {
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toContain(`${after.length} already pregenerated`);
     expect(second.stdout.match(/ done /g)).toHaveLength(3 - after.length);
+    // each done line counts the items published so far; only the last says 100%
+    const n = 3 - after.length;
+    const doneLines = second.stdout.split('\n').filter((l) => / done /.test(l));
+    expect(doneLines.at(-1)).toMatch(new RegExp(`\\(${n}/${n} items, 100%\\)$`));
+    for (const [k, l] of doneLines.slice(0, -1).entries()) expect(l).toMatch(new RegExp(`\\(${k + 1}/${n} items, \\d{1,2}%\\)$`));
     expect(await entries()).toHaveLength(3);
 
     const third = await pregen(['--matrix', MATRIX, ...VARIANT]);

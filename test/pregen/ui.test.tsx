@@ -27,22 +27,25 @@ describe('pregen UI', () => {
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
     now = 5_000;
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
-    let frame = await frameShowing(ui, /ETA 20 s/);
+    let frame = await frameShowing(ui, /ETA 24 s/);
     expect(frame).toMatch(/rendering\s+DEMO-GLASS\s+sprite 256x256 fast .*50%\s+9\.0 frames\/s/);
     expect(frame).toMatch(/queued\s+DEMO-ITX/);
     expect(frame).toMatch(/0\/3 items/);
-    // 36 frames in 4 s: 9 frames/s overall; 180 frames left -> 20 s
+    // 36 frames in 4 s: 9 frames/s overall. The ETA counts encoding and publishing too: drawing is
+    // 85% of an item's work, so 36 frames are 30.6 frame-equivalents of 216 done in 4 s -> 24 s left
     expect(frame).toMatch(/9\.0 frames\/s/);
-    expect(frame).toMatch(/ETA 20 s/);
+    expect(frame).toMatch(/ETA 24 s/);
 
     store.done(items[0]!, { ms: 8_000, bytes: 120 * 1024, fps: 9 });
     store.start(items[1]!);
     store.fail(items[1]!, 'unknown part ID: nosuchgpu1');
     store.start(items[2]!);
-    frame = await frameShowing(ui, /2\/3 items/);
+    frame = await frameShowing(ui, /failed\s+DEMO-ITX/);
     expect(frame).toMatch(/done\s+DEMO-GLASS .*8 s\s+9\.0 frames\/s\s+120\.0 KiB/);
     expect(frame).toMatch(/failed\s+DEMO-ITX .*unknown part ID: nosuchgpu1/);
-    expect(frame).toMatch(/2\/3 items/);
+    // items count once published: the failed one is not, and says so on the line below
+    expect(frame).toMatch(/1\/3 items/);
+    expect(frame).toMatch(/1 done, 1 failed/);
 
     store.finish({ interrupted: true });
     frame = await frameShowing(ui, /interrupted:/);
@@ -50,6 +53,35 @@ describe('pregen UI', () => {
     expect(frame).toMatch(/#2 DEMO-ITX \(sprite 256x256 fast\): unknown part ID: nosuchgpu1/);
     expect(frame).toMatch(/interrupted: 1 item not rendered; run the same command again to resume/);
     expect(frame).not.toMatch(/ETA/);
+    ui.unmount();
+  });
+
+  it('does not say 100% or 5/5 while the last item is encoding: an item counts once published', async () => {
+    const store = new ProgressStore(0);
+    const items = [1, 2, 3, 4, 5].map((i) => item(i, `DEMO-${i}`));
+    const ui = render(<PregenApp store={store} />);
+    store.plan(items);
+    for (const it of items.slice(0, 4)) {
+      store.start(it);
+      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
+    }
+    // the fifth: every frame drawn, the video being encoded, nothing published yet
+    store.start(items[4]!);
+    store.progress(items[4]!, { stage: 'render', frame: 72, total: 72, fps: 70 });
+    store.progress(items[4]!, { stage: 'encode', frame: 72, total: 72, fps: 70 });
+    let frame = await frameShowing(ui, /encoding\s+DEMO-5/);
+    expect(frame).toMatch(/4\/5 items\s+9\d%/);
+    expect(frame).not.toMatch(/100%/);
+    expect(frame).not.toMatch(/5\/5 items/);
+
+    // bytes stored, row not yet written: still not done
+    store.progress(items[4]!, { stage: 'saving', frame: 72, total: 72, fps: 70 });
+    frame = await frameShowing(ui, /saving\s+DEMO-5/);
+    expect(frame).toMatch(/4\/5 items\s+9\d%/);
+
+    store.done(items[4]!, { ms: 1000, bytes: 1, fps: 70 });
+    frame = await frameShowing(ui, /done\s+DEMO-5/);
+    expect(frame).toMatch(/5\/5 items\s+100%/);
     ui.unmount();
   });
 
