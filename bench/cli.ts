@@ -77,17 +77,36 @@ const median = (xs: number[]) => {
 
 async function compare(label: string, args: string[], runs: number, until?: string): Promise<void> {
   const got: Record<Variant, Timing[]> = { compiled: [], sources: [] };
-  await time('compiled', args, until); // warm-up: disk cache
-  await time('sources', args, until);
+  let failed = 0;
+  // a worker's start checks WebGL in Chromium, which can fail on a loaded machine: count, go on
+  const attempt = async (v: Variant) => {
+    try {
+      return await time(v, args, until);
+    } catch (err) {
+      if (!until) throw err;
+      failed++;
+      console.error(`(${v} ${label}: ${(err as Error).message.split('\n')[1] ?? 'failed'})`);
+      return null;
+    }
+  };
+  await attempt('compiled'); // warm-up: disk cache
+  await attempt('sources');
   for (let i = 0; i < runs; i++) {
-    for (const v of ['compiled', 'sources'] as const) got[v].push(await time(v, args, until));
+    for (const v of ['compiled', 'sources'] as const) {
+      const t = await attempt(v);
+      if (t) got[v].push(t);
+    }
+  }
+  if (!got.compiled.length || !got.sources.length) {
+    console.log(`${label}: no complete runs (${failed} failed)`);
+    return;
   }
   const row = (what: string, pick: (t: Timing) => number) => {
     const c = median(got.compiled.map(pick));
     const s = median(got.sources.map(pick));
     console.log(`${`${label} ${what}`.padEnd(40)} ${c.toFixed(0).padStart(8)} ${s.toFixed(0).padStart(8)} ${(c / s).toFixed(2).padStart(8)}`);
   };
-  row(until ? `to "${until}"` : 'first output', (t) => t.first);
+  row(until ? `to "${until}"${failed ? ` (${failed} failed)` : ''}` : 'first output', (t) => t.first);
   if (!until) row('exit', (t) => t.exit);
 }
 
