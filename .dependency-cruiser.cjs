@@ -9,7 +9,7 @@
 /** Lowest first. Folders on one floor are peers; a later floor may import any earlier one. */
 const FLOORS = [
   ['model'], // the house vocabulary: parts, builds, render request, sprite layout, stage contract
-  ['errors.ts', 'config.ts', 'log.ts', 'version.ts', 'metrics.ts', 'log-pretty.ts', 'ensure-dir.ts', 'temp-dirs.ts'],
+  ['errors.ts', 'config.ts', 'log.ts', 'package-root.ts', 'version.ts', 'metrics.ts', 'log-pretty.ts', 'ensure-dir.ts', 'temp-dirs.ts'],
   ['db'],
   ['storage', 'catalog', 'auth'],
   ['encode'],

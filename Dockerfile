@@ -9,11 +9,14 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
 COPY bin ./bin
+COPY scripts ./scripts
 COPY src ./src
 COPY farm ./farm
 COPY sql ./sql
+# the sources come first: npm's prepare step compiles them to dist/ (bin/render-farm runs that;
+# tsx, a dev dependency, is not installed here)
+RUN npm ci --omit=dev --no-audit --no-fund
 
 # Non-root at run time; in containers use DATABASE_URL (an external PostgreSQL).
 RUN useradd --create-home --uid 10001 render && mkdir -p /data && chown render /data

@@ -3,8 +3,9 @@
  * minimal HTML page that loads it. The render pipeline serves both from a loopback server
  * and blocks every other request, so the page needs nothing else. Cached per process.
  */
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { build } from 'esbuild';
+import { PACKAGE_ROOT } from '../src/package-root.js';
 
 export interface StageBundle {
   /** the page: loads ./stage.js, a body with no margins */
@@ -38,7 +39,8 @@ export function buildStageBundle(): Promise<StageBundle> {
 }
 
 async function bundle(): Promise<StageBundle> {
-  const entry = fileURLToPath(new URL('./src/stage.ts', import.meta.url));
+  // from the package root: the compiled dist/farm/build.js bundles the same farm/src sources
+  const entry = path.join(PACKAGE_ROOT, 'farm', 'src', 'stage.ts');
   const result = await build({
     entryPoints: [entry],
     bundle: true,

@@ -1,5 +1,6 @@
 /** The package version, reported by /health, the OpenAPI document and `--version`. */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from './package-root.js';
 
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

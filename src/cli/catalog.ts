@@ -33,7 +33,10 @@ function importTable(s: ImportSummary): string {
 
 /** Registers the command on the program (see index.ts). */
 export default function register(program: Command): void {
-  const catalog = program.command('catalog').description('The parts catalog: import BuildCores OpenDB, show counts.');
+  const catalog = program
+    .command('catalog')
+    .description('The parts catalog: import BuildCores OpenDB, show counts.')
+    .addHelpText('after', '\nExamples:\n  $ render-farm catalog import ./open-db\n  $ render-farm catalog stats');
 
   catalog
     .command('import <opendb-dir>')

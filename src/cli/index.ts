@@ -4,13 +4,33 @@
  */
 import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../config.js';
+import { VERSION } from '../version.js';
 import { reportError } from './errors.js';
 
-const COMMANDS = ['up', 'serve', 'worker', 'render', 'token', 'keys', 'catalog', 'builds', 'jobs', 'webhooks', 'doctor', 'top', 'db', 'pregen'] as const;
+type Register = { default: (p: Command) => void };
+
+/** The command files, in help order. Literal specifiers: the compiled dist/ and tsx resolve them alike. */
+const COMMANDS: (() => Promise<Register>)[] = [
+  () => import('./up.js'),
+  () => import('./serve.js'),
+  () => import('./worker.js'),
+  () => import('./render.js'),
+  () => import('./token.js'),
+  () => import('./keys.js'),
+  () => import('./catalog.js'),
+  () => import('./builds.js'),
+  () => import('./jobs.js'),
+  () => import('./webhooks.js'),
+  () => import('./doctor.js'),
+  () => import('./top.js'),
+  () => import('./db.js'),
+  () => import('./pregen.js'),
+];
 
 export function buildProgram(): Command {
   const program = new Command('render-farm')
     .description('Render farm for 360-degree turntable videos and sprite sheets of PC builds.')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--data-dir <dir>', 'data directory: embedded Postgres, demo key, artifacts (env RENDER_FARM_DATA_DIR, default ./.render-farm)')
     .option('--database-url <url>', 'external PostgreSQL; nothing embedded starts (env DATABASE_URL)')
     .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
@@ -31,12 +51,15 @@ Examples:
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The program with every command registered (what main parses; tests walk its tree). */
+export async function buildFullProgram(): Promise<Command> {
   const program = buildProgram();
-  for (const name of COMMANDS) {
-    const mod = (await import(`./${name}.ts`)) as { default: (p: Command) => void };
-    mod.default(program);
-  }
+  for (const mod of await Promise.all(COMMANDS.map((load) => load()))) mod.default(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = await buildFullProgram();
   // every sub-command inherits the exit override so usage errors come back here
   const override = (cmd: Command): void => {
     cmd.exitOverride();

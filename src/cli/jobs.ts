@@ -21,7 +21,17 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
 }
 
 export default function register(program: Command): void {
-  const jobs = program.command('jobs').description('Inspect and retry render jobs.');
+  const jobs = program
+    .command('jobs')
+    .description('Inspect and retry render jobs.')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm jobs list --status error
+  $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
+  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
+    );
 
   jobs
     .command('list')
@@ -62,7 +72,7 @@ export default function register(program: Command): void {
   jobs
     .command('show <jobId>')
     .description('One job with its render: request, state, timings, artifacts, error; a split render lists its chunks (frames, state, worker, time, attempts).')
-    .addHelpText('after', '\nExample:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    .addHelpText('after', '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
       const found = await withDb(configFor(cmd), async (db) => {
@@ -113,7 +123,7 @@ Examples:
     .command('retry <jobId>')
     .description('Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry.')
     .option('--force', 're-render even when it completed')
-    .addHelpText('after', '\nExample:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    .addHelpText('after', '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { RetryRefusedError } = await import('../jobs/errors.js');

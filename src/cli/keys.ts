@@ -5,7 +5,10 @@ import { UsageError } from './errors.js';
 import { configFor, printJson, withDb } from './common.js';
 
 export default function register(program: Command): void {
-  const keys = program.command('keys').description('Long-lived API keys (stored hashed; shown once at creation).');
+  const keys = program
+    .command('keys')
+    .description('Long-lived API keys (stored hashed; shown once at creation).')
+    .addHelpText('after', '\nExamples:\n  $ render-farm keys create --customer acme\n  $ render-farm keys list');
 
   keys
     .command('create')
@@ -30,7 +33,7 @@ export default function register(program: Command): void {
     .command('list')
     .description('List API keys (prefixes only).')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExample:\n  $ render-farm keys list')
+    .addHelpText('after', '\nExamples:\n  $ render-farm keys list')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { listApiKeys } = await import('../auth/api-keys.js');
       const list = await withDb(configFor(cmd), (db) => listApiKeys(db.db));
@@ -45,7 +48,7 @@ export default function register(program: Command): void {
   keys
     .command('revoke <id>')
     .description('Revoke a key by id (or by a unique prefix); requests with it then get 401.')
-    .addHelpText('after', '\nExample:\n  $ render-farm keys revoke 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+    .addHelpText('after', '\nExamples:\n  $ render-farm keys revoke 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
     .action(async (id: string, _opts, cmd: Command) => {
       const { revokeApiKey } = await import('../auth/api-keys.js');
       const rec = await withDb(configFor(cmd), (db) => revokeApiKey(db.db, id));

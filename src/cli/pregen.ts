@@ -41,7 +41,15 @@ function oneOf<T extends string>(flag: string, values: string[], allowed: readon
 export default function register(program: Command): void {
   const pregen = program
     .command('pregen')
-    .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.');
+    .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm pregen --builds all                   # pregen run, the default sub-command
+  $ render-farm pregen ls --stale
+  $ render-farm pregen rm --stale --dry-run`,
+    );
 
   const run = pregen
     .command('run', { isDefault: true })
@@ -93,6 +101,14 @@ Examples:
     .option('--stale', 'only stale entries')
     .option('--limit <n>', 'at most n entries (default 50)')
     .option('--json', 'JSON output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm pregen ls
+  $ render-farm pregen ls --format sprite --source build:DEMO-GLASS
+  $ render-farm pregen ls --stale --json --limit 1000`,
+    )
     .action(async (flags: { format?: string; profile?: string; source?: string; stale?: boolean; limit?: string; json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
@@ -122,6 +138,14 @@ Examples:
     .option('--source <source>', 'e.g. build:DEMO-GLASS')
     .option('--dry-run', 'list what would be removed')
     .option('--json', 'JSON output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm pregen rm 3fa85f64                    # key prefixes, as pregen ls shows them
+  $ render-farm pregen rm --stale --dry-run
+  $ render-farm pregen rm --format video --profile fast`,
+    )
     .action(async (keys: string[], flags: { all?: boolean; stale?: boolean; format?: string; profile?: string; source?: string; dryRun?: boolean; json?: boolean }, cmd: Command) => {
       const bad = keys.filter((k) => !/^[0-9a-f]{4,64}$/i.test(k));
       if (bad.length) throw new UsageError(`keys are hex prefixes of at least 4 characters (see pregen ls): ${bad.join(', ')}`);

@@ -10,7 +10,8 @@ const STATUSES = ['pending', 'delivered', 'failed'] as const;
 export default function register(program: Command): void {
   const webhooks = program
     .command('webhooks')
-    .description('Webhooks: the farm POSTs the job object, signed, when a customer\'s render completes or fails.');
+    .description('Webhooks: the farm POSTs the job object, signed, when a customer\'s render completes or fails.')
+    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme\n  $ render-farm webhooks deliveries --status failed');
 
   webhooks
     .command('add')
@@ -62,7 +63,7 @@ Examples:
     .description('Active webhooks (secrets are never shown again).')
     .option('--customer <name>', 'only this customer')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExample:\n  $ render-farm webhooks list --customer acme')
+    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme')
     .action(async (opts: { customer?: string; json?: boolean }, cmd: Command) => {
       const { listWebhooks } = await import('../webhooks/webhooks-repository.js');
       const list = (await withDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
@@ -75,7 +76,7 @@ Examples:
   webhooks
     .command('remove <id>')
     .description('Disable a webhook; pending deliveries to it are dropped, the log stays.')
-    .addHelpText('after', '\nExample:\n  $ render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
     .action(async (id: string, _opts, cmd: Command) => {
       const { disableWebhook } = await import('../webhooks/webhooks-repository.js');
       const done = UUID.test(id) ? await withDb(configFor(cmd), (db) => disableWebhook(db, id)) : null;
@@ -122,7 +123,7 @@ Examples:
   webhooks
     .command('redeliver <deliveryId>')
     .description('Send a delivery again (a new log entry), e.g. after the receiver was fixed.')
-    .addHelpText('after', '\nExample:\n  $ render-farm webhooks redeliver 6f1c…')
+    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks redeliver 6f1c…')
     .action(async (id: string, _opts, cmd: Command) => {
       if (!UUID.test(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
       const { redeliver } = await import('../webhooks/webhooks-repository.js');

@@ -1,10 +1,10 @@
 /** Applies the numbered SQL files of sql/ once each, in order, under an advisory lock. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-export const SQL_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
+export const SQL_DIR = path.join(PACKAGE_ROOT, 'sql');
 const LOCK_ID = 727_001;
 
 export interface MigrationStatus {

@@ -5,9 +5,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT as ROOT } from '../package-root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIRS = ['farm/src', 'src/model', 'src/render', 'src/encode'];
 
 let memo: Promise<string> | null = null;

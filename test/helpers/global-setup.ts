@@ -1,7 +1,9 @@
 /**
  * vitest globalSetup: one real PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL's
- * server), with a migrated template database that each test file clones (createTestDb).
+ * server), with a migrated template database that each test file clones (createTestDb); and a
+ * current dist/, so the CLI the tests spawn is the compiled one users run, with the edits in it.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +22,8 @@ let dataDir: string | null = null;
 export async function setup(project: TestProject): Promise<void> {
   // Chromium profiles and job dirs of test processes killed in earlier runs
   await sweepStaleTempDirs();
+  // unchanged outputs are not rewritten: a no-op after `npm install`
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-test-pg-'));
   await fs.chmod(dataDir, 0o755);
   handle = await startEmbeddedPostgres(dataDir, await freePort());
