@@ -91,9 +91,9 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
             webcodecs = gpu.webcodecs;
             return gpu.webgl;
           } catch (err) {
-            // launch errors read "what (facts): fix"
+            // launch errors read "what (facts): fix"; the facts may hold "(...): " themselves
             const message = (err as Error).message;
-            const i = message.indexOf('): ');
+            const i = message.lastIndexOf('): ');
             return {
               status: 'fail',
               detail: i >= 0 ? message.slice(0, i + 1) : message.split('\n')[0]!,
