@@ -29,12 +29,13 @@ const DEBUG = 'run with LOG_LEVEL=debug to see why';
 /**
  * Each check's time limit and the fix its row shows when it runs out (or throws). The limits
  * fit the work: a directory or a port answers at once; the WebGL probe launches Chromium and
- * renders 16 frames, which takes a minute on a loaded CPU-only machine; a first embedded
+ * renders 16 frames, which takes minutes on a loaded CPU-only machine; a first embedded
  * PostgreSQL start runs initdb.
  */
 export const CHECK_LIMITS = {
   chromium: { timeoutMs: 30_000, fix: `check that CHROMIUM_PATH (or the chromium on PATH) starts: run it with --version; ${DEBUG}` },
-  webgl: { timeoutMs: 120_000, fix: `Chromium did not render the probe in time: install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}` },
+  // SwiftShader on a loaded 2-core machine: 3 s a probe frame, over 2 min with the launch and the scene build
+  webgl: { timeoutMs: 180_000, fix: `Chromium did not render the probe in time: check the machine's load, install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}` },
   ffmpeg: { timeoutMs: 30_000, fix: 'check that FFMPEG_PATH (or the ffmpeg on PATH) runs: try "ffmpeg -version"' },
   ffprobe: { timeoutMs: 30_000, fix: 'check that FFPROBE_PATH (or the ffprobe on PATH) runs: try "ffprobe -version"' },
   'data-dir': { timeoutMs: 5_000, fix: 'choose a local, writable directory with --data-dir or RENDER_FARM_DATA_DIR' },

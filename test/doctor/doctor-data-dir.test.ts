@@ -24,7 +24,8 @@ describe('render-farm doctor --data-dir /proc/x', () => {
     const seconds = (Date.now() - t0) / 1000;
     expect(r.killed, 'doctor still running after 60 s').toBeFalsy();
     expect(r.code).toBe(1);
-    expect(seconds).toBeLessThan(20);
+    // about 6 s on a quiet 2-core machine, 21 s with two other test files running under load 12; the data-dir row itself is bounded below
+    expect(seconds).toBeLessThan(40);
     const report = JSON.parse(r.stdout);
     const row = (id: string) => report.checks.find((c: { id: string }) => c.id === id);
     expect(row('data-dir')).toMatchObject({ status: 'fail', detail: expect.stringContaining('/proc/x') });
