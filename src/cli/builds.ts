@@ -22,7 +22,13 @@ async function readState(file: string): Promise<unknown> {
 
 /** Registers the command on the program (see index.ts). */
 export default function register(program: Command): void {
-  const builds = program.command('builds').description('Saved builds (share codes) of catalog parts.');
+  const builds = program
+    .command('builds')
+    .description('Saved builds (share codes) of catalog parts.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm builds list\n  $ render-farm builds show DEMO-GLASS\n  $ render-farm builds create --name "My rig" --parts PCCase=adp88gxul --parts GPU=okgxgd18p',
+    );
 
   builds
     .command('list')

@@ -87,8 +87,10 @@ describe('builds list', () => {
   });
 
   it('--help has examples', async () => {
-    const r = await cli('builds', 'list', '--help');
-    expect(r.stdout).toMatch(/Examples:\n\s+\$ render-farm builds list/);
+    for (const cmd of [['builds'], ['builds', 'list']]) {
+      const r = await cli(...cmd, '--help');
+      expect(r.stdout).toMatch(/Examples:\n\s+\$ render-farm builds list/);
+    }
   });
 
   it('render with a mistyped share code names a command that exists and leaves no --out dir it created', async () => {
