@@ -50,6 +50,14 @@ function why(err: unknown, at: string): string {
  * Returns the absolute path.
  */
 export async function ensureDir(dir: string, setting: string): Promise<string> {
+  return (await ensureDirCreating(dir, setting)).path;
+}
+
+/**
+ * ensureDir, also saying which levels it created (outermost first), so a command that fails
+ * afterwards can remove what it made and nothing the user made (removeCreatedDirs).
+ */
+export async function ensureDirCreating(dir: string, setting: string): Promise<{ path: string; created: string[] }> {
   const abs = path.resolve(dir);
   const fail = (reason: string) => new DirectoryError(setting, abs, reason);
   // walk up to the nearest existing ancestor
@@ -69,9 +77,11 @@ export async function ensureDir(dir: string, setting: string): Promise<string> {
     if (!isDir) throw fail(cur === abs ? 'it exists and is not a directory' : `${cur} is a file, not a directory`);
     break;
   }
+  const created: string[] = [];
   for (const level of missing) {
     try {
       await fs.mkdir(level);
+      created.push(level);
     } catch (err) {
       // another process may have created it meanwhile
       if (code(err) === 'EEXIST' && (await fs.stat(level).then((s) => s.isDirectory(), () => false))) continue;
@@ -84,5 +94,13 @@ export async function ensureDir(dir: string, setting: string): Promise<string> {
   } catch {
     throw fail('it is not writable by this user');
   }
-  return abs;
+  return { path: abs, created };
+}
+
+/** Removes directories ensureDirCreating made, innermost first, each only while empty. */
+export async function removeCreatedDirs(created: readonly string[]): Promise<void> {
+  for (const level of [...created].reverse()) {
+    // ENOTEMPTY: something was written there after all; keep it and its parents
+    if (!(await fs.rmdir(level).then(() => true, () => false))) return;
+  }
 }

@@ -115,6 +115,40 @@ export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | nu
   return row ? toBuildRow(row) : null;
 }
 
+/** A saved build in a listing: what tells builds apart, without the part IDs. */
+export interface BuildSummaryRow {
+  shareCode: string;
+  name: string;
+  /** part IDs over all categories (an ID listed twice counts twice) */
+  partCount: number;
+  createdAt: Date;
+}
+
+/** Most builds one page returns. */
+export const MAX_BUILDS_PAGE = 100;
+
+/** One page of saved builds, newest first (share code breaks ties, so paging is stable). */
+export async function listBuilds(db: Db, page: { limit: number; skip: number }): Promise<{ items: BuildSummaryRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db.db
+      .selectFrom('builds')
+      .select(['share_code', 'name', 'parts', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('share_code')
+      .limit(Math.min(page.limit, MAX_BUILDS_PAGE))
+      .offset(page.skip)
+      .execute(),
+    db.db.selectFrom('builds').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const items = rows.map((r) => ({
+    shareCode: r.share_code,
+    name: r.name,
+    partCount: Object.values(r.parts as Record<string, readonly string[]>).reduce((n, ids) => n + (ids?.length ?? 0), 0),
+    createdAt: r.created_at,
+  }));
+  return { items, total: Number(count.n) };
+}
+
 /** Input of createBuild (unvalidated: it comes from the CLI or the API). */
 export interface NewBuild {
   shareCode?: string;

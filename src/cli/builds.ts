@@ -1,9 +1,9 @@
-/** `render-farm builds create|show`: saved builds that `/render-by-share-code` renders. */
+/** `render-farm builds list|create|show`: saved builds that `/render-by-share-code` renders. */
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CATEGORIES } from '../model/part.js';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, printJson, withDb } from './common.js';
+import { configFor, intFlag, printJson, withDb } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 
 async function readState(file: string): Promise<unknown> {
@@ -25,7 +25,47 @@ export default function register(program: Command): void {
   const builds = program
     .command('builds')
     .description('Saved builds (share codes) of catalog parts.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm builds show DEMO-GLASS\n  $ render-farm builds create --name "My rig" --parts PCCase=adp88gxul --parts GPU=okgxgd18p');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm builds list\n  $ render-farm builds show DEMO-GLASS\n  $ render-farm builds create --name "My rig" --parts PCCase=adp88gxul --parts GPU=okgxgd18p',
+    );
+
+  builds
+    .command('list')
+    .description('Saved builds, newest first, a page at a time: share code, name, part count, created.')
+    .option('--limit <n>', 'builds per page, 1 to 100 (default 20)')
+    .option('--skip <n>', 'builds to skip: the next page starts at --skip plus --limit (default 0)')
+    .option('--json', 'machine-readable output: the page, the total and the command for the next page')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm builds list
+  $ render-farm builds list --limit 50 --skip 50
+  $ render-farm builds list --json | jq -r '.items[].shareCode'`,
+    )
+    .action(async (opts: { limit?: string; skip?: string; json?: boolean }, cmd: Command) => {
+      const { listBuilds, seedDemoCatalog, MAX_BUILDS_PAGE } = await import('../catalog/repository.js');
+      const limit = intFlag('limit', opts.limit, 1, MAX_BUILDS_PAGE) ?? 20;
+      const skip = intFlag('skip', opts.skip, 0, Number.MAX_SAFE_INTEGER) ?? 0;
+      const cfg = configFor(cmd);
+      const { items, total } = await withDb(cfg, async (db) => {
+        // the demo builds show on a fresh data dir, as under `serve`
+        if (cfg.seedDemo) await seedDemoCatalog(db);
+        return listBuilds(db, { limit, skip });
+      });
+      const hasNext = skip + items.length < total;
+      const next = hasNext ? `render-farm builds list --limit ${limit} --skip ${skip + limit}` : null;
+      if (opts.json) return printJson({ items, pagination: { total, limit, skip, hasNext, next: hasNext ? { skip: skip + limit, limit, command: next } : null } });
+      if (!items.length) {
+        process.stdout.write(total ? `no builds past ${skip} (there are ${total})\n` : 'no builds: create one with "render-farm builds create"\n');
+        return;
+      }
+      const { table } = await import('./table.js');
+      const rows = items.map((b) => [b.shareCode, b.name, String(b.partCount), b.createdAt.toISOString()]);
+      process.stdout.write(table(['SHARE CODE', 'NAME', 'PARTS', 'CREATED'], rows));
+      process.stdout.write(`${skip + 1}-${skip + items.length} of ${total}${next ? `; next page: ${next}` : ''}\n`);
+    });
 
   builds
     .command('create')

@@ -61,9 +61,24 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd, { glBackend: flags.gl });
 
   // a bad --out fails here, before the database starts and the browser launches
-  const { ensureDir } = await import('../ensure-dir.js');
-  const outDir = await ensureDir(flags.out, 'output directory (flag --out)');
+  const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
+  const out = await ensureDirCreating(flags.out, 'output directory (flag --out)');
+  try {
+    return await renderInto(out.path, flags, cfg, options, shot);
+  } catch (err) {
+    // a failed render leaves no empty --out behind; a directory the user made stays
+    await removeCreatedDirs(out.created);
+    throw err;
+  }
+}
 
+async function renderInto(
+  outDir: string,
+  flags: RenderFlags,
+  cfg: import('../config.js').Config,
+  options: import('../model/render-options.js').ResolvedRenderOptions,
+  shot: false | 'webp' | 'png',
+): Promise<unknown> {
   // the engine finds the tools before the database starts: a missing one fails in a second
   const { createRenderEngine } = await import('../render/engine.js');
   const engine = await createRenderEngine(cfg);

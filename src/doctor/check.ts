@@ -16,20 +16,31 @@ export interface CheckResult {
 
 export type CheckOutcome = Omit<CheckResult, 'id' | 'ms'>;
 
-/** Runs `fn` as check `id`, timing it; an unexpected throw is a failed row, never a crash. */
-export async function runCheck(id: string, fn: () => Promise<CheckOutcome>, timeoutMs = 120_000): Promise<CheckResult> {
+/** How long a check may take, and the fix its row shows when it times out or throws. */
+export interface CheckLimit {
+  timeoutMs: number;
+  fix: string;
+}
+
+/**
+ * Runs `fn` as check `id`, timing it. A check that throws or gives no answer within its limit
+ * is a failed row with the limit's fix, never a crash or a hang; a warn or fail the check
+ * returned without a fix gets that fix too, so every such row says what to do.
+ */
+export async function runCheck(id: string, fn: () => Promise<CheckOutcome>, limit: CheckLimit): Promise<CheckResult> {
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
     const outcome = await Promise.race([
       fn(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(limit.timeoutMs / 1000)} s`)), limit.timeoutMs);
       }),
     ]);
-    return { id, ...outcome, ms: Math.round(performance.now() - t0) };
+    const fix = outcome.status === 'warn' || outcome.status === 'fail' ? { fix: outcome.fix || limit.fix } : {};
+    return { id, ...outcome, ...fix, ms: Math.round(performance.now() - t0) };
   } catch (err) {
-    return { id, status: 'fail', detail: (err as Error).message.split('\n')[0] ?? String(err), ms: Math.round(performance.now() - t0) };
+    return { id, status: 'fail', detail: (err as Error).message.split('\n')[0] ?? String(err), fix: limit.fix, ms: Math.round(performance.now() - t0) };
   } finally {
     clearTimeout(timer);
   }

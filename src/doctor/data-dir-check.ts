@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { describeSetting, type Config } from '../config.js';
+import { DirectoryError, ensureDir } from '../ensure-dir.js';
 import type { CheckOutcome } from './check.js';
 
 const MiB = 1024 * 1024;
@@ -12,20 +13,20 @@ export const WARN_FREE_BYTES = 2048 * MiB;
 
 export const formatBytes = (n: number) => (n >= 1024 * MiB ? `${(n / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(n / MiB)} MiB`);
 
+const DATA_DIR_FIX = 'choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or fix its permissions';
+
 export async function checkDataDir(cfg: Config): Promise<CheckOutcome> {
   const dir = cfg.dataDir;
   try {
-    await fs.mkdir(dir, { recursive: true });
+    // created the way serve/up create it: Node's recursive mkdir loops forever under /proc
+    await ensureDir(dir, describeSetting(cfg, 'dataDir', 'data dir'));
     const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
     await fs.writeFile(probe, 'ok');
     await fs.rm(probe);
   } catch (err) {
+    if (err instanceof DirectoryError) return { status: 'fail', detail: err.message, fix: DATA_DIR_FIX };
     const e = err as NodeJS.ErrnoException;
-    return {
-      status: 'fail',
-      detail: `${dir} is not writable (${e.code ?? e.message})`,
-      fix: `choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or fix its permissions`,
-    };
+    return { status: 'fail', detail: `${dir} is not writable (${e.code ?? e.message})`, fix: DATA_DIR_FIX };
   }
   const st = await fs.statfs(dir);
   const free = st.bavail * st.bsize;

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
+import { DirectoryError } from '../ensure-dir.js';
 import type { CheckOutcome } from './check.js';
 
 export async function checkDatabase(cfg: Config): Promise<CheckOutcome> {
@@ -14,6 +15,8 @@ export async function checkDatabase(cfg: Config): Promise<CheckOutcome> {
     db = await openDatabase(cfg, { poolSize: 2 });
   } catch (err) {
     const message = (err as Error).message;
+    // "data dir (flag --data-dir): cannot use ...": the whole message is the finding
+    if (err instanceof DirectoryError) return { status: 'fail', detail: message, fix: 'choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or set DATABASE_URL' };
     const i = message.lastIndexOf('): ');
     return {
       status: 'fail',

@@ -1,11 +1,15 @@
 /**
  * `render-farm doctor`: every check a render needs, in dependency order (ports before the
- * database check starts an embedded PostgreSQL; WebGL only with a Chromium). A library
- * function: the CLI prints the report, tests read it.
+ * database check starts an embedded PostgreSQL; WebGL only with a Chromium; the embedded
+ * PostgreSQL and a filesystem store in the data dir only with a usable data dir). Each check
+ * has a time limit, so a hung component is a FAIL row with its fix, never a silent wait.
+ * A library function: the CLI prints the report, tests read it.
  */
+import path from 'node:path';
 import type { Config } from '../config.js';
+import { storageLocation } from '../storage/storage-location.js';
 import { VERSION } from '../version.js';
-import { runCheck, type CheckResult } from './check.js';
+import { runCheck, type CheckLimit, type CheckOutcome, type CheckResult } from './check.js';
 import { checkDataDir } from './data-dir-check.js';
 import { checkDatabase } from './database-check.js';
 import { checkPorts } from './ports-check.js';
@@ -20,6 +24,42 @@ export interface DoctorReport {
 
 export const CHECK_IDS = ['chromium', 'webgl', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
 
+const DEBUG = 'run with LOG_LEVEL=debug to see why';
+
+/**
+ * Each check's time limit and the fix its row shows when it runs out (or throws). The limits
+ * fit the work: a directory or a port answers at once; the WebGL probe launches Chromium and
+ * renders 16 frames, which takes minutes on a loaded CPU-only machine; a first embedded
+ * PostgreSQL start runs initdb.
+ */
+export const CHECK_LIMITS = {
+  chromium: { timeoutMs: 30_000, fix: `check that CHROMIUM_PATH (or the chromium on PATH) starts: run it with --version; ${DEBUG}` },
+  // SwiftShader on a loaded 2-core machine: 3 s a probe frame, over 2 min with the launch and the scene build
+  webgl: { timeoutMs: 180_000, fix: `Chromium did not render the probe in time: check the machine's load, install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}` },
+  ffmpeg: { timeoutMs: 30_000, fix: 'check that FFMPEG_PATH (or the ffmpeg on PATH) runs: try "ffmpeg -version"' },
+  ffprobe: { timeoutMs: 30_000, fix: 'check that FFPROBE_PATH (or the ffprobe on PATH) runs: try "ffprobe -version"' },
+  'data-dir': { timeoutMs: 5_000, fix: 'choose a local, writable directory with --data-dir or RENDER_FARM_DATA_DIR' },
+  ports: { timeoutMs: 10_000, fix: 'pass --port or set PORT, and --pg-port or RENDER_FARM_PG_PORT' },
+  postgres: { timeoutMs: 90_000, fix: `check DATABASE_URL names a running PostgreSQL that answers (or unset it for the embedded one); ${DEBUG}` },
+  artifacts: { timeoutMs: 20_000, fix: 'check STORAGE_URL (and for S3: S3_ENDPOINT, credentials, that the bucket exists); a filesystem store needs a local, writable directory' },
+} satisfies Record<Exclude<(typeof CHECK_IDS)[number], 'webcodecs'>, CheckLimit>;
+
+/** A row for a check that was not run because one it needs failed. */
+const skipped = (id: string, detail: string): CheckResult => ({ id, status: 'skip', detail, ms: 0 });
+
+/** Whether the artifact store is a directory inside the data dir (the default). */
+function storeInDataDir(cfg: Config): boolean {
+  try {
+    const loc = storageLocation(cfg);
+    if (loc.kind !== 'fs') return false;
+    const rel = path.relative(cfg.dataDir, loc.root);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  } catch {
+    // a bad STORAGE_URL: the artifacts check reports it
+    return false;
+  }
+}
+
 export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void = () => {}): Promise<DoctorReport> {
   const checks: CheckResult[] = [];
   const add = (c: CheckResult) => {
@@ -29,41 +69,55 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
   };
   let chromium: Awaited<ReturnType<typeof checkChromium>>['location'];
   add(
-    await runCheck('chromium', async () => {
-      const { location, ...rest } = await checkChromium(cfg);
-      chromium = location;
-      return rest;
-    }),
+    await runCheck(
+      'chromium',
+      async () => {
+        const { location, ...rest } = await checkChromium(cfg);
+        chromium = location;
+        return rest;
+      },
+      CHECK_LIMITS.chromium,
+    ),
   );
   if (chromium) {
-    const t0 = performance.now();
-    try {
-      const { checkWebGl } = await import('./webgl-check.js');
-      const gpu = await checkWebGl(cfg, chromium.path, chromium.source === 'package');
-      const ms = Math.round(performance.now() - t0);
-      add({ id: 'webgl', ...gpu.webgl, ms });
-      add({ id: 'webcodecs', ...gpu.webcodecs, ms: 0 });
-    } catch (err) {
-      const message = (err as Error).message;
-      const i = message.indexOf('): ');
-      add({
-        id: 'webgl',
-        status: 'fail',
-        detail: i >= 0 ? message.slice(0, i + 1) : message.split('\n')[0]!,
-        fix: i >= 0 ? message.slice(i + 3) : 'run with LOG_LEVEL=debug; install Mesa (apt-get install -y libgl1-mesa-dri libegl1)',
-        ms: Math.round(performance.now() - t0),
-      });
-      add({ id: 'webcodecs', status: 'skip', detail: 'needs a working Chromium', ms: 0 });
-    }
+    const found = chromium;
+    let webcodecs: CheckOutcome | undefined;
+    add(
+      await runCheck(
+        'webgl',
+        async () => {
+          try {
+            const { checkWebGl } = await import('./webgl-check.js');
+            const gpu = await checkWebGl(cfg, found.path, found.source === 'package');
+            webcodecs = gpu.webcodecs;
+            return gpu.webgl;
+          } catch (err) {
+            // launch errors read "what (facts): fix"; the facts may hold "(...): " themselves
+            const message = (err as Error).message;
+            const i = message.lastIndexOf('): ');
+            return {
+              status: 'fail',
+              detail: i >= 0 ? message.slice(0, i + 1) : message.split('\n')[0]!,
+              fix: i >= 0 ? message.slice(i + 3) : `${DEBUG}; install Mesa (apt-get install -y libgl1-mesa-dri libegl1)`,
+            };
+          }
+        },
+        CHECK_LIMITS.webgl,
+      ),
+    );
+    add(webcodecs ? { id: 'webcodecs', ...webcodecs, ms: 0 } : skipped('webcodecs', 'needs a working Chromium'));
   } else {
-    add({ id: 'webgl', status: 'skip', detail: 'needs Chromium', ms: 0 });
-    add({ id: 'webcodecs', status: 'skip', detail: 'needs Chromium', ms: 0 });
+    add(skipped('webgl', 'needs Chromium'));
+    add(skipped('webcodecs', 'needs Chromium'));
   }
-  add(await runCheck('ffmpeg', () => checkFfmpeg(cfg)));
-  add(await runCheck('ffprobe', () => checkFfprobe(cfg)));
-  add(await runCheck('data-dir', () => checkDataDir(cfg)));
-  add(await runCheck('ports', () => checkPorts(cfg)));
-  add(await runCheck('postgres', () => checkDatabase(cfg), 180_000));
-  add(await runCheck('artifacts', () => checkStorage(cfg)));
+  add(await runCheck('ffmpeg', () => checkFfmpeg(cfg), CHECK_LIMITS.ffmpeg));
+  add(await runCheck('ffprobe', () => checkFfprobe(cfg), CHECK_LIMITS.ffprobe));
+  const dataDirOk = add(await runCheck('data-dir', () => checkDataDir(cfg), CHECK_LIMITS['data-dir'])).status !== 'fail';
+  add(await runCheck('ports', () => checkPorts(cfg), CHECK_LIMITS.ports));
+  // the embedded PostgreSQL and the default artifact store live in the data dir: without it they would only fail again, or hang
+  if (!cfg.databaseUrl && !dataDirOk) add(skipped('postgres', `the embedded PostgreSQL needs the data dir, which failed (${cfg.dataDir})`));
+  else add(await runCheck('postgres', () => checkDatabase(cfg), cfg.databaseUrl ? { ...CHECK_LIMITS.postgres, timeoutMs: 20_000 } : CHECK_LIMITS.postgres));
+  if (!dataDirOk && storeInDataDir(cfg)) add(skipped('artifacts', `the filesystem store is in the data dir, which failed (${cfg.dataDir})`));
+  else add(await runCheck('artifacts', () => checkStorage(cfg), CHECK_LIMITS.artifacts));
   return { ok: checks.every((c) => c.status !== 'fail'), version: VERSION, checks };
 }

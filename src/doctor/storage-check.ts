@@ -12,7 +12,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 export async function checkStorage(cfg: Config): Promise<CheckOutcome> {
-  const loc = storageLocation(cfg);
+  let loc: ReturnType<typeof storageLocation>;
+  try {
+    loc = storageLocation(cfg);
+  } catch (err) {
+    return { status: 'fail', detail: (err as Error).message, fix: 'set STORAGE_URL to s3://bucket[/prefix] or file:///absolute/dir, or unset it to use <data dir>/artifacts' };
+  }
   const where = loc.kind === 'fs' ? `filesystem ${loc.root}` : `S3 bucket ${loc.bucket}${loc.prefix ? `/${loc.prefix}` : ''}`;
   const fix =
     loc.kind === 'fs'
