@@ -112,7 +112,7 @@ describe('up and its embedded PostgreSQL', () => {
     await waitFor('/health 200', async () => (await health(up)) === 200, { timeoutMs: 30_000 });
     const token = await sessionToken(up);
     // a render in flight at the kill: it finishes (or is re-run) once the database is back
-    const inFlight = await submit(up, token, { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.31 });
+    const inFlight = await submit(up, token, { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.31 });
     await waitFor('the render to be under way', async () => (await jobStatus(up, token, inFlight)) === 'processing', { timeoutMs: 60_000 });
 
     const pid = await postmasterPid(up);
@@ -122,16 +122,17 @@ describe('up and its embedded PostgreSQL', () => {
     await waitFor('/health 200 after the restart', async () => (await health(up)) === 200, { timeoutMs: 30_000 });
     const backInMs = Date.now() - killedAt;
     expect(up.output()).toContain('embedded PostgreSQL is back');
-    // one line per restart, not one per retry
+    // one line per restart, not one per retry, and not drowned in graphile-worker's reconnect errors
     expect(up.output().split('restarting (attempt').length - 1).toBe(1);
-    // a new server, on the same data: the API key still works
+    expect(up.output().split('Error with notify listener').length - 1).toBeLessThanOrEqual(1);
+    // a new server on the same data: the session token made before the kill still works below
     expect(await postmasterPid(up)).not.toBe(pid);
 
     const after = await submit(up, token, { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.33 });
     await waitFor('the render submitted after the restart to complete', async () => (await jobStatus(up, token, after)) === 'completed', { timeoutMs: 120_000 });
     await waitFor('the render in flight at the kill to complete', async () => (await jobStatus(up, token, inFlight)) === 'completed', { timeoutMs: 180_000 });
     expect(up.proc.exitCode, up.output()).toBeNull();
-    console.log(`/health 200 again ${backInMs} ms after the kill`);
+    console.log(`/health 200 again ${backInMs} ms after the kill; both renders completed ${Date.now() - killedAt} ms after it`);
 
     up.proc.kill('SIGTERM');
     expect(await up.exited, up.output()).toBe(0);
@@ -144,7 +145,7 @@ describe('up and its embedded PostgreSQL', () => {
     await fs.appendFile(path.join(up.dataDir, 'pg', 'postgresql.conf'), '\nthis is not a setting\n');
     process.kill(await postmasterPid(up), 'SIGKILL');
     const killedAt = Date.now();
-    const code = await Promise.race([up.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 90_000))]);
+    const code = await Promise.race([up.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
     expect(code, up.output()).toBe(1);
     const seconds = (Date.now() - killedAt) / 1000;
     const out = up.output();
