@@ -200,7 +200,8 @@ export async function startEmbeddedPostgres(
   let restarting: Promise<void> | null = null;
   // last resort when the process ends without close(): ask PostgreSQL for a fast shutdown
   const onExit = () => {
-    if (!stopped && alive(child)) child?.kill('SIGINT');
+    const p = serverProcess();
+    if (!stopped && alive(p)) p!.kill('SIGINT');
   };
   process.on('exit', onExit);
   return {
