@@ -1,5 +1,10 @@
-/** Keeps a long-running command alive until SIGINT/SIGTERM, then shuts down cleanly once. */
-export function runUntilSignal(shutdown: () => Promise<void>): Promise<void> {
+/**
+ * Keeps a long-running command alive until SIGINT/SIGTERM, then shuts down cleanly once; or
+ * until `fatal` resolves with an error (a part it cannot run without is gone for good): then
+ * the shutdown gets `fatalShutdownMs` at most, since it cannot drain into what is gone, and
+ * the command fails with that error.
+ */
+export function runUntilSignal(shutdown: () => Promise<void>, opts: { fatal?: Promise<Error>; fatalShutdownMs?: number } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -13,5 +18,12 @@ export function runUntilSignal(shutdown: () => Promise<void>): Promise<void> {
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    void opts.fatal?.then(async (err) => {
+      if (stopping) return;
+      stopping = true;
+      const bound = new Promise((r) => setTimeout(r, opts.fatalShutdownMs ?? 10_000).unref());
+      await Promise.race([shutdown().catch(() => {}), bound]);
+      reject(err);
+    });
   });
 }

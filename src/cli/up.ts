@@ -26,10 +26,14 @@ Examples:
       const { demoApiKey } = await import('../auth/demo-key.js');
       const log = createLogger(cfg);
       const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l), poolSize: 20 });
+      // a killed embedded server is restarted; when it cannot be, up exits for a supervisor
+      const { superviseEmbeddedPostgres } = await import('../db/embedded-supervisor.js');
+      const pgSupervisor = superviseEmbeddedPostgres(db.embeddedServer, log);
       let server: Awaited<ReturnType<typeof startServer>> | null = null;
       let worker: { stop(): Promise<void> } | null = null;
       let speedNote: string | null = null;
       const shutdown = async () => {
+        pgSupervisor?.stop();
         await worker?.stop().catch(() => {});
         await server?.close().catch(() => {});
         await db.close();
@@ -76,6 +80,6 @@ Examples:
         await shutdown();
         throw err;
       }
-      await runUntilSignal(shutdown);
+      await runUntilSignal(shutdown, { fatal: pgSupervisor?.gaveUp });
     });
 }

