@@ -181,9 +181,9 @@ describe('database outage during a render', () => {
       waitFor('the chunk piece to be stored during the outage', async () => existsSync(piece), 120_000),
       worker.exited.then((code) => Promise.reject(new Error(`worker exited ${code} during the chunk:\n${worker!.output()}`))),
     ]);
-    await new Promise((r) => setTimeout(r, 5_000));
+    // the worker says it keeps the chunk (waitForOutput rejects if it exits first)
+    await worker.waitForOutput('keeping the chunk and retrying its bookkeeping', 60_000);
     expect(worker.proc.exitCode, worker.output()).toBeNull();
-    expect(worker.output()).toContain('keeping the chunk and retrying its bookkeeping');
     pg = await startEmbeddedPostgres(pgDir, port);
     const done = await waitFor('the split render to complete', async () => {
       const r = await renderRow(render.id).catch(() => null);
