@@ -2,7 +2,9 @@
 /**
  * Source rules an import graph cannot see (run by `npm run lint:rules` and CI):
  * - only src/config.ts reads the environment (one config pipeline: defaults < env < flags);
- * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast).
+ * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast);
+ * - only src/cli/ ends the process, and only it, the logger and the ink screens it mounts write
+ *   to the terminal (the rest of src/ is a library that logs).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,13 +22,21 @@ function* files(dir) {
 const RULES = [
   { dirs: ['src', 'farm'], allow: ['src/config.ts'], pattern: /\bprocess\.env\b/, message: 'reads process.env: add the setting to src/config.ts and take it from Config' },
   { dirs: ['src/jobs'], allow: [], pattern: /\bas unknown as\b/, message: 'casts through unknown: parse the value with its zod schema instead' },
+  { dirs: ['src'], allow: [], skip: /^src\/cli\//, pattern: /\bprocess\.(exit\b|exitCode\b|abort\()/, message: 'ends the process: throw an error from errors.ts and let the CLI decide' },
+  {
+    dirs: ['src'],
+    allow: ['src/log.ts', 'src/log-pretty.ts', 'src/jobs/queue.ts'],
+    skip: /^src\/cli\/|\/ui\//,
+    pattern: /\bconsole\.\w+\(|\bprocess\.std(out|err)\.write\(/,
+    message: 'writes to the terminal: log through log.ts (only src/cli/ and the ink screens print)',
+  },
 ];
 
 const problems = [];
 for (const rule of RULES) {
   for (const dir of rule.dirs) {
     for (const file of files(dir)) {
-      if (rule.allow.includes(file)) continue;
+      if (rule.allow.includes(file) || rule.skip?.test(file)) continue;
       readFileSync(path.join(root, file), 'utf8')
         .split('\n')
         .forEach((line, i) => {
