@@ -3,10 +3,10 @@
  * combination, and decides per item: render, already cached, a duplicate of another item's
  * key (same visible parts and pixels), or invalid (unknown parts, no case, too many parts).
  */
-import { countProblems } from '../catalog/build-rules.js';
 import { resolveBuildParts } from '../catalog/repository.js';
 import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
+import { countProblems } from '../model/parts-map.js';
 import { normaliseParts } from '../model/render-request.js';
 import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import { MAX_SIZE, MIN_SIZE, type Format, type Profile } from '../model/render-defaults.js';

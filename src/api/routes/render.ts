@@ -4,8 +4,7 @@
  */
 import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
-import { countProblems } from '../../catalog/build-rules.js';
-import { CATEGORIES, isCategory } from '../../model/part.js';
+import { checkPartsMap } from '../../model/parts-map.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
@@ -28,20 +27,10 @@ function requireProd(req: Request): void {
   }
 }
 
-/** Category names and per-category counts (existence is checked on submit). */
+/** The parts map's rules (model/parts-map.ts) as a 400; existence is checked on submit. */
 export function checkPartsShape(parts: Record<string, string[]>): void {
-  const categories = Object.keys(parts);
-  if (categories.length === 0) throw badRequest('invalid_body', 'parts must not be empty', [{ field: 'parts', message: 'empty' }]);
-  const bad = categories.filter((c) => !isCategory(c));
-  if (bad.length) {
-    throw badRequest(
-      'invalid_category',
-      `unknown categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}: one of ${CATEGORIES.join(', ')}`,
-      bad.map((c) => ({ field: `parts.${c}`, message: 'unknown category' })),
-    );
-  }
-  const counts = countProblems(parts);
-  if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
+  const check = checkPartsMap(parts);
+  if (!check.ok) throw badRequest(check.refusal.code, check.refusal.message, check.refusal.problems);
 }
 
 async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
