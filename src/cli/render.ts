@@ -146,7 +146,8 @@ async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Conf
     if (bad.length) throw new UsageError(`unknown part categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}`);
   }
   const { withDb } = await import('./common.js');
-  const { getBuild, resolveBuildParts, seedDemoCatalog } = await import('../catalog/repository.js');
+  const { getBuild, seedDemoCatalog, UnknownPartsError } = await import('../catalog/repository.js');
+  const { resolveBuild: resolveFromCatalog } = await import('../catalog/resolve-build.js');
   return withDb(cfg, async (db) => {
     if (cfg.seedDemo) await seedDemoCatalog(db);
     if (flags.shareCode) {
@@ -155,10 +156,16 @@ async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Conf
       partIds = saved.parts as Record<string, string[]>;
       state = saved.interactiveState ?? null;
     }
-    const resolved = await resolveBuildParts(db, partIds ?? {});
-    if (resolved.missing.length) throw new UsageError(`part ID${resolved.missing.length > 1 ? 's' : ''} not found in the catalog: ${resolved.missing.join(', ')}`);
-    if (!resolved.parts.PCCase?.length) throw new UsageError('the build has no PCCase: a case is needed to render');
-    return { parts: resolved.parts, state };
+    let build: import('../model/stage-contract.js').StageBuild;
+    try {
+      // categories are checked above, so the map is a PartIdMap
+      ({ build } = await resolveFromCatalog(db, (partIds ?? {}) as import('../model/part.js').PartIdMap, state));
+    } catch (err) {
+      if (!(err instanceof UnknownPartsError)) throw err;
+      throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')}`);
+    }
+    if (!build.parts.PCCase?.length) throw new UsageError('the build has no PCCase: a case is needed to render');
+    return build;
   });
 }
 

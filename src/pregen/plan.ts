@@ -3,7 +3,8 @@
  * combination, and decides per item: render, already cached, a duplicate of another item's
  * key (same visible parts and pixels), or invalid (unknown parts, no case, too many parts).
  */
-import { resolveBuildParts } from '../catalog/repository.js';
+import { UnknownPartsError } from '../catalog/repository.js';
+import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
 import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import { countProblems } from '../model/parts-map.js';
@@ -106,15 +107,22 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
   const items: PlanItem[] = [];
   for (const src of sources) {
     const problem = shapeProblem(src.parts);
-    const resolved = problem ? null : await resolveBuildParts(db, src.parts);
     const partIds = problem ? (src.parts as PartIdMap) : normaliseParts(src.parts);
     let why: string | null = problem;
-    if (!why && resolved!.missing.length) why = `unknown part ID${resolved!.missing.length > 1 ? 's' : ''}: ${resolved!.missing.join(', ')}`;
-    if (!why && !resolved!.parts.PCCase?.length) why = 'no PCCase: a case is needed to render';
+    let resolved: ResolvedBuild | null = null;
+    if (!why) {
+      try {
+        resolved = await resolveBuild(db, src.parts as PartIdMap);
+      } catch (err) {
+        if (!(err instanceof UnknownPartsError)) throw err;
+        why = err.message;
+      }
+    }
+    if (!why && !resolved!.build.parts.PCCase?.length) why = 'no PCCase: a case is needed to render';
     // render in the normalised order, the order the cache key assumes (first PSU, first cooler ...)
     const parts: Partial<Record<Category, Part[]>> = {};
     if (!why) {
-      for (const [c, list] of Object.entries(resolved!.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const [c, list] of Object.entries(resolved!.build.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     for (const v of variants) {
       const material = why ? null : combinationMaterial(parts, resolved!.versions, v.options);
