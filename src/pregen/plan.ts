@@ -5,9 +5,9 @@
  */
 import { UnknownPartsError } from '../catalog/repository.js';
 import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
-import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
+import { type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
-import { countProblems } from '../model/parts-map.js';
+import { parsePartsMap } from '../model/parts-map.js';
 import { normaliseParts } from '../model/render-request.js';
 import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import { MAX_SIZE, MIN_SIZE, type Format, type Profile } from '../model/render-defaults.js';
@@ -82,12 +82,10 @@ function variantOptions(base: RenderOptions, format: Format, profile: Profile, s
   return parsed.data;
 }
 
-/** Why a part map cannot be rendered, or null. */
+/** Why a part map cannot be rendered (the shared rules, model/parts-map.ts), or null. */
 function shapeProblem(parts: Record<string, string[]>): string | null {
-  const bad = Object.keys(parts).filter((c) => !isCategory(c));
-  if (bad.length) return `unknown categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}`;
-  const counts = countProblems(parts);
-  return counts.length ? counts.map((c) => c.message).join('; ') : null;
+  const check = parsePartsMap(parts);
+  return check.ok ? null : check.refusal.message;
 }
 
 /** Builds the plan. Variations are checked first so a bad flag fails before any lookup. */
