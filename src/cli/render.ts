@@ -177,7 +177,7 @@ async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: i
       if (!(err instanceof UnknownPartsError)) throw err;
       throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')}`);
     }
-    if (!build.parts.PCCase?.length) throw new UsageError('the build has no PCCase: a case is needed to render');
+    // a build without a case is drawn in the stage's default case (model/parts-map.ts)
     return build;
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Turns sources x formats x profiles x sizes into pregen items: resolves the parts, keys each
  * combination, and decides per item: render, already cached, a duplicate of another item's
- * key (same visible parts and pixels), or invalid (unknown parts, no case, too many parts).
+ * key (same visible parts and pixels), or invalid (the parts-map rules, unknown parts; a map
+ * without a case renders in the stage's default case, like the API).
  */
 import { UnknownPartsError } from '../catalog/repository.js';
 import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
@@ -116,7 +117,6 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
         why = err.message;
       }
     }
-    if (!why && !resolved!.build.parts.PCCase?.length) why = 'no PCCase: a case is needed to render';
     // render in the normalised order, the order the cache key assumes (first PSU, first cooler ...)
     const parts: Partial<Record<Category, Part[]>> = {};
     if (!why) {
