@@ -59,12 +59,14 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   if (shot !== false && shot !== 'webp' && shot !== 'png') throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
   if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
   const cfg = configFor(cmd, { glBackend: flags.gl });
+  // a bad parts map fails here, before anything is created or started
+  const given = await readGivenBuild(flags);
 
   // a bad --out fails here, before the database starts and the browser launches
   const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
   const out = await ensureDirCreating(flags.out, 'output directory (flag --out)');
   try {
-    return await renderInto(out.path, flags, cfg, options, shot);
+    return await renderInto(out.path, flags, given, cfg, options, shot);
   } catch (err) {
     // a failed render leaves no empty --out behind; a directory the user made stays
     await removeCreatedDirs(out.created);
@@ -75,6 +77,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
 async function renderInto(
   outDir: string,
   flags: RenderFlags,
+  given: GivenBuild | null,
   cfg: import('../config.js').Config,
   options: import('../model/render-options.js').ResolvedRenderOptions,
   shot: false | 'webp' | 'png',
@@ -84,7 +87,7 @@ async function renderInto(
   const engine = await createRenderEngine(cfg);
   let build;
   try {
-    build = await resolveBuild(flags, cfg);
+    build = await resolveBuild(flags, given, cfg);
   } catch (err) {
     await engine.close();
     throw err;
@@ -120,14 +123,21 @@ async function renderInto(
   }
 }
 
-/** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
-async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
-  const { isCategory } = await import('../model/part.js');
-  const { interactiveStateSchema } = await import('../model/interactive-state.js');
-  let partIds: Record<string, string[]> | null = null;
-  let state: import('../model/interactive-state.js').InteractiveState | null = null;
-  if (flags.parts.length) partIds = parsePartsFlags(flags.parts);
-  if (flags.build) {
+/** A build given by --parts or --build, its map checked by the shared rules (model/parts-map.ts). */
+interface GivenBuild {
+  parts: import('../model/part.js').PartIdMap;
+  state: import('../model/interactive-state.js').InteractiveState | null;
+}
+
+/** The --parts or --build build (null for --share-code); a map the rules refuse is a usage error. */
+async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
+  const { parsePartsMap } = await import('../model/parts-map.js');
+  let raw: unknown;
+  let state: GivenBuild['state'] = null;
+  let where = '--parts';
+  if (flags.parts.length) raw = parsePartsFlags(flags.parts);
+  else if (flags.build) {
+    const { interactiveStateSchema } = await import('../model/interactive-state.js');
     const { readFile } = await import('node:fs/promises');
     let json: unknown;
     try {
@@ -136,29 +146,39 @@ async function resolveBuild(flags: RenderFlags, cfg: import('../config.js').Conf
       throw new UsageError(`--build ${flags.build}: ${(err as Error).message}`);
     }
     const { z } = await import('zod');
-    const file = z.object({ parts: z.record(z.string(), z.array(z.string().min(1))), state: interactiveStateSchema.nullable().optional() }).strict().safeParse(json);
+    const file = z.object({ parts: z.record(z.string(), z.unknown()), state: interactiveStateSchema.nullable().optional() }).strict().safeParse(json);
     if (!file.success) throw new UsageError(`--build ${flags.build}: ${file.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-    partIds = file.data.parts;
+    raw = file.data.parts;
     state = file.data.state ?? null;
-  }
-  if (partIds) {
-    const bad = Object.keys(partIds).filter((c) => !isCategory(c));
-    if (bad.length) throw new UsageError(`unknown part categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}`);
-  }
+    where = `--build ${flags.build}`;
+  } else return null;
+  const check = parsePartsMap(raw);
+  if (!check.ok) throw new UsageError(`${where}: ${check.refusal.message}`);
+  return { parts: check.parts, state };
+}
+
+/** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
+async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
   const { withDb } = await import('./common.js');
-  const { getBuild, resolveBuildParts, seedDemoCatalog } = await import('../catalog/repository.js');
+  const { getBuild, seedDemoCatalog, UnknownPartsError } = await import('../catalog/repository.js');
+  const { resolveBuild: resolveFromCatalog } = await import('../catalog/resolve-build.js');
   return withDb(cfg, async (db) => {
     if (cfg.seedDemo) await seedDemoCatalog(db);
+    let wanted = given;
     if (flags.shareCode) {
       const saved = await getBuild(db, flags.shareCode);
       if (!saved) throw new UsageError(`share code "${flags.shareCode}" not found (see: render-farm builds list)`);
-      partIds = saved.parts as Record<string, string[]>;
-      state = saved.interactiveState ?? null;
+      wanted = { parts: saved.parts, state: saved.interactiveState ?? null };
     }
-    const resolved = await resolveBuildParts(db, partIds ?? {});
-    if (resolved.missing.length) throw new UsageError(`part ID${resolved.missing.length > 1 ? 's' : ''} not found in the catalog: ${resolved.missing.join(', ')}`);
-    if (!resolved.parts.PCCase?.length) throw new UsageError('the build has no PCCase: a case is needed to render');
-    return { parts: resolved.parts, state };
+    let build: import('../model/stage-contract.js').StageBuild;
+    try {
+      ({ build } = await resolveFromCatalog(db, wanted!.parts, wanted!.state));
+    } catch (err) {
+      if (!(err instanceof UnknownPartsError)) throw err;
+      throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')}`);
+    }
+    // a build without a case is drawn in the stage's default case (model/parts-map.ts)
+    return build;
   });
 }
 

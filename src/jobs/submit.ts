@@ -7,8 +7,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../auth/scopes.js';
-import { resolveBuildParts, UnknownPartsError } from '../catalog/repository.js';
+import { resolveBuild } from '../catalog/resolve-build.js';
 import type { InteractiveState } from '../model/interactive-state.js';
+import type { PartIdMap } from '../model/part.js';
 import { resolveRenderOptions, type RenderOptions } from '../model/render-options.js';
 import { rendererVersion } from '../render/renderer-version.js';
 import { cacheKey } from './cache-key.js';
@@ -24,7 +25,8 @@ export interface SubmitInput {
   customerId: string;
   /** the submitting credential's environment (default prod): the job is readable only there */
   environment?: Environment;
-  parts: Record<string, string[]>;
+  /** checked by model/parts-map.ts */
+  parts: PartIdMap;
   state: InteractiveState | null;
   options: RenderOptions;
   shareCode?: string;
@@ -42,8 +44,8 @@ export interface Submission {
 
 export async function submitRender(db: Db, input: SubmitInput): Promise<Submission> {
   const options = resolveRenderOptions(input.options);
-  const resolved = await resolveBuildParts(db, input.parts);
-  if (resolved.missing.length) throw new UnknownPartsError(resolved.missing);
+  // unknown part IDs throw UnknownPartsError naming them
+  const resolved = await resolveBuild(db, input.parts, input.state);
   const request = normaliseRequest(input.parts, input.state, options);
   const renderer = await rendererVersion();
   const key = cacheKey(request, resolved.versions, renderer);

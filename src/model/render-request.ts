@@ -7,15 +7,10 @@
  */
 import { z } from 'zod';
 import { interactiveStateSchema } from './interactive-state.js';
-import { text } from './text.js';
+import { requestedPartsSchema } from './parts-map.js';
 import { CATEGORIES, type PartIdMap } from './part.js';
 import { renderOptionsRules, renderOptionsShape, resolvedRenderOptionsSchema, type ResolvedRenderOptions } from './render-options.js';
 import type { InteractiveState } from './interactive-state.js';
-
-/** Part IDs by category as a client sends them (category names are checked by the caller, for its own error codes). */
-export const requestedPartsSchema = z
-  .record(text(), z.array(text().min(1).max(64)).min(1).max(16))
-  .meta({ description: 'part IDs grouped by category, e.g. {"GPU": ["z7pyphm9k"]}' });
 
 /** A render request as a client sends it: parts plus render options, every rule checked. */
 export const renderRequestSchema = z

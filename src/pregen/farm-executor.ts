@@ -40,7 +40,7 @@ export async function runFarm(deps: PublishDeps, items: PlanItem[], opts: FarmRu
   for (const item of items) {
     if (signal.aborted) break;
     try {
-      const s = await submitRender(db, { customerId: customer.id, parts: item.partIds as Record<string, string[]>, state: null, options: item.input });
+      const s = await submitRender(db, { customerId: customer.id, parts: item.partIds, state: null, options: item.input });
       following.set(s.render.id, item);
       observer.start?.(item);
     } catch (err) {

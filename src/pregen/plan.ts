@@ -1,12 +1,14 @@
 /**
  * Turns sources x formats x profiles x sizes into pregen items: resolves the parts, keys each
  * combination, and decides per item: render, already cached, a duplicate of another item's
- * key (same visible parts and pixels), or invalid (unknown parts, no case, too many parts).
+ * key (same visible parts and pixels), or invalid (the parts-map rules, unknown parts; a map
+ * without a case renders in the stage's default case, like the API).
  */
-import { countProblems } from '../catalog/build-rules.js';
-import { resolveBuildParts } from '../catalog/repository.js';
-import { isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
+import { UnknownPartsError } from '../catalog/repository.js';
+import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
+import { type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
+import { parsePartsMap } from '../model/parts-map.js';
 import { normaliseParts } from '../model/render-request.js';
 import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
 import { MAX_SIZE, MIN_SIZE, type Format, type Profile } from '../model/render-defaults.js';
@@ -81,12 +83,10 @@ function variantOptions(base: RenderOptions, format: Format, profile: Profile, s
   return parsed.data;
 }
 
-/** Why a part map cannot be rendered, or null. */
+/** Why a part map cannot be rendered (the shared rules, model/parts-map.ts), or null. */
 function shapeProblem(parts: Record<string, string[]>): string | null {
-  const bad = Object.keys(parts).filter((c) => !isCategory(c));
-  if (bad.length) return `unknown categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}`;
-  const counts = countProblems(parts);
-  return counts.length ? counts.map((c) => c.message).join('; ') : null;
+  const check = parsePartsMap(parts);
+  return check.ok ? null : check.refusal.message;
 }
 
 /** Builds the plan. Variations are checked first so a bad flag fails before any lookup. */
@@ -106,15 +106,21 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
   const items: PlanItem[] = [];
   for (const src of sources) {
     const problem = shapeProblem(src.parts);
-    const resolved = problem ? null : await resolveBuildParts(db, src.parts);
     const partIds = problem ? (src.parts as PartIdMap) : normaliseParts(src.parts);
     let why: string | null = problem;
-    if (!why && resolved!.missing.length) why = `unknown part ID${resolved!.missing.length > 1 ? 's' : ''}: ${resolved!.missing.join(', ')}`;
-    if (!why && !resolved!.parts.PCCase?.length) why = 'no PCCase: a case is needed to render';
+    let resolved: ResolvedBuild | null = null;
+    if (!why) {
+      try {
+        resolved = await resolveBuild(db, src.parts as PartIdMap);
+      } catch (err) {
+        if (!(err instanceof UnknownPartsError)) throw err;
+        why = err.message;
+      }
+    }
     // render in the normalised order, the order the cache key assumes (first PSU, first cooler ...)
     const parts: Partial<Record<Category, Part[]>> = {};
     if (!why) {
-      for (const [c, list] of Object.entries(resolved!.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const [c, list] of Object.entries(resolved!.build.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     for (const v of variants) {
       const material = why ? null : combinationMaterial(parts, resolved!.versions, v.options);

@@ -1,6 +1,7 @@
 /** `render-farm render` argument handling: bad input exits 2 with one clear line and writes nothing. */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +35,23 @@ describe('render command', () => {
     const none = await cli(['render', '--out', out]);
     expect(none.stderr).toMatch(/exactly one of --parts, --share-code or --build/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses a --build map the shared parts rules refuse, before creating --out', async () => {
+    const file = path.join(os.tmpdir(), `render-cli-build-${process.pid}.json`);
+    await writeFile(file, JSON.stringify({ parts: { GPU: ['a', 'b', 'c'] } }));
+    try {
+      const r = await cli(['render', '--build', file, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/a build holds at most 2 GPU parts, got 3/);
+      await writeFile(file, JSON.stringify({ parts: { GPU: [] } }));
+      const empty = await cli(['render', '--build', file, '--out', out]);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/parts\.GPU: .*>=1/);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await rm(file, { force: true });
+    }
   });
 
   it('says when Chromium is missing', async () => {

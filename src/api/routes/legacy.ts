@@ -22,9 +22,8 @@ export function legacyRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.post('/render-build-experimental', requireAuth(ctx, 'render:submit'), async (req: Request, res: Response) => {
     const body = parseOr400(renderBuildBody, req.body, 'body');
-    checkPartsShape(body.parts);
     const { parts, ...options } = body;
-    const found = await lookupPregenerated(ctx.db, parts, options);
+    const found = await lookupPregenerated(ctx.db, checkPartsShape(parts), options);
     const entry = found.entry;
     const meta = entry ? await ctx.store.stat(entry.artifactKey) : null;
     if (!entry || !meta) {

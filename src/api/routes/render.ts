@@ -4,8 +4,8 @@
  */
 import { Router, type Request } from 'express';
 import { getBuild } from '../../catalog/repository.js';
-import { countProblems } from '../../catalog/build-rules.js';
-import { CATEGORIES, isCategory } from '../../model/part.js';
+import { checkPartsMap } from '../../model/parts-map.js';
+import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
 import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
@@ -28,23 +28,14 @@ function requireProd(req: Request): void {
   }
 }
 
-/** Category names and per-category counts (existence is checked on submit). */
-export function checkPartsShape(parts: Record<string, string[]>): void {
-  const categories = Object.keys(parts);
-  if (categories.length === 0) throw badRequest('invalid_body', 'parts must not be empty', [{ field: 'parts', message: 'empty' }]);
-  const bad = categories.filter((c) => !isCategory(c));
-  if (bad.length) {
-    throw badRequest(
-      'invalid_category',
-      `unknown categor${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')}: one of ${CATEGORIES.join(', ')}`,
-      bad.map((c) => ({ field: `parts.${c}`, message: 'unknown category' })),
-    );
-  }
-  const counts = countProblems(parts);
-  if (counts.length) throw badRequest('invalid_parts', counts.map((c) => c.message).join('; '), counts);
+/** The parts map's rules (model/parts-map.ts) as a 400; existence is checked on submit. */
+export function checkPartsShape(parts: Record<string, string[]>): PartIdMap {
+  const check = checkPartsMap(parts);
+  if (!check.ok) throw badRequest(check.refusal.code, check.refusal.message, check.refusal.problems);
+  return check.parts;
 }
 
-async function submit(ctx: ApiContext, req: Request, parts: Record<string, string[]>, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
+async function submit(ctx: ApiContext, req: Request, parts: PartIdMap, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
   // unknown part IDs throw UnknownPartsError: 404 part_not_found naming them
   const p = req.principal!;
   const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
@@ -83,12 +74,11 @@ function urlFor(ctx: ApiContext, req: Request) {
 }
 
 /** A /render-build style body, every rule checked: the parts map and the render options. */
-function parseRenderBuild(req: Request): { parts: Record<string, string[]>; options: RenderOptions } {
+function parseRenderBuild(req: Request): { parts: PartIdMap; options: RenderOptions } {
   const body = parseOr400(renderBuildBody, req.body, 'body');
   requireProd(req);
-  checkPartsShape(body.parts);
   const { parts, ...options } = body;
-  return { parts, options };
+  return { parts: checkPartsShape(parts), options };
 }
 
 export function renderRoutes(ctx: ApiContext): Router {
@@ -107,7 +97,7 @@ export function renderRoutes(ctx: ApiContext): Router {
     const { shareCode, ...options } = body;
     const build = await getBuild(ctx.db, shareCode);
     if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(shareCode)}`);
-    const s = await submit(ctx, req, build.parts as Record<string, string[]>, build.interactiveState, options, build.shareCode);
+    const s = await submit(ctx, req, build.parts, build.interactiveState, options, build.shareCode);
     res.status(s.outcome === 'new' ? 202 : 200).json(await submissionBody(ctx, req, s, build.shareCode));
   });
 

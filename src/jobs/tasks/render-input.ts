@@ -4,7 +4,8 @@
  * renderer (key-check.ts). Shared by the whole-render task and the chunk task, so a chunk can
  * never store pixels that its render's key does not name.
  */
-import { resolveBuildParts } from '../../catalog/repository.js';
+import { UnknownPartsError } from '../../catalog/repository.js';
+import { resolveBuild, type ResolvedBuild } from '../../catalog/resolve-build.js';
 import type { Db } from '../../db/database.js';
 import type { StageBuild } from '../../model/stage-contract.js';
 import { normalisedRequestSchema, type NormalisedRequest } from '../../model/render-request.js';
@@ -35,8 +36,13 @@ export interface RenderInput {
  */
 export async function loadRenderInput(db: Db, row: RenderRow, record: <T>(op: () => Promise<T>) => Promise<T>): Promise<RenderInput> {
   const request = parseStoredRequest(row.request);
-  const resolved = await record(() => resolveBuildParts(db, request.parts));
-  if (resolved.missing.length) throw new PermanentRenderError(`parts no longer in the catalog: ${resolved.missing.join(', ')}`);
+  let resolved: ResolvedBuild;
+  try {
+    resolved = await record(() => resolveBuild(db, request.parts, request.state));
+  } catch (err) {
+    if (err instanceof UnknownPartsError) throw new PermanentRenderError(`parts no longer in the catalog: ${err.ids.join(', ')}`);
+    throw err;
+  }
   checkCacheKey(row, request, resolved.versions, await rendererVersion());
-  return { request, build: { parts: resolved.parts, state: request.state } };
+  return { request, build: resolved.build };
 }
