@@ -32,24 +32,14 @@ Examples:
     .action(async (opts: { customer: string; url: string; json?: boolean }, cmd: Command) => {
       if (!opts.customer.trim() || opts.customer.length > 100) throw new UsageError('--customer must be 1 to 100 characters');
       const cfg = configFor(cmd);
-      const { checkWebhookTarget, targetPolicy, WebhookTargetError } = await import('../webhooks/target-policy.js');
-      const { createWebhook, WebhookLimitError } = await import('../webhooks/webhooks-repository.js');
+      const { checkWebhookTarget, targetPolicy } = await import('../webhooks/target-policy.js');
+      const { createWebhook } = await import('../webhooks/webhooks-repository.js');
       const { ensureCustomer } = await import('../auth/customers.js');
-      let url: URL;
-      try {
-        ({ url } = await checkWebhookTarget(opts.url, targetPolicy(cfg)));
-      } catch (err) {
-        if (err instanceof WebhookTargetError) throw new UsageError(`--url: ${err.message}`);
-        throw err;
-      }
+      // a refused URL or a full customer is a user error: reportError prints it, exit 2
+      const { url } = await checkWebhookTarget(opts.url, targetPolicy(cfg));
       const created = await withDb(cfg, async (db) => {
         const customer = await ensureCustomer(db.db, opts.customer.trim());
-        try {
-          return await createWebhook(db, customer.id, url.href);
-        } catch (err) {
-          if (err instanceof WebhookLimitError) throw new UsageError(err.message);
-          throw err;
-        }
+        return createWebhook(db, customer.id, url.href);
       });
       if (opts.json) return printJson({ id: created.webhook.id, customer: created.webhook.customer, url: created.webhook.url, secret: created.secret });
       process.stdout.write(
