@@ -5,6 +5,7 @@ import { ConfigError } from '../../src/config.js';
 import { InternalError, NotFoundError, UnavailableError } from '../../src/errors.js';
 import { WatchError } from '../../src/events/watch-job.js';
 import { RetryRefusedError } from '../../src/jobs/errors.js';
+import { StorageError } from '../../src/storage/storage-errors.js';
 import { WebhookTargetError } from '../../src/webhooks/target-policy.js';
 import { WebhookLimitError } from '../../src/webhooks/webhooks-repository.js';
 
@@ -37,6 +38,7 @@ describe('reportError', () => {
       text: 'render-farm: job j completed; pass --force to render it again\n',
     });
     expect(report(new WatchError('the event stream kept dropping')).code).toBe(1);
+    expect(report(new StorageError('S3 PUT x failed: HTTP 403 AccessDenied', 403)).code).toBe(1);
   });
 
   it('prints a bug as a bug, with its stack only at debug level', () => {
