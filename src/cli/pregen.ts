@@ -8,7 +8,7 @@ import { ExitError, UsageError } from './errors.js';
 import { DEFAULT_FORMAT, DEFAULT_PROFILE, FORMATS, PROFILES } from '../model/render-defaults.js';
 import { configFor, intFlag, printJson } from './common.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
-import { settingOption, settingValues } from './setting-flags.js';
+import { settingOption } from './setting-flags.js';
 
 interface RunFlags {
   builds?: string;
@@ -186,8 +186,7 @@ function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
-  const gl = settingValues(cmd).glBackend as string | undefined;
-  if (gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${gl}"`);
+  // --gl is validated by config, with the other settings
   const cfg = configFor(cmd);
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
   const limit = intFlag('limit', flags.limit, 1, 10_000_000);

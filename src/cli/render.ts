@@ -8,7 +8,7 @@ import { ExitError, UsageError } from './errors.js';
 import { configFor, printJson } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
-import { settingOption, settingValues } from './setting-flags.js';
+import { settingOption } from './setting-flags.js';
 
 interface RenderFlags {
   parts: string[];
@@ -57,8 +57,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   if (!flags.out) throw new UsageError('--out <dir> is required');
   const shot = flags.screenshot === false ? false : (flags.screenshotFormat ?? 'webp');
   if (shot !== false && shot !== 'webp' && shot !== 'png') throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
-  const gl = settingValues(cmd).glBackend as string | undefined;
-  if (gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${gl}"`);
+  // --gl is validated by config, with the other settings
   const cfg = configFor(cmd);
 
   // a bad --out fails here, before the database starts and the browser launches
