@@ -1,5 +1,6 @@
 /** `render-farm webhooks add|list|remove|deliveries|redeliver`: customers' job-event webhooks. */
 import type { Command } from 'commander';
+import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 import { table } from './table.js';
@@ -17,7 +18,7 @@ export default function register(program: Command): void {
     .command('add')
     .description('Register an https URL for a customer (created when new); prints the signing secret once.')
     .requiredOption('--customer <name>', 'customer name')
-    .requiredOption('--url <url>', 'https URL; private and loopback targets are refused unless RENDER_FARM_WEBHOOK_ALLOW_PRIVATE allows them')
+    .requiredOption('--url <url>', `https URL; private and loopback targets are refused unless ${ENV_NAMES.webhookAllowPrivate} allows them`)
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
