@@ -234,20 +234,69 @@ export const ENV_FALLBACK_NAMES: Partial<Record<keyof ConfigInput, string>> = {
   s3SessionToken: 'AWS_SESSION_TOKEN',
 };
 
-/** CLI flags whose name is not `--<key in kebab-case>`, so messages name the flag that was typed. */
-export const FLAG_NAMES: Partial<Record<keyof ConfigInput, string>> = {
-  embeddedPgPort: '--pg-port',
-  glBackend: '--gl',
-  workerConcurrency: '--concurrency',
-  renderTimeoutSeconds: '--render-timeout',
-  drainTimeoutSeconds: '--drain-timeout',
-};
+/** A setting that a command-line flag can set; its env name and default come from above. */
+export interface SettingFlag {
+  /** the flag when it is not `--<key in kebab-case>` */
+  flag?: string;
+  /** commander's placeholder: `--port <port>` */
+  arg: string;
+  /** what the setting does, the start of the help text */
+  help: string;
+  /** said after the env name and default, e.g. `0 picks a free one` */
+  note?: string;
+}
+
+/**
+ * Every setting a flag can set, declared once: src/cli/setting-flags.ts makes the commander
+ * options (help: `<help> (env NAME, default VALUE; note)`) and reads them into loadConfig,
+ * which validates them like the environment's values.
+ */
+export const SETTING_FLAGS = {
+  dataDir: { arg: 'dir', help: 'data directory: embedded Postgres, demo key, artifacts' },
+  databaseUrl: { arg: 'url', help: 'external PostgreSQL; nothing embedded starts' },
+  embeddedPgPort: { flag: '--pg-port', arg: 'port', help: 'port of the embedded PostgreSQL' },
+  logLevel: { arg: 'level', help: 'log level' },
+  port: { arg: 'port', help: 'port to listen on', note: '0 picks a free one' },
+  host: { arg: 'host', help: 'address to bind', note: '0.0.0.0 for all' },
+  publicBaseUrl: { arg: 'url', help: 'base of returned URLs behind a proxy' },
+  glBackend: { flag: '--gl', arg: 'backend', help: 'WebGL backend' },
+  workerConcurrency: { flag: '--concurrency', arg: 'n', help: 'renders at once', note: 'rendering is CPU-bound' },
+  renderTimeoutSeconds: { flag: '--render-timeout', arg: 'seconds', help: 'abort (and retry) a render after this long' },
+  drainTimeoutSeconds: { flag: '--drain-timeout', arg: 'seconds', help: 'on SIGTERM, wait this long for the running render' },
+} satisfies Partial<Record<keyof ConfigInput, SettingFlag>>;
+
+export type FlagSetting = keyof typeof SETTING_FLAGS;
+
+/** The value a setting has when neither env nor a flag sets it (as shown in help), or undefined. */
+export function settingDefault(key: keyof ConfigInput): string | undefined {
+  const parsed = configSchema.shape[key].safeParse(undefined);
+  if (!parsed.success || parsed.data === undefined) return undefined;
+  return Array.isArray(parsed.data) ? parsed.data.join(',') : String(parsed.data);
+}
+
+/** The values an enum setting accepts (glBackend, logLevel), or undefined. */
+export function settingChoices(key: keyof ConfigInput): readonly string[] | undefined {
+  let t: z.core.$ZodType = configSchema.shape[key];
+  // through .default() / .optional() to the enum inside
+  while ('innerType' in t._zod.def) t = t._zod.def.innerType as z.core.$ZodType;
+  return t instanceof z.ZodEnum ? (t.options as string[]) : undefined;
+}
+
+/** A flag's help: `<help>[: a, b or c] (env NAME[, default VALUE][; note])`; `what` replaces the help's start for one command. */
+export function settingHelp(key: FlagSetting, what?: string): string {
+  const s: SettingFlag = SETTING_FLAGS[key];
+  const choices = settingChoices(key);
+  const def = settingDefault(key);
+  const oneOf = choices ? `: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : '';
+  return `${what ?? s.help}${oneOf} (env ${ENV_NAMES[key]}${def === undefined ? '' : `, default ${def}`}${s.note ? `; ${s.note}` : ''})`;
+}
 
 /** Keys whose values never appear in messages. */
 const SECRET_KEYS = new Set<string>(['signingSecret', 's3SecretAccessKey', 's3SessionToken', 's3AccessKeyId']);
 
 export function flagName(key: keyof ConfigInput): string {
-  return FLAG_NAMES[key] ?? `--${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+  const s: SettingFlag | undefined = (SETTING_FLAGS as Partial<Record<keyof ConfigInput, SettingFlag>>)[key];
+  return s?.flag ?? `--${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
 }
 
 /** Where each value of a loaded config came from (`flag --pg-port`, `env PORT`); absent = default. */

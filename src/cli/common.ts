@@ -1,27 +1,15 @@
 /** Helpers shared by the command files: global options -> config, database lifetime. */
 import type { Command } from 'commander';
-import { loadConfig, type Config, type ConfigInput } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { UsageError } from './errors.js';
+import { settingValues } from './setting-flags.js';
 
-/** Global options declared on the root program (see index.ts). */
-export interface GlobalOptions {
-  dataDir?: string;
-  databaseUrl?: string;
-  pgPort?: string;
-  logLevel?: string;
-}
-
-/** The config for a command: defaults < env < the root program's flags < extra (command flags). */
-export function configFor(cmd: Command, extra: Partial<Record<keyof ConfigInput, unknown>> = {}): Config {
-  const g = cmd.optsWithGlobals<GlobalOptions>();
-  // a bad value throws ConfigError: a user error, exit 2
-  return loadConfig({
-    dataDir: g.dataDir,
-    databaseUrl: g.databaseUrl,
-    embeddedPgPort: g.pgPort,
-    logLevel: g.logLevel,
-    ...extra,
-  });
+/**
+ * The config for a command: defaults < env < the setting flags of the root program and the
+ * command (setting-flags.ts). A bad value throws ConfigError: a user error, exit 2.
+ */
+export function configFor(cmd: Command): Config {
+  return loadConfig(settingValues(cmd));
 }
 
 /** Opens the database (migrated), runs fn, always closes (stops embedded Postgres if we started it). */

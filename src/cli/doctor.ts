@@ -2,15 +2,15 @@
 import type { Command } from 'commander';
 import { ExitError } from './errors.js';
 import { configFor, printJson } from './common.js';
+import { addSettingOptions } from './setting-flags.js';
 
 export default function register(program: Command): void {
-  program
+  const doctor = program
     .command('doctor')
     .description(
       'Check Chromium (and the WebGL backend it really gets, with a measured probe render), WebCodecs H.264, ffmpeg/ffprobe, PostgreSQL and migrations, the data dir, the artifact store and ports. Exit 0 when all pass, 1 otherwise.',
-    )
-    .option('--port <port>', 'API port to check (env PORT, default 8080)')
-    .option('--host <host>', 'API address to check (env HOST, default 127.0.0.1)')
+    );
+  addSettingOptions(doctor, ['port', 'host'], { port: 'API port to check', host: 'API address to check' })
     .option('--json', 'machine-readable report')
     .addHelpText(
       'after',
@@ -22,8 +22,8 @@ Examples:
   $ render-farm doctor
   $ DATABASE_URL=postgres://u:p@db/render render-farm doctor --json | jq '.checks[] | select(.status != "ok")'`,
     )
-    .action(async (opts: { port?: string; host?: string; json?: boolean }, cmd: Command) => {
-      const cfg = configFor(cmd, { port: opts.port, host: opts.host });
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
       const { runDoctor } = await import('../doctor/run-doctor.js');
       const { formatReport } = await import('../doctor/format-report.js');
       const tty = !opts.json && process.stderr.isTTY;

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../config.js';
 import { VERSION } from '../version.js';
 import { reportError } from './errors.js';
+import { addSettingOptions } from './setting-flags.js';
 
 type Register = { default: (p: Command) => void };
 
@@ -31,14 +32,11 @@ export function buildProgram(): Command {
   const program = new Command('render-farm')
     .description('Render farm for 360-degree turntable videos and sprite sheets of PC builds.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--data-dir <dir>', 'data directory: embedded Postgres, demo key, artifacts (env RENDER_FARM_DATA_DIR, default ./.render-farm)')
-    .option('--database-url <url>', 'external PostgreSQL; nothing embedded starts (env DATABASE_URL)')
-    .option('--pg-port <port>', 'port of the embedded PostgreSQL (env RENDER_FARM_PG_PORT, default 54329)')
-    .option('--log-level <level>', 'debug, info, warn, error or silent (env LOG_LEVEL)')
     .showHelpAfterError('(add --help for usage)')
     // every sub-command's --help lists these too (they are accepted before or after the command)
     .configureHelp({ showGlobalOptions: true })
     .exitOverride();
+  addSettingOptions(program, ['dataDir', 'databaseUrl', 'embeddedPgPort', 'logLevel']);
   program.addHelpText(
     'after',
     `

@@ -98,7 +98,7 @@ Examples:
     )
     .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
       if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
-      const { watchJobInDb, watchJobOverApi, WatchError } = await import('../events/watch-job.js');
+      const { watchJobInDb, watchJobOverApi } = await import('../events/watch-job.js');
       const { watchReporter } = await import('./job-watch-reporter.js');
       const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
       const abort = new AbortController();
@@ -110,9 +110,6 @@ Examples:
           : await watchJobInDb(configFor(cmd), jobId, (e) => reporter.event(e), abort.signal);
         if (abort.signal.aborted) throw new ExitError(130, 'interrupted');
         if (final?.event !== 'completed') throw new ExitError(1, final ? 'the job failed' : 'the stream ended before the job did');
-      } catch (err) {
-        if (err instanceof WatchError) throw new ExitError(err.message.startsWith('no job') ? 2 : 1, err.message);
-        throw err;
       } finally {
         reporter.stop();
         process.removeListener('SIGINT', onSignal);
@@ -126,13 +123,10 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
-      const { RetryRefusedError } = await import('../jobs/errors.js');
       const { installQueue } = await import('../jobs/queue.js');
       const job = await withDb(configFor(cmd), async (db) => {
         await installQueue(db.pool);
         return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;
-      }).catch((err) => {
-        throw err instanceof RetryRefusedError ? new ExitError(1, err.message) : err;
       });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);

@@ -5,8 +5,10 @@
  */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
+import { DEFAULT_FORMAT, DEFAULT_PROFILE, FORMATS, PROFILES } from '../model/render-defaults.js';
 import { configFor, intFlag, printJson } from './common.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
+import { settingOption } from './setting-flags.js';
 
 interface RunFlags {
   builds?: string;
@@ -25,10 +27,12 @@ interface RunFlags {
   thumbnails?: boolean;
   category?: string;
   force?: boolean;
-  gl?: string;
   /** the render option flags (render-option-flags.ts) */
   [option: string]: unknown;
 }
+
+/** `a, b or c`: help for a flag that takes one of the model's values. */
+const orList = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -58,8 +62,8 @@ Examples:
     .option('--matrix <spec>', 'cartesian product: "PCCase=a,b GPU=x,y,z CPUCooler=*" (* = every part of the category, + joins IDs)')
     .option('--from <file>', 'a JSON array or NDJSON file of part maps ({"PCCase": ["id"], ...})')
     .option('--limit <n>', 'at most n combinations')
-    .option('--formats <list>', 'video,sprite (default video, as the API)')
-    .option('--profiles <list>', 'cinematic,flat,fast (default cinematic, as the API)')
+    .option('--formats <list>', `${FORMATS.join(',')} (default ${DEFAULT_FORMAT}, as the API)`)
+    .option('--profiles <list>', `${PROFILES.join(',')} (default ${DEFAULT_PROFILE}, as the API)`)
     .option('--sizes <list>', 'frame sizes WxH,... (default: video 1280x720, sprite 512x512)');
   // every render option but those given as lists above
   addRenderOptionFlags(run, ['format', 'profile', 'width', 'height'])
@@ -72,7 +76,7 @@ Examples:
     .option('--dry-run', 'list what would render; render nothing')
     .option('--json', 'print a JSON summary (no UI)')
     .option('--plain', 'plain progress lines even on a terminal')
-    .option('--gl <backend>', 'WebGL backend: auto, egl or swiftshader (env RENDER_FARM_GL)')
+    .addOption(settingOption('glBackend'))
     .addHelpText(
       'after',
       `
@@ -95,8 +99,8 @@ Examples:
   pregen
     .command('ls')
     .description('List pregenerated entries, newest first (stale = drawn by an older renderer).')
-    .option('--format <format>', 'video or sprite')
-    .option('--profile <profile>', 'cinematic, flat or fast')
+    .option('--format <format>', orList(FORMATS))
+    .option('--profile <profile>', orList(PROFILES))
     .option('--source <source>', 'e.g. build:DEMO-GLASS, matrix, file:list.ndjson')
     .option('--stale', 'only stale entries')
     .option('--limit <n>', 'at most n entries (default 50)')
@@ -133,8 +137,8 @@ Examples:
     .description('Remove entries (rows and files): by key prefix, or by filter.')
     .option('--all', 'every entry')
     .option('--stale', 'entries drawn by an older renderer')
-    .option('--format <format>', 'video or sprite')
-    .option('--profile <profile>', 'cinematic, flat or fast')
+    .option('--format <format>', orList(FORMATS))
+    .option('--profile <profile>', orList(PROFILES))
     .option('--source <source>', 'e.g. build:DEMO-GLASS')
     .option('--dry-run', 'list what would be removed')
     .option('--json', 'JSON output')
@@ -180,11 +184,10 @@ function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
 }
 
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
-  const { FORMATS, PROFILES } = await import('../model/render-defaults.js');
   const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
-  if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
-  const cfg = configFor(cmd, { glBackend: flags.gl });
+  // --gl is validated by config, with the other settings
+  const cfg = configFor(cmd);
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
   const limit = intFlag('limit', flags.limit, 1, 10_000_000);
   if (flags.thumbnails && (flags.builds || flags.matrix || flags.from)) throw new UsageError('--thumbnails renders parts: leave out --builds, --matrix and --from');

@@ -8,6 +8,7 @@ import { ExitError, UsageError } from './errors.js';
 import { configFor, printJson } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
+import { settingOption } from './setting-flags.js';
 
 interface RenderFlags {
   parts: string[];
@@ -17,7 +18,6 @@ interface RenderFlags {
   json?: boolean;
   screenshotFormat?: string;
   screenshot?: boolean;
-  gl?: string;
   /** the render option flags (render-option-flags.ts) */
   [option: string]: unknown;
 }
@@ -33,7 +33,7 @@ export default function register(program: Command): void {
   addRenderOptionFlags(render)
     .option('--screenshot-format <fmt>', 'webp or png (default webp)')
     .option('--no-screenshot', 'skip the hero still')
-    .option('--gl <backend>', 'WebGL backend: auto, egl or swiftshader (env RENDER_FARM_GL)')
+    .addOption(settingOption('glBackend'))
     .option('--json', 'print a JSON summary (files, sizes, durations, backend, frames/s)')
     .addHelpText(
       'after',
@@ -57,8 +57,8 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   if (!flags.out) throw new UsageError('--out <dir> is required');
   const shot = flags.screenshot === false ? false : (flags.screenshotFormat ?? 'webp');
   if (shot !== false && shot !== 'webp' && shot !== 'png') throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
-  if (flags.gl !== undefined && !['auto', 'egl', 'swiftshader'].includes(flags.gl)) throw new UsageError(`--gl must be auto, egl or swiftshader, got "${flags.gl}"`);
-  const cfg = configFor(cmd, { glBackend: flags.gl });
+  // --gl is validated by config, with the other settings
+  const cfg = configFor(cmd);
   // a bad parts map fails here, before anything is created or started
   const given = await readGivenBuild(flags);
 

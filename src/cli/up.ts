@@ -1,14 +1,14 @@
 /** `render-farm up`: API + one in-process render worker on embedded defaults, with a demo API key. */
 import type { Command } from 'commander';
 import { configFor } from './common.js';
+import { addSettingOptions } from './setting-flags.js';
 import { runUntilSignal } from './signals.js';
 
 export default function register(program: Command): void {
-  program
+  const up = program
     .command('up')
-    .description('Start everything on embedded defaults: PostgreSQL in the data dir, the demo catalog, the API and one render worker. Prints a demo API key.')
-    .option('--port <port>', 'port to listen on (default 8080)')
-    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .description('Start everything on embedded defaults: PostgreSQL in the data dir, the demo catalog, the API and one render worker. Prints a demo API key.');
+  addSettingOptions(up, ['port', 'host'])
     .option('--no-worker', 'API only: do not start the in-process render worker')
     .addHelpText(
       'after',
@@ -18,8 +18,8 @@ Examples:
   $ render-farm up --port 9000 --data-dir /var/lib/render-farm
   $ render-farm up --no-worker          # and run "render-farm worker" elsewhere`,
     )
-    .action(async (opts: { port?: string; host?: string; worker: boolean }, cmd: Command) => {
-      const cfg = configFor(cmd, { port: opts.port, host: opts.host });
+    .action(async (opts: { worker: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
       const { startServer } = await import('../api/server.js');

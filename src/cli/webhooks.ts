@@ -1,5 +1,6 @@
 /** `render-farm webhooks add|list|remove|deliveries|redeliver`: customers' job-event webhooks. */
 import type { Command } from 'commander';
+import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 import { table } from './table.js';
@@ -17,7 +18,7 @@ export default function register(program: Command): void {
     .command('add')
     .description('Register an https URL for a customer (created when new); prints the signing secret once.')
     .requiredOption('--customer <name>', 'customer name')
-    .requiredOption('--url <url>', 'https URL; private and loopback targets are refused unless RENDER_FARM_WEBHOOK_ALLOW_PRIVATE allows them')
+    .requiredOption('--url <url>', `https URL; private and loopback targets are refused unless ${ENV_NAMES.webhookAllowPrivate} allows them`)
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
@@ -32,24 +33,14 @@ Examples:
     .action(async (opts: { customer: string; url: string; json?: boolean }, cmd: Command) => {
       if (!opts.customer.trim() || opts.customer.length > 100) throw new UsageError('--customer must be 1 to 100 characters');
       const cfg = configFor(cmd);
-      const { checkWebhookTarget, targetPolicy, WebhookTargetError } = await import('../webhooks/target-policy.js');
-      const { createWebhook, WebhookLimitError } = await import('../webhooks/webhooks-repository.js');
+      const { checkWebhookTarget, targetPolicy } = await import('../webhooks/target-policy.js');
+      const { createWebhook } = await import('../webhooks/webhooks-repository.js');
       const { ensureCustomer } = await import('../auth/customers.js');
-      let url: URL;
-      try {
-        ({ url } = await checkWebhookTarget(opts.url, targetPolicy(cfg)));
-      } catch (err) {
-        if (err instanceof WebhookTargetError) throw new UsageError(`--url: ${err.message}`);
-        throw err;
-      }
+      // a refused URL or a full customer is a user error: reportError prints it, exit 2
+      const { url } = await checkWebhookTarget(opts.url, targetPolicy(cfg));
       const created = await withDb(cfg, async (db) => {
         const customer = await ensureCustomer(db.db, opts.customer.trim());
-        try {
-          return await createWebhook(db, customer.id, url.href);
-        } catch (err) {
-          if (err instanceof WebhookLimitError) throw new UsageError(err.message);
-          throw err;
-        }
+        return createWebhook(db, customer.id, url.href);
       });
       if (opts.json) return printJson({ id: created.webhook.id, customer: created.webhook.customer, url: created.webhook.url, secret: created.secret });
       process.stdout.write(

@@ -2,15 +2,14 @@
 import type { Command } from 'commander';
 import { configFor } from './common.js';
 import { ExitError } from './errors.js';
+import { addSettingOptions } from './setting-flags.js';
 import { runUntilSignal } from './signals.js';
 
 export default function register(program: Command): void {
-  program
+  const worker = program
     .command('worker')
-    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains.')
-    .option('--concurrency <n>', 'renders at once (env RENDER_FARM_WORKER_CONCURRENCY, default 1; rendering is CPU-bound)')
-    .option('--render-timeout <seconds>', 'abort (and retry) a render after this long (default 900)')
-    .option('--drain-timeout <seconds>', 'on SIGTERM, wait this long for the running render (default 60)')
+    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains.');
+  addSettingOptions(worker, ['workerConcurrency', 'renderTimeoutSeconds', 'drainTimeoutSeconds'])
     .addHelpText(
       'after',
       `
@@ -18,12 +17,8 @@ Examples:
   $ DATABASE_URL=postgres://u:p@db/render render-farm worker --concurrency 1
   $ render-farm worker                      # joins the embedded database of a local "render-farm up"`,
     )
-    .action(async (opts: { concurrency?: string; renderTimeout?: string; drainTimeout?: string }, cmd: Command) => {
-      const cfg = configFor(cmd, {
-        workerConcurrency: opts.concurrency,
-        renderTimeoutSeconds: opts.renderTimeout,
-        drainTimeoutSeconds: opts.drainTimeout,
-      });
+    .action(async (_opts, cmd: Command) => {
+      const cfg = configFor(cmd);
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
       const { openArtifactStore } = await import('../storage/open-artifact-store.js');

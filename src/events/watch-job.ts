@@ -5,11 +5,13 @@
  */
 import type { Config } from '../config.js';
 import { baseUrl } from '../config.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
 import type { JobEvent } from './follow-job.js';
 
-export class WatchError extends Error {
+/** The API cannot be followed (unreachable, refusing, the stream keeps dropping): exit 1. */
+export class WatchError extends UnavailableError {
   constructor(message: string) {
-    super(message);
+    super('watch_failed', message);
     this.name = 'WatchError';
   }
 }
@@ -26,7 +28,7 @@ export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobE
   const hub = new RenderEventHub(db.connectionString);
   try {
     const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
-    if (!job) throw new WatchError(`no job ${jobId} (see "render-farm jobs list")`);
+    if (!job) throw new NotFoundError('job_not_found', `no job ${jobId} (see "render-farm jobs list")`);
     const store = await openArtifactStore(cfg);
     const base = baseUrl(cfg);
     let final: JobEvent | null = null;

@@ -8,13 +8,14 @@
  * - the renderer differs (a rolling deploy): transient; the render is queued again for another
  *   worker, and fails after its attempts saying which versions differ.
  */
+import { InternalError } from '../errors.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 import { cacheKey } from './cache-key.js';
 import { PermanentRenderError } from './errors.js';
 import type { RenderRow } from './render-row.js';
 
 /** The renderer this worker runs differs from the one the key was computed with (retryable). */
-export class RendererMismatchError extends Error {
+export class RendererMismatchError extends InternalError {
   constructor(message: string) {
     super(message);
     this.name = 'RendererMismatchError';

@@ -4,6 +4,7 @@
  * rules are strict enough to be safe in all three without escaping. The layouts of the keys
  * the service writes (renders, pregenerated renders, thumbnails) are at the end.
  */
+import { InternalError } from '../errors.js';
 import type { Format } from '../model/render-defaults.js';
 
 /** Longest accepted key; S3 allows 1024 bytes and the bucket prefix shares that budget. */
@@ -11,8 +12,8 @@ export const MAX_KEY_LENGTH = 512;
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
-/** Thrown for a key that breaks the rules; routes turn it into a 404. */
-export class InvalidArtifactKeyError extends Error {
+/** Thrown for a key that breaks the rules: the code built a bad key (routes check isArtifactKey first and answer 404). */
+export class InvalidArtifactKeyError extends InternalError {
   constructor(key: string, reason: string) {
     super(`invalid artifact key ${JSON.stringify(key.slice(0, 100))}: ${reason}`);
     this.name = 'InvalidArtifactKeyError';

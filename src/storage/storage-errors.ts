@@ -1,5 +1,5 @@
 /** Errors the artifact stores throw besides InvalidArtifactKeyError. */
-import { NotFoundError } from '../errors.js';
+import { InternalError, NotFoundError } from '../errors.js';
 
 /** `read` of a key that holds nothing. */
 export class ArtifactNotFoundError extends NotFoundError {
@@ -9,14 +9,17 @@ export class ArtifactNotFoundError extends NotFoundError {
   }
 }
 
-/** A storage backend answered with a failure (e.g. an S3 error response). */
-export class StorageError extends Error {
+/**
+ * A storage backend answered with a failure (e.g. an S3 error response): the farm's failure,
+ * not the caller's, so 500 (logged, message not shown) and exit 1 whatever S3 answered.
+ */
+export class StorageError extends InternalError {
   constructor(
     message: string,
     /** HTTP status from an S3 endpoint, when there was one */
-    public readonly status?: number,
+    public readonly s3Status?: number,
     /** S3 error code such as `AccessDenied` or `NoSuchBucket` */
-    public readonly code?: string,
+    public readonly s3Code?: string,
   ) {
     super(message);
     this.name = 'StorageError';

@@ -9,11 +9,12 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { Config } from '../config.js';
+import { UserError } from '../errors.js';
 
-/** The target cannot be used; retrying will not help. */
-export class WebhookTargetError extends Error {
+/** The target cannot be used; retrying will not help. At registration: 400 `invalid_webhook_url` on the url field, exit 2. */
+export class WebhookTargetError extends UserError {
   constructor(message: string) {
-    super(message);
+    super('invalid_webhook_url', message, { details: [{ field: 'url', message }] });
     this.name = 'WebhookTargetError';
   }
 }

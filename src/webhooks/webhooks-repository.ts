@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
+import { UserError } from '../errors.js';
 import { addJob } from '../jobs/tasks/add-job.js';
 import { taskSpec } from '../jobs/tasks/task-spec.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
@@ -40,9 +41,10 @@ export interface DeliveryRecord {
   finishedAt: Date | null;
 }
 
-export class WebhookLimitError extends Error {
+/** 400 `too_many_webhooks`, exit 2. */
+export class WebhookLimitError extends UserError {
   constructor() {
-    super(`a customer can have at most ${MAX_WEBHOOKS_PER_CUSTOMER} webhooks: remove one first`);
+    super('too_many_webhooks', `a customer can have at most ${MAX_WEBHOOKS_PER_CUSTOMER} webhooks: remove one first`);
     this.name = 'WebhookLimitError';
   }
 }

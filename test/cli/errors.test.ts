@@ -3,6 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ExitError, reportError, UsageError } from '../../src/cli/errors.js';
 import { ConfigError } from '../../src/config.js';
 import { InternalError, NotFoundError, UnavailableError } from '../../src/errors.js';
+import { WatchError } from '../../src/events/watch-job.js';
+import { RetryRefusedError } from '../../src/jobs/errors.js';
+import { StorageError } from '../../src/storage/storage-errors.js';
+import { WebhookTargetError } from '../../src/webhooks/target-policy.js';
+import { WebhookLimitError } from '../../src/webhooks/webhooks-repository.js';
 
 function report(err: unknown, debug = false): { code: number; text: string } {
   let text = '';
@@ -22,6 +27,18 @@ describe('reportError', () => {
     expect(report(new InternalError('the render failed')).code).toBe(1);
     expect(report(new Error('ffmpeg failed: broken pipe'))).toEqual({ code: 1, text: 'render-farm: ffmpeg failed: broken pipe\n' });
     expect(report(new ExitError(130, 'interrupted')).code).toBe(130);
+  });
+
+  // the exits `webhooks add`, `jobs watch` and `jobs retry` used to choose by hand
+  it('gives the domain errors the exits their commands gave', () => {
+    expect(report(new WebhookTargetError('the URL has no host'))).toEqual({ code: 2, text: 'render-farm: the URL has no host\n' });
+    expect(report(new WebhookLimitError()).code).toBe(2);
+    expect(report(new RetryRefusedError('job j completed; pass --force to render it again'))).toEqual({
+      code: 1,
+      text: 'render-farm: job j completed; pass --force to render it again\n',
+    });
+    expect(report(new WatchError('the event stream kept dropping')).code).toBe(1);
+    expect(report(new StorageError('S3 PUT x failed: HTTP 403 AccessDenied', 403)).code).toBe(1);
   });
 
   it('prints a bug as a bug, with its stack only at debug level', () => {

@@ -34,6 +34,15 @@ describe('flag error messages', () => {
     expect(r.stderr.trim()).toBe('render-farm: invalid configuration: embeddedPgPort (flag --pg-port): expected a number, got "abc"');
   }, 60_000);
 
+  // --gl is a setting: validated by config, in one place, for every command that takes it
+  it('--gl bogus gives the same one line in render and pregen', async () => {
+    const render = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', path.join(dataDir, 'out'), '--gl', 'bogus']);
+    const pregen = await cli(['pregen', '--builds', 'all', '--dry-run', '--gl', 'bogus']);
+    const line = 'render-farm: invalid configuration: glBackend (flag --gl): expected one of auto, egl, swiftshader, got "bogus"';
+    expect([render.code, render.stderr.trim()]).toEqual([2, line]);
+    expect([pregen.code, pregen.stderr.trim()]).toEqual([2, line]);
+  }, 60_000);
+
   it('worker --concurrency 0 names --concurrency and the value', async () => {
     const r = await cli(['worker', '--concurrency', '0']);
     expect(r.code).toBe(2);

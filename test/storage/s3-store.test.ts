@@ -152,10 +152,10 @@ describe('S3ArtifactStore', () => {
     const wrong = new S3ArtifactStore({ ...options, credentials: { accessKeyId: 'NOPE', secretAccessKey: 'x' } });
     const err = await wrong.putBuffer('x/y.bin', Buffer.from('x'), 'application/octet-stream').catch((e) => e);
     expect(err).toBeInstanceOf(StorageError);
-    expect(err).toMatchObject({ status: 403, code: 'InvalidAccessKeyId' });
+    expect(err).toMatchObject({ s3Status: 403, s3Code: 'InvalidAccessKeyId' });
     const noBucket = new S3ArtifactStore({ ...options, bucket: 'no-such-bucket' });
     await expect(noBucket.putBuffer('x/y.bin', Buffer.from('x'), 'application/octet-stream')).rejects.toMatchObject({
-      code: 'NoSuchBucket',
+      s3Code: 'NoSuchBucket',
     });
   });
 

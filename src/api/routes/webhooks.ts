@@ -4,11 +4,11 @@
  * signing secret once; GET lists; DELETE disables; GET /webhooks/:id/deliveries is the log.
  */
 import { Router } from 'express';
-import { listDeliveries, createWebhook, disableWebhook, listWebhooks, WebhookLimitError, type DeliveryRecord, type WebhookRecord } from '../../webhooks/webhooks-repository.js';
+import { listDeliveries, createWebhook, disableWebhook, listWebhooks, type DeliveryRecord, type WebhookRecord } from '../../webhooks/webhooks-repository.js';
 import { SIGNATURE_HEADER } from '../../webhooks/signature.js';
-import { checkWebhookTarget, targetPolicy, WebhookTargetError } from '../../webhooks/target-policy.js';
+import { checkWebhookTarget, targetPolicy } from '../../webhooks/target-policy.js';
 import type { ApiContext } from '../context.js';
-import { badRequest, notFound } from '../http-error.js';
+import { notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { parseOr400 } from '../validate.js';
 import { createWebhookBody } from '../webhook-schemas.js';
@@ -38,21 +38,11 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   r.post('/webhooks', auth, async (req, res) => {
     const body = parseOr400(createWebhookBody, req.body, 'body');
-    let url: URL;
-    try {
-      ({ url } = await checkWebhookTarget(body.url, policy));
-    } catch (err) {
-      if (err instanceof WebhookTargetError) throw badRequest('invalid_webhook_url', err.message, [{ field: 'url', message: err.message }]);
-      throw err;
-    }
-    try {
-      const { webhook, secret } = await createWebhook(ctx.db, req.principal!.customerId, url.href);
-      ctx.log.info({ webhookId: webhook.id, customer: req.principal!.customerName }, 'webhook registered');
-      res.status(201).json({ ...webhookJson(webhook), secret, signature_header: SIGNATURE_HEADER });
-    } catch (err) {
-      if (err instanceof WebhookLimitError) throw badRequest('too_many_webhooks', err.message);
-      throw err;
-    }
+    // WebhookTargetError and WebhookLimitError are user errors: the one catch answers 400
+    const { url } = await checkWebhookTarget(body.url, policy);
+    const { webhook, secret } = await createWebhook(ctx.db, req.principal!.customerId, url.href);
+    ctx.log.info({ webhookId: webhook.id, customer: req.principal!.customerName }, 'webhook registered');
+    res.status(201).json({ ...webhookJson(webhook), secret, signature_header: SIGNATURE_HEADER });
   });
 
   r.get('/webhooks', auth, async (req, res) => {
