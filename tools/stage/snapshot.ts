@@ -3,7 +3,7 @@
  * flags, GL policy and configuration as production) and writes PNGs to /tmp/farm-snap/
  * (look at them), plus ms/frame per profile.
  *
- *   npx tsx farm/dev/snapshot.ts [--build glassAirBuild|DEMO-GLASS] [--scene studio] [--profile cinematic]
+ *   npx tsx tools/stage/snapshot.ts [--build glassAirBuild|DEMO-GLASS] [--scene studio] [--profile cinematic]
  *        [--size 512x512] [--frames 0,30,60,90] [--of 120] [--bench 10] [--grid] [--no-bg]
  *        [--winter] [--spring] [--zoom 1] [--offset 0] [--transparent] [--gl auto|egl|swiftshader]
  *        [--state '{"radiator":{"slot":"front"}}']

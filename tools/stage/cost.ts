@@ -4,7 +4,7 @@
  * same frames for each, interleaved over rounds (best of), so the differences are comparable
  * on a shared machine.
  *
- *   npx tsx farm/dev/cost.ts [--build DEMO-GLASS] [--profile fast] [--size 512x512] [--frames 24] [--rounds 3]
+ *   npx tsx tools/stage/cost.ts [--build DEMO-GLASS] [--profile fast] [--size 512x512] [--frames 24] [--rounds 3]
  *        [--scenes studio,forest]   (compare scenes instead of parts: forest has no mirror floor)
  */
 import { readdirSync, readFileSync } from 'node:fs';
