@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { loadConfig } from '../../src/config.js';
 import { renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
+import { toStageOptions } from '../../src/model/stage-contract.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { SAMPLE_BUILDS } from './sample-builds.js';
 
@@ -69,7 +70,7 @@ try {
       });
       if (bench > 0) {
         const ms = await engine.pool.use(async ({ page }) => {
-          await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...options, transparent })})`);
+          await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify(toStageOptions(options, { transparent }))})`);
           const result = (await page.evaluate(`(() => {
             const stage = window.renderStage;
             const gl = stage.canvas().getContext('webgl2');
