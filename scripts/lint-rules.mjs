@@ -2,7 +2,9 @@
 /**
  * Source rules an import graph cannot see (run by `npm run lint:rules` and CI):
  * - only src/config.ts reads the environment (one config pipeline: defaults < env < flags);
- * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast).
+ * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast);
+ * - no page.evaluate / evaluateHandle / waitForFunction in src/ outside src/render/call-stage.ts
+ *   (calls into the stage page are typed callStage calls, not JavaScript source strings).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,7 @@ function* files(dir) {
 const RULES = [
   { dirs: ['src', 'farm'], allow: ['src/config.ts'], pattern: /\bprocess\.env\b/, message: 'reads process.env: add the setting to src/config.ts and take it from Config' },
   { dirs: ['src/jobs'], allow: [], pattern: /\bas unknown as\b/, message: 'casts through unknown: parse the value with its zod schema instead' },
+  { dirs: ['src'], allow: ['src/render/call-stage.ts'], pattern: /\.(evaluate|evaluateHandle|waitForFunction)\s*\(/, message: 'evaluates in the page: call the stage through callStage (src/render/call-stage.ts)' },
 ];
 
 const problems = [];
