@@ -1,8 +1,9 @@
 /**
  * The import graph's rules (`npm run lint:deps`, run by CI): src/ is a house of floors, and a
  * file may import from its own floor or the floors below it, never above; no import circles
- * anywhere; the browser stage (farm/src) sees only the ground-floor model; src/ and bench/
- * never reach into test/. Type-only imports count: a type pulled from an upper floor couples
+ * anywhere; the browser stage (farm/) sees only the ground-floor model (its bundler entry,
+ * farm/build.ts, also the package root); src/, farm/, bench/ and tools/ never reach into test/,
+ * and nothing reaches into tools/ (dev tools, like benches, sit on top of everything). Type-only imports count: a type pulled from an upper floor couples
  * the floors all the same. docs/ARCHITECTURE.md describes each floor.
  */
 
@@ -52,10 +53,17 @@ module.exports = {
     },
     {
       name: 'stage-sees-only-the-model',
-      comment: 'the three.js stage runs in Chromium: it may use src/model (types, defaults) and nothing else of src/',
+      comment: 'the three.js stage runs in Chromium: it may use src/model (types, defaults) and nothing else of src/; dev tools that drive it live in tools/',
       severity: 'error',
-      from: { path: '^farm/src/' },
+      from: { path: '^farm/', pathNot: '^farm/build\\.ts$' },
       to: { path: '^src/', pathNot: '^src/model/' },
+    },
+    {
+      name: 'stage-bundler-sees-only-the-package-root',
+      comment: 'farm/build.ts (the bundler entry, loaded by src/render/stage-bundle.ts) needs only the package root to find farm/src',
+      severity: 'error',
+      from: { path: '^farm/build\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(model/|package-root\\.ts$)' },
     },
     {
       name: 'src-not-into-farm',
@@ -66,10 +74,17 @@ module.exports = {
     },
     {
       name: 'not-into-test',
-      comment: 'test/ helpers and fixtures are for tests: src/, farm/ and bench/ must not depend on them',
+      comment: 'test/ helpers and fixtures are for tests: src/, farm/, bench/ and tools/ must not depend on them',
       severity: 'error',
-      from: { path: '^(src|farm|bench)/' },
+      from: { path: '^(src|farm|bench|tools)/' },
       to: { path: '^test/' },
+    },
+    {
+      name: 'not-into-tools',
+      comment: 'tools/ holds dev tools (gallery, snapshot, cost) run by hand: nothing in the product, its tests or benches depends on them',
+      severity: 'error',
+      from: { path: '^(src|farm|bench|test)/' },
+      to: { path: '^tools/' },
     },
   ],
   options: {

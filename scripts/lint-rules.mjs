@@ -4,7 +4,9 @@
  * - only src/config.ts reads the environment (one config pipeline: defaults < env < flags);
  * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast);
  * - only src/cli/ ends the process, and only it, the logger and the ink screens it mounts write
- *   to the terminal (the rest of src/ is a library that logs).
+ *   to the terminal (the rest of src/ is a library that logs);
+ * - no page.evaluate / evaluateHandle / waitForFunction in src/ outside src/render/call-stage.ts
+ *   (calls into the stage page are typed callStage calls, not JavaScript source strings).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +32,7 @@ const RULES = [
     pattern: /\bconsole\.\w+\(|\bprocess\.std(out|err)\.write\(/,
     message: 'writes to the terminal: log through log.ts (only src/cli/ and the ink screens print)',
   },
+  { dirs: ['src'], allow: ['src/render/call-stage.ts'], pattern: /\.(evaluate|evaluateHandle|waitForFunction)\s*\(/, message: 'evaluates in the page: call the stage through callStage (src/render/call-stage.ts)' },
 ];
 
 const problems = [];

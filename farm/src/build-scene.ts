@@ -10,7 +10,7 @@
 import * as THREE from 'three';
 import type { CaseFanSpecs, Category, Part, SpecsByCategory } from '../../src/model/part.js';
 import type { InteractiveState } from '../../src/model/interactive-state.js';
-import type { StageBuild } from '../../src/model/stage-contract.js';
+import type { StageBuild, StageDetail } from '../../src/model/stage-contract.js';
 import { canonicalBuild } from './layout/canonical-build.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
@@ -82,7 +82,7 @@ function fallback<C extends Category>(category: C, warnings: string[], why: stri
 }
 
 /** Details a caller can leave out (tests compare frames with and without each). */
-export type Detail = 'cables' | 'aio-tubes';
+export type Detail = StageDetail;
 
 export interface BuildOptions {
   omit?: readonly Detail[];

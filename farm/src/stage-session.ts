@@ -5,9 +5,8 @@
  */
 import * as THREE from 'three';
 import type { Category, Part } from '../../src/model/part.js';
-import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, VIDEO_FRAMES } from '../../src/model/render-defaults.js';
-import type { StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
-import { buildBuildGroup, buildPartModel, type Detail } from './build-scene.js';
+import type { ParsedStageOptions, StageBuild, StageInfo } from '../../src/model/stage-contract.js';
+import { buildBuildGroup, buildPartModel } from './build-scene.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';
 import { environmentFor } from './scene/environment.js';
@@ -24,50 +23,10 @@ import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js
 import { countTriangles } from './util/geometry.js';
 import type { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
-import { bool, num } from '../../src/model/sanitize.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
 export const HERO_YAW = (50 * Math.PI) / 180;
 const MM = 0.001;
-
-/** The options the stage uses, every field checked (the page gets JSON from outside). */
-export interface SessionOptions {
-  width: number;
-  height: number;
-  frames: number;
-  profile: unknown;
-  scene: unknown;
-  showBackground: boolean;
-  showGrid: boolean;
-  winterMode: boolean;
-  springMode: boolean;
-  cameraOffsetX: number;
-  cameraZoom: number;
-  gridSettings: StageOptions['gridSettings'] | undefined;
-  transparent: boolean;
-  omit: Detail[];
-}
-
-export function sessionOptions(o: Partial<StageOptions> | null | undefined): SessionOptions {
-  const winter = bool(o?.winterMode, false);
-  return {
-    width: Math.round(num(o?.width, 512, 16, MAX_SIZE)),
-    height: Math.round(num(o?.height, 512, 16, MAX_SIZE)),
-    frames: Math.max(1, Math.round(num(o?.frames, VIDEO_FRAMES, 1, 100000))),
-    profile: o?.profile,
-    scene: o?.scene,
-    showBackground: bool(o?.showBackground, true),
-    showGrid: bool(o?.showGrid, false),
-    winterMode: winter,
-    // mutually exclusive: the API rejects both; winter wins if both still arrive
-    springMode: !winter && bool(o?.springMode, false),
-    cameraOffsetX: num(o?.cameraOffsetX, CAMERA_OFFSET_X.default, CAMERA_OFFSET_X.min, CAMERA_OFFSET_X.max),
-    cameraZoom: num(o?.cameraZoom, CAMERA_ZOOM.default, CAMERA_ZOOM.min, CAMERA_ZOOM.max),
-    gridSettings: o?.gridSettings,
-    transparent: bool(o?.transparent, false),
-    omit: Array.isArray(o?.omit) ? o.omit.filter((d): d is Detail => d === 'cables' || d === 'aio-tubes') : [],
-  };
-}
 
 export class StageSession {
   readonly scene = new THREE.Scene();
@@ -83,7 +42,8 @@ export class StageSession {
   constructor(
     private readonly renderer: THREE.WebGLRenderer,
     build: StageBuild,
-    readonly options: SessionOptions,
+    /** parsed once by stage.ts (parseStageOptions): every field present and in range */
+    readonly options: ParsedStageOptions,
   ) {
     const o = options;
     const preset = presetFor(o.scene);
@@ -137,7 +97,7 @@ export class StageSession {
     const lights = buildLights(preset, center, radius, shadowMapSize, profile.neutralLights);
     this.scene.add(lights.group);
     if (profile.envSize > 0) {
-      this.scene.environment = environmentFor(r, String(o.scene), preset, profile.envSize);
+      this.scene.environment = environmentFor(r, o.scene, preset, profile.envSize);
       this.scene.environmentIntensity = preset.env.intensity * (profile.neutralLights ? 0.9 : 1);
     }
 

@@ -4,9 +4,9 @@
  * builds a StageSession. The page makes no network requests: everything is procedural.
  */
 import * as THREE from 'three';
-import type { GlInfo, StageApi, StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
+import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions } from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
-import { sessionOptions, StageSession } from './stage-session.js';
+import { StageSession } from './stage-session.js';
 
 let canvas: HTMLCanvasElement | null = null;
 let renderer: THREE.WebGLRenderer | null = null;
@@ -64,20 +64,22 @@ function glInfo(): GlInfo {
 /** What the live session was loaded from (JSON of build and options), for loaded(). */
 let loadedKey: string | null = null;
 
-async function load(build: StageBuild, options: StageOptions): Promise<StageInfo> {
+async function load(build: StageBuild, input: StageOptions): Promise<StageInfo> {
+  // the one check of the options (JSON from Node); refused options leave the last scene loaded
+  const options = parseStageOptions(input);
   const r = ensureRenderer();
   session?.dispose();
   session = null;
   loadedKey = null;
-  const next = new StageSession(r, build, sessionOptions(options));
-  if (options?.warm !== false) await next.warm();
+  const next = new StageSession(r, build, options);
+  if (options.warm) await next.warm();
   session = next;
   loadedKey = JSON.stringify([build, options]);
   return { ...next.info, warnings: [...next.info.warnings] };
 }
 
-function loaded(build: StageBuild, options: StageOptions): StageInfo | null {
-  if (!session || loadedKey !== JSON.stringify([build, options])) return null;
+function loaded(build: StageBuild, input: StageOptions): StageInfo | null {
+  if (!session || loadedKey !== JSON.stringify([build, parseStageOptions(input)])) return null;
   return { ...session.info, warnings: [...session.info.warnings] };
 }
 

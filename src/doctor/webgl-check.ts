@@ -6,6 +6,7 @@
 import type { Config } from '../config.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
 import { resolveRenderOptions } from '../model/render-options.js';
+import { toStageOptions } from '../model/stage-contract.js';
 import { rendererNote, SWIFTSHADER_SLOWDOWN } from '../render/speed-note.js';
 import type { CheckOutcome } from './check.js';
 import { probeBuild } from './probe-build.js';
@@ -20,25 +21,15 @@ export interface GpuChecks {
 export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFromPackage: boolean): Promise<GpuChecks> {
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
+  const { callStage } = await import('../render/call-stage.js');
   const pool = new BrowserPool({ chromiumPath, glBackend: cfg.glBackend, stage: farmStageBundle });
   try {
     return await pool.use(async ({ page, backend, gl }) => {
-      const options = { ...resolveRenderOptions({ format: 'sprite', width: PROBE.width, height: PROBE.height, profile: PROBE.profile }), frames: PROBE.frames, transparent: false };
-      await page.evaluate(`window.renderStage.load(${JSON.stringify(probeBuild())}, ${JSON.stringify(options)})`);
-      // a warm-up frame first (shader compiles), then the timed loop; one pixel read waits for the GPU
-      const msPerFrame = (await page.evaluate(`(() => {
-        const c = window.renderStage.canvas(), g = c.getContext('webgl2') || c.getContext('webgl');
-        window.renderStage.renderFrame(0);
-        g.readPixels(0, 0, 1, 1, g.RGBA, g.UNSIGNED_BYTE, new Uint8Array(4));
-        const t0 = performance.now();
-        for (let i = 0; i < ${PROBE.frames}; i++) window.renderStage.renderFrame(i);
-        g.readPixels(0, 0, 1, 1, g.RGBA, g.UNSIGNED_BYTE, new Uint8Array(4));
-        return (performance.now() - t0) / ${PROBE.frames};
-      })()`)) as number;
-      await page.evaluate('window.renderStage.dispose()');
-      const codec = (await page.evaluate(
-        `window.__rfH264Codec(1280, 720, 30, ${h264Bitrate(1280, 720, 30)}, ${JSON.stringify(h264Codecs(1280, 720, 30))})`,
-      )) as string | null;
+      const resolved = resolveRenderOptions({ format: 'sprite', width: PROBE.width, height: PROBE.height, profile: PROBE.profile });
+      await callStage(page, 'renderStage.load', probeBuild(), toStageOptions({ ...resolved, frames: PROBE.frames }));
+      const msPerFrame = await callStage(page, '__rfTimeFrames', PROBE.frames);
+      await callStage(page, 'renderStage.dispose');
+      const codec = await callStage(page, '__rfH264Codec', 1280, 720, 30, h264Bitrate(1280, 720, 30), h264Codecs(1280, 720, 30));
       const ms = Math.round(msPerFrame);
       const probe = `${PROBE.width}x${PROBE.height} ${PROBE.profile} probe: ${ms} ms/frame`;
       const data = { backend, renderer: gl.renderer, vendor: gl.vendor, webgl2: gl.webgl2, msPerFrame: +msPerFrame.toFixed(1), probe: PROBE };

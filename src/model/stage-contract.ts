@@ -1,11 +1,14 @@
 /**
  * The contract between the Node side (src/render) and the stage page running in Chromium.
  * The page installs `window.renderStage` (a StageApi) once its bundle has loaded.
- * Everything crossing this boundary is JSON.
+ * Everything crossing this boundary is JSON: Node builds the options with toStageOptions(),
+ * the page reads them with parseStageOptions(), once. No zod here (the page bundles this file;
+ * test/farm/bundle.test.ts): the values, defaults and clamps come from render-defaults.ts.
  */
 import type { Category, Part } from './part.js';
 import type { InteractiveState } from './interactive-state.js';
 import type { ResolvedRenderOptions } from './render-options.js';
+import { CAMERA_OFFSET_X, CAMERA_ZOOM, clamp, GRID_LIMITS, MAX_SIZE, PROFILES, SCENES, type GridSettings } from './render-defaults.js';
 
 /** The parts of one build, resolved from the catalog, plus its saved interactive state. */
 export interface StageBuild {
@@ -31,8 +34,8 @@ export type StageOptions = Pick<
 > & {
   /** transparent background (part thumbnails); default false */
   transparent?: boolean;
-  /** tests only: model details to leave out ('cables', 'aio-tubes'), to show what each adds */
-  omit?: string[];
+  /** tests only: model details to leave out, to show what each adds; default none */
+  omit?: StageDetail[];
   /**
    * false: load() skips the warm-up (shader compile ahead and two counted frames, no drawCalls
    * in the info); the first renderFrame compiles what it needs. Batched stills render one
@@ -40,6 +43,130 @@ export type StageOptions = Pick<
    */
   warm?: boolean;
 };
+
+/** Model details a test may leave out (StageOptions.omit). */
+export const STAGE_DETAILS = ['cables', 'aio-tubes'] as const;
+export type StageDetail = (typeof STAGE_DETAILS)[number];
+
+/** Stage options with the stage's own switches filled in: what the page draws from. */
+export type ParsedStageOptions = Required<StageOptions>;
+
+/** The stage's own switches, besides the render options; what StageOptions documents. */
+export interface StageSwitches {
+  transparent?: boolean;
+  omit?: StageDetail[];
+  warm?: boolean;
+}
+
+/**
+ * The stage's part of resolved render options plus its own switches: what Node passes to
+ * renderStage.load(). Every field is filled, so the page needs no defaults of its own.
+ */
+export function toStageOptions(o: ResolvedRenderOptions, switches: StageSwitches = {}): ParsedStageOptions {
+  return {
+    width: o.width,
+    height: o.height,
+    profile: o.profile,
+    scene: o.scene,
+    showBackground: o.showBackground,
+    showGrid: o.showGrid,
+    gridSettings: o.gridSettings,
+    winterMode: o.winterMode,
+    springMode: o.springMode,
+    cameraOffsetX: o.cameraOffsetX,
+    cameraZoom: o.cameraZoom,
+    frames: o.frames,
+    transparent: switches.transparent ?? false,
+    omit: switches.omit ?? [],
+    warm: switches.warm ?? true,
+  };
+}
+
+/** Stage options the page cannot draw (a field missing, of the wrong type, or out of range). */
+export class StageOptionsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`stage options: ${problems.join('; ')}`);
+    this.name = 'StageOptionsError';
+  }
+}
+
+/**
+ * The page's one check of its input (JSON from Node, so typed only by this). Render options
+ * must be present and resolved (toStageOptions); values are refused or clamped as
+ * render-defaults.ts and resolvedRenderOptionsSchema say: sizes are positive integers up to
+ * MAX_SIZE, profile and scene from their lists, camera fields clamped, grid numbers refused
+ * outside their accepted range and clamped into the drawn one, the grid colour #rrggbb, winter
+ * and spring not both. The stage switches default to transparent false, omit none, warm true.
+ * Throws a StageOptionsError naming every bad field.
+ */
+export function parseStageOptions(input: unknown): ParsedStageOptions {
+  const problems: string[] = [];
+  const o = isRecord(input) ? input : {};
+  if (!isRecord(input)) problems.push(`expected an object, got ${show(input)}`);
+  const refuse = (field: string, want: string, value: unknown) => problems.push(`${field} must be ${want}, got ${show(value)}`);
+  const int = (field: string, value: unknown, min: number, max: number): number => {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+    refuse(field, `an integer in [${min}, ${max}]`, value);
+    return min;
+  };
+  const flag = (field: string, value: unknown): boolean => {
+    if (typeof value === 'boolean') return value;
+    refuse(field, 'true or false', value);
+    return false;
+  };
+  const number = (field: string, value: unknown, range: { min: number; max: number }, accept = range): number => {
+    if (typeof value === 'number' && Number.isFinite(value) && value >= accept.min && value <= accept.max) return clamp(value, range.min, range.max);
+    refuse(field, accept.min === -Infinity ? 'a finite number' : `a number in [${accept.min}, ${accept.max}]`, value);
+    return range.min;
+  };
+  const oneOf = <T extends string>(field: string, value: unknown, allowed: readonly T[]): T => {
+    if ((allowed as readonly unknown[]).includes(value)) return value as T;
+    refuse(field, `one of ${allowed.join(', ')}`, value);
+    return allowed[0]!;
+  };
+  const anyNumber = { min: -Infinity, max: Infinity };
+  const grid = isRecord(o.gridSettings) ? o.gridSettings : {};
+  if (!isRecord(o.gridSettings)) refuse('gridSettings', 'an object', o.gridSettings);
+  const L = GRID_LIMITS;
+  const gridSettings: GridSettings = {
+    cellThickness: number('gridSettings.cellThickness', grid.cellThickness, L.cellThickness),
+    sectionThickness: number('gridSettings.sectionThickness', grid.sectionThickness, L.sectionThickness),
+    color: typeof grid.color === 'string' && /^#[0-9a-f]{6}$/.test(grid.color) ? grid.color : (refuse('gridSettings.color', 'a #rrggbb colour (lower case)', grid.color), '#000000'),
+    fadeDistance: number('gridSettings.fadeDistance', grid.fadeDistance, L.fadeDistance, L.fadeDistance.accept),
+    renderOrder: int('gridSettings.renderOrder', grid.renderOrder, L.renderOrder.min, L.renderOrder.max),
+  };
+  const omit = o.omit === undefined ? [] : Array.isArray(o.omit) ? o.omit.map((d, i) => oneOf(`omit[${i}]`, d, STAGE_DETAILS)) : (refuse('omit', 'a list', o.omit), []);
+  const parsed: ParsedStageOptions = {
+    width: int('width', o.width, 1, MAX_SIZE),
+    height: int('height', o.height, 1, MAX_SIZE),
+    profile: oneOf('profile', o.profile, PROFILES),
+    scene: oneOf('scene', o.scene, SCENES),
+    showBackground: flag('showBackground', o.showBackground),
+    showGrid: flag('showGrid', o.showGrid),
+    gridSettings,
+    winterMode: flag('winterMode', o.winterMode),
+    springMode: flag('springMode', o.springMode),
+    // clamped, never refused (render-defaults.ts); anything but a finite number is refused
+    cameraOffsetX: clamp(number('cameraOffsetX', o.cameraOffsetX, anyNumber), CAMERA_OFFSET_X.min, CAMERA_OFFSET_X.max),
+    cameraZoom: clamp(number('cameraZoom', o.cameraZoom, anyNumber), CAMERA_ZOOM.min, CAMERA_ZOOM.max),
+    frames: int('frames', o.frames, 1, Number.MAX_SAFE_INTEGER),
+    transparent: o.transparent === undefined ? false : flag('transparent', o.transparent),
+    omit,
+    warm: o.warm === undefined ? true : flag('warm', o.warm),
+  };
+  if (parsed.winterMode && parsed.springMode) problems.push('winterMode and springMode are mutually exclusive');
+  if (problems.length > 0) throw new StageOptionsError(problems);
+  return parsed;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function show(v: unknown): string {
+  const s = v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v));
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
 
 export interface StageInfo {
   /** triangles in the scene, for benchmarks */

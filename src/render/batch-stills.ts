@@ -18,9 +18,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
-import type { StageBuild, StageOptions } from '../model/stage-contract.js';
+import { toStageOptions, type StageBuild } from '../model/stage-contract.js';
 import type { BrowserPool } from './browser-pool.js';
-import { abortExpression, type PageRunRequest } from './page-capture.js';
+import { callStage, injectPageSource } from './call-stage.js';
+import type { PageBatchRequest } from './page-capture.js';
 
 /** Stills handed to Node handlers before the page waits for them (bounds memory). */
 const IN_FLIGHT = 3;
@@ -43,10 +44,14 @@ export interface BatchStillsResult {
   failures: Array<{ index: number; error: string }>;
 }
 
-/** The in-page loop (plain JavaScript, as page-capture.ts explains); `capture` is a PageRunRequest without token and indices. */
+/** The in-page loop (plain JavaScript, as page-capture.ts explains): `__rfStillsBatch` and `__rfAbortBatch` of PageHelpers. */
 const BATCH_SOURCE = `
 (() => {
   if (window.__rfStillsBatch) return;
+  window.__rfAbortBatch = (reason) => {
+    window.__rfBatchAbort = reason;
+    window.__rfAbort = reason;
+  };
   window.__rfStillsBatch = async (req) => {
     window.__rfBatchAbort = null;
     const errors = [];
@@ -65,26 +70,6 @@ const BATCH_SOURCE = `
   };
 })();
 `;
-
-/** Stage options as the renderer passes them (renderer.ts keeps its own copy private), without the warm-up. */
-function stageOptions(o: ResolvedRenderOptions, transparent: boolean): StageOptions {
-  return {
-    width: o.width,
-    height: o.height,
-    profile: o.profile,
-    scene: o.scene,
-    showBackground: o.showBackground,
-    showGrid: o.showGrid,
-    gridSettings: o.gridSettings,
-    winterMode: o.winterMode,
-    springMode: o.springMode,
-    cameraOffsetX: o.cameraOffsetX,
-    cameraZoom: o.cameraZoom,
-    frames: o.frames,
-    transparent,
-    warm: false,
-  };
-}
 
 /** Renders the hero still of each build, one after another in one page session. */
 export async function renderStillsBatch(req: BatchStillsRequest): Promise<BatchStillsResult> {
@@ -108,16 +93,20 @@ export async function renderStillsBatch(req: BatchStillsRequest): Promise<BatchS
       }),
     );
     const onAbort = () => {
-      void page.evaluate(`window.__rfBatchAbort = ${JSON.stringify('render cancelled')}; ${abortExpression('render cancelled')}`).catch(() => {});
+      void callStage(page, '__rfAbortBatch', 'render cancelled').catch(() => {});
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       req.signal?.throwIfAborted();
-      await page.evaluate(BATCH_SOURCE);
-      const capture: Omit<PageRunRequest, 'token' | 'indices'> = { frames: { type: 'image/png', quality: 1 }, h264: null, stills: [], window: 1 };
-      const errors = (await page.evaluate(
-        `window.__rfStillsBatch(${JSON.stringify({ token, builds: req.builds, options: stageOptions(req.options, req.transparent ?? false), capture })})`,
-      )) as Array<{ index: number; error: string }>;
+      await injectPageSource(page, BATCH_SOURCE);
+      const batch: PageBatchRequest = {
+        token,
+        builds: req.builds,
+        // no warm-up: one frame per load (see the header)
+        options: toStageOptions(req.options, { transparent: req.transparent ?? false, warm: false }),
+        capture: { frames: { type: 'image/png', quality: 1 }, h264: null, stills: [], window: 1 },
+      };
+      const errors = await callStage(page, '__rfStillsBatch', batch);
       await Promise.all(running);
       req.signal?.throwIfAborted();
       for (const e of errors) failures.set(e.index, e.error);

@@ -11,6 +11,7 @@ import type { GlInfo } from '../model/stage-contract.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
+import { callStage, injectPageSource, waitForStage } from './call-stage.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
 
 /** WebGL could not be brought up with any backend. */
@@ -152,9 +153,9 @@ export class BrowserPool {
       // the stage must make no outside requests: the Chromium flags (chromium-args.ts) leave only
       // loopback reachable; no CDP request interception, which would copy every uploaded frame
       await page.goto(server.url + '/', { waitUntil: 'load', timeout: 60_000 });
-      await page.waitForFunction('!!window.renderStage', { timeout: 60_000 });
-      await page.evaluate(PAGE_CAPTURE_SOURCE);
-      const gl = (await page.evaluate('window.renderStage.glInfo()')) as GlInfo;
+      await waitForStage(page, 60_000);
+      await injectPageSource(page, PAGE_CAPTURE_SOURCE);
+      const gl = await callStage(page, 'renderStage.glInfo');
       const actual = backendFromRenderer(backend, gl.renderer);
       if (actual !== backend && this.opts.glBackend === 'auto' && backend === 'egl') {
         // EGL fell back to SwiftShader by itself: say so and carry on with the explicit flags

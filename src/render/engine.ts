@@ -1,6 +1,6 @@
 /**
  * The render engine, the one way anything renders (the CLI's `render`, workers, pregen, the
- * benches, farm/dev): finds Chromium and ffmpeg once (tool-paths.ts), applies the one GL and
+ * benches, tools/stage): finds Chromium and ffmpeg once (tool-paths.ts), applies the one GL and
  * sandbox policy (`glPolicy`), keeps one warm browser (BrowserPool) for every render of its
  * owner, and reports the GL backend it ended up with.
  */

@@ -26,8 +26,11 @@
  * without preserveDrawingBuffer is cleared once the page yields.
  *
  * Kept as plain JavaScript source: functions passed to page.evaluate would be rewritten by
- * the TypeScript loader (helpers such as __name that do not exist in the page).
+ * the TypeScript loader (helpers such as __name that do not exist in the page). The source is
+ * injected once (browser-pool.ts); Node calls the helpers it installs through callStage
+ * (call-stage.ts), typed by PageHelpers below.
  */
+import type { StageBuild, StageOptions } from '../model/stage-contract.js';
 
 /** H.264 encoding in the page (WebCodecs), chunks POSTed in order under `${token}-h264`. */
 export interface PageH264 {
@@ -70,7 +73,40 @@ export interface PageCaptureRequest {
   window: number;
 }
 
-/** Installs `window.__rfRun`, `window.__rfH264Codec` and `window.__rfAbort` in the page (idempotent). */
+/** What one `__rfRun` did: frames rendered, H.264 chunks encoded. */
+export interface PageRunResult {
+  frames: number;
+  chunks: number;
+}
+
+/** One batch of stills for `__rfStillsBatch` (batch-stills.ts): `capture` is a run request without token and indices. */
+export interface PageBatchRequest {
+  token: string;
+  builds: readonly StageBuild[];
+  options: StageOptions;
+  capture: Omit<PageRunRequest, 'token' | 'indices'>;
+}
+
+/**
+ * The helpers these sources install on `window`, as callStage (call-stage.ts) calls them.
+ * `__rfStillsBatch` and `__rfAbortBatch` exist once batch-stills.ts has injected its source.
+ */
+export interface PageHelpers {
+  /** runs one capture */
+  __rfRun(req: PageRunRequest): Promise<PageRunResult>;
+  /** the first H.264 codec string of `codecs` this browser encodes at this size, or null */
+  __rfH264Codec(width: number, height: number, fps: number, bitrate: number, codecs: string[]): Promise<string | null>;
+  /** makes a running capture stop at its next frame */
+  __rfAbortRun(reason: string): void;
+  /** ms per frame of `frames` frames back to back after a finished warm-up frame (the doctor's probe) */
+  __rfTimeFrames(frames: number): number;
+  /** the hero still of each build; resolves to the builds that failed */
+  __rfStillsBatch(req: PageBatchRequest): Promise<Array<{ index: number; error: string }>>;
+  /** makes a running batch (and its capture) stop */
+  __rfAbortBatch(reason: string): void;
+}
+
+/** Installs `window.__rfRun`, `__rfH264Codec`, `__rfAbortRun` and `__rfTimeFrames` in the page (idempotent). */
 export const PAGE_CAPTURE_SOURCE = `
 (() => {
   if (window.__rfRun) return;
@@ -208,6 +244,19 @@ export const PAGE_CAPTURE_SOURCE = `
     return null;
   };
 
+  window.__rfAbortRun = (reason) => { window.__rfAbort = reason; };
+
+  // a warm-up frame first (shader compiles), then the timed loop; one pixel read waits for the GPU
+  window.__rfTimeFrames = (frames) => {
+    const c = window.renderStage.canvas(), g = c.getContext('webgl2') || c.getContext('webgl');
+    window.renderStage.renderFrame(0);
+    g.readPixels(0, 0, 1, 1, g.RGBA, g.UNSIGNED_BYTE, new Uint8Array(4));
+    const t0 = performance.now();
+    for (let i = 0; i < frames; i++) window.renderStage.renderFrame(i);
+    g.readPixels(0, 0, 1, 1, g.RGBA, g.UNSIGNED_BYTE, new Uint8Array(4));
+    return (performance.now() - t0) / frames;
+  };
+
   window.__rfRun = async (req) => {
     window.__rfAbort = null;
     const stage = window.renderStage;
@@ -277,17 +326,7 @@ export const PAGE_CAPTURE_SOURCE = `
 })();
 `;
 
-/** The expression that runs one capture (JSON-serialised request); resolves to `{ frames, chunks }`. */
-export function runExpression(req: PageRunRequest): string {
-  return `window.__rfRun(${JSON.stringify(req)})`;
-}
-
-/** A toBlob-only capture (lossless stills, tests) as a run expression. */
-export function captureExpression(req: PageCaptureRequest): string {
-  return runExpression({ token: req.token, indices: req.indices, frames: { type: req.type, quality: req.quality }, h264: null, stills: [], window: req.window });
-}
-
-/** The expression that makes a running capture stop at its next frame. */
-export function abortExpression(reason: string): string {
-  return `window.__rfAbort = ${JSON.stringify(reason)}`;
+/** A toBlob-only capture (lossless stills, tests) as a run request for `__rfRun`. */
+export function captureRequest(req: PageCaptureRequest): PageRunRequest {
+  return { token: req.token, indices: req.indices, frames: { type: req.type, quality: req.quality }, h264: null, stills: [], window: req.window };
 }

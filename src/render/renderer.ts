@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { StageBuild, StageInfo, StageOptions } from '../model/stage-contract.js';
+import { toStageOptions, type StageBuild, type StageInfo } from '../model/stage-contract.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
 import { writeScreenshot, writeScreenshotRaw, type ScreenshotFormat } from '../encode/screenshot.js';
 import { layoutFor } from '../model/sprite-layout.js';
@@ -30,7 +30,8 @@ import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import { abortExpression, captureExpression, runExpression, type PageH264, type PageRunRequest } from './page-capture.js';
+import { captureRequest, type PageH264, type PageRunRequest } from './page-capture.js';
+import { callStage } from './call-stage.js';
 
 /** Which files to produce; by default the main result of options.format plus a WebP still. */
 export interface RenderOutputs {
@@ -101,24 +102,6 @@ export function outputsFor(options: ResolvedRenderOptions): RenderOutputs {
   return options.format === 'video' ? { video: true, screenshot: 'webp' } : { sprite: true, screenshot: 'webp' };
 }
 
-function stageOptions(o: ResolvedRenderOptions, transparent: boolean): StageOptions {
-  return {
-    width: o.width,
-    height: o.height,
-    profile: o.profile,
-    scene: o.scene,
-    showBackground: o.showBackground,
-    showGrid: o.showGrid,
-    gridSettings: o.gridSettings,
-    winterMode: o.winterMode,
-    springMode: o.springMode,
-    cameraOffsetX: o.cameraOffsetX,
-    cameraZoom: o.cameraZoom,
-    frames: o.frames,
-    transparent,
-  };
-}
-
 /** Renders `req.build`; resolves with the files written into `req.outDir`. */
 export async function renderBuild(req: RenderRequest): Promise<RenderResult> {
   return req.pool.use((session) => renderWith(session, req), req.signal);
@@ -183,8 +166,7 @@ function checkChunk(req: ChunkRequest): void {
 async function pageH264(session: RenderSession, cfg: Omit<PageH264, 'codec'>): Promise<string | null> {
   const codecs = h264Codecs(cfg.width, cfg.height, cfg.fps);
   if (codecs.length === 0) return null;
-  const args = [cfg.width, cfg.height, cfg.fps, cfg.bitrate, codecs].map((a) => JSON.stringify(a)).join(', ');
-  return ((await session.page.evaluate(`window.__rfH264Codec(${args})`)) as string | null) ?? null;
+  return (await callStage(session.page, '__rfH264Codec', cfg.width, cfg.height, cfg.fps, cfg.bitrate, codecs)) ?? null;
 }
 
 /** A WebCodecs failure in the page (worth retrying with x264), as opposed to any other error. */
@@ -238,14 +220,12 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   req.signal?.throwIfAborted();
   await ensureDir(req.outDir, 'render output directory');
   req.onProgress?.({ stage: 'load', frame: 0, total: 0, fps: 0 });
-  const args = `${JSON.stringify(req.build)}, ${JSON.stringify(stageOptions(o, plan.transparent))}`;
+  const options = toStageOptions(o, { transparent: plan.transparent });
   // consecutive chunks of one render on this worker: the scene is already built (frames do not
   // depend on what was rendered before), saving the ~1-2 s scene build and warm-up per chunk
-  const info = (await page.evaluate(
-    plan.reuseStage
-      ? `(async () => (window.renderStage.loaded ? window.renderStage.loaded(${args}) : null) ?? (await window.renderStage.load(${args})))()`
-      : `window.renderStage.load(${args})`,
-  )) as StageInfo;
+  const info: StageInfo =
+    (plan.reuseStage ? await callStage(page, 'renderStage.loaded', req.build, options) : null) ??
+    (await callStage(page, 'renderStage.load', req.build, options));
   const loaded = performance.now();
 
   // H.264 in yuv420p needs even dimensions
@@ -310,7 +290,7 @@ async function withScratch<T>(session: RenderSession, req: RenderRequest, body: 
   };
   const onAbort = () => {
     scratch.live.encoder?.kill();
-    void session.page.evaluate(abortExpression('render cancelled')).catch(() => {});
+    void callStage(session.page, '__rfAbortRun', 'render cancelled').catch(() => {});
   };
   req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -325,7 +305,7 @@ async function withScratch<T>(session: RenderSession, req: RenderRequest, body: 
     req.signal?.removeEventListener('abort', onAbort);
     scratch.live.encoder?.kill();
     await Promise.all(temps.map((t) => rm(t, { force: true })));
-    if (!(keepStage && ok)) await session.page.evaluate('window.renderStage && window.renderStage.dispose()').catch(() => {});
+    if (!(keepStage && ok)) await callStage(session.page, 'renderStage.dispose').catch(() => {});
   }
 }
 
@@ -597,7 +577,7 @@ async function capturePass(session: RenderSession, req: RenderRequest, plan: Pas
       stills: plan.heroFrame === null ? [] : [plan.heroFrame],
       window: IN_FLIGHT,
     };
-    const got = (await page.evaluate(runExpression(run))) as { frames: number; chunks: number };
+    const got = await callStage(page, '__rfRun', run);
     if (frameSeq && frameSeq.delivered !== order.length) throw new Error(`captured ${frameSeq.delivered} of ${order.length} ${columns ? 'sheet rows' : 'frames'}`);
     if (chunkSeq && (got.chunks !== total || chunkSeq.delivered !== total)) {
       throw new Error(`webcodecs: encoded ${got.chunks} chunks (${chunkSeq.delivered} delivered) for ${total} frames`);
@@ -624,7 +604,7 @@ async function captureStill(session: RenderSession, token: string, index: number
     still = b;
   });
   try {
-    await session.page.evaluate(captureExpression({ token: stillToken, indices: [index], type: 'image/png', quality: 1, window: 1 }));
+    await callStage(session.page, '__rfRun', captureRequest({ token: stillToken, indices: [index], type: 'image/png', quality: 1, window: 1 }));
   } finally {
     off();
   }
@@ -652,17 +632,15 @@ export async function renderStills(req: StillsRequest): Promise<Buffer[]> {
       out.set(i, b);
     });
     try {
-      await session.page.evaluate(
-        `window.renderStage.load(${JSON.stringify(req.build)}, ${JSON.stringify(stageOptions(req.options, req.transparent ?? false))})`,
-      );
+      await callStage(session.page, 'renderStage.load', req.build, toStageOptions(req.options, { transparent: req.transparent ?? false }));
       for (const index of req.indices) {
         req.signal?.throwIfAborted();
-        await session.page.evaluate(captureExpression({ token, indices: [index], type: 'image/png', quality: 1, window: 1 }));
+        await callStage(session.page, '__rfRun', captureRequest({ token, indices: [index], type: 'image/png', quality: 1, window: 1 }));
       }
       return req.indices.map((i) => out.get(i)!);
     } finally {
       off();
-      await session.page.evaluate('window.renderStage && window.renderStage.dispose()').catch(() => {});
+      await callStage(session.page, 'renderStage.dispose').catch(() => {});
     }
   }, req.signal);
 }

@@ -1,6 +1,7 @@
 /** What the real farm stage draws responds to the build and options (through the render engine). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageBuild } from '../../src/model/stage-contract.js';
+import { toStageOptions, type StageBuild, type StageOptions } from '../../src/model/stage-contract.js';
+import { callStage } from '../../src/render/call-stage.js';
 import { resolveRenderOptions, type RenderOptions } from '../../src/model/render-options.js';
 import type { Part } from '../../src/model/part.js';
 import { demoPart, demoStageBuild } from '../../src/catalog/demo-catalog.js';
@@ -49,5 +50,19 @@ describe('farm stage', () => {
     const near = await opaquePixels(await still(base, { ...plain, cameraZoom: 0.5 }, true));
     expect(far).toBeGreaterThan(0);
     expect(far).toBeLessThan(near);
+  });
+
+  it('the page parses its options once, with no defaults of its own: incomplete or impossible options are refused', async () => {
+    await engine.pool.use(async ({ page }) => {
+      const partial: Partial<StageOptions> = { width: 256 };
+      await expect(callStage(page, 'renderStage.load', base, partial as StageOptions)).rejects.toThrow(/stage options: .*height must be an integer in \[1, 8192\], got nothing/);
+      const both = { ...toStageOptions(opts({ winterMode: true })), springMode: true };
+      await expect(callStage(page, 'renderStage.load', base, both)).rejects.toThrow(/winterMode and springMode are mutually exclusive/);
+      const grid = toStageOptions(opts({ showGrid: true }));
+      await expect(callStage(page, 'renderStage.load', base, { ...grid, gridSettings: { ...grid.gridSettings, color: 'red' } })).rejects.toThrow(/gridSettings.color/);
+      // what Node sends loads
+      await expect(callStage(page, 'renderStage.load', base, grid)).resolves.toMatchObject({ heroFrame: 0 });
+      await callStage(page, 'renderStage.dispose');
+    });
   });
 });

@@ -6,8 +6,7 @@
  * renderOrder is the mesh's render order. Cells are 5 cm, sections 25 cm.
  */
 import * as THREE from 'three';
-import { DEFAULT_GRID, GRID_LIMITS as L, type GridSettings } from '../../../src/model/render-defaults.js';
-import { num } from '../../../src/model/sanitize.js';
+import type { GridSettings } from '../../../src/model/render-defaults.js';
 
 export const GRID_UNIT_M = 0.1;
 const CELL_M = 0.05;
@@ -44,17 +43,18 @@ void main() {
   #include <colorspace_fragment>
 }`;
 
-export function buildGrid(settings: Partial<GridSettings> | undefined, y: number): THREE.Mesh {
-  const color = new THREE.Color(typeof settings?.color === 'string' && /^#[0-9a-f]{6}$/i.test(settings.color) ? settings.color : '#6f6f6f');
-  const fadeDistance = num(settings?.fadeDistance, DEFAULT_GRID.fadeDistance, L.fadeDistance.min, L.fadeDistance.max) * GRID_UNIT_M;
+/** The grid at floor height `y`; `settings` parsed by parseStageOptions (every value present and in range). */
+export function buildGrid(settings: GridSettings, y: number): THREE.Mesh {
+  const color = new THREE.Color(settings.color);
+  const fadeDistance = settings.fadeDistance * GRID_UNIT_M;
   const material = new THREE.ShaderMaterial({
     vertexShader: vertex,
     fragmentShader: fragment,
     uniforms: {
       cellSize: { value: CELL_M },
       sectionSize: { value: SECTION_M },
-      cellThickness: { value: num(settings?.cellThickness, DEFAULT_GRID.cellThickness, L.cellThickness.min, L.cellThickness.max) },
-      sectionThickness: { value: num(settings?.sectionThickness, DEFAULT_GRID.sectionThickness, L.sectionThickness.min, L.sectionThickness.max) },
+      cellThickness: { value: settings.cellThickness },
+      sectionThickness: { value: settings.sectionThickness },
       cellColor: { value: color.clone().multiplyScalar(0.85) },
       sectionColor: { value: color.clone().multiplyScalar(1.25) },
       fadeDistance: { value: fadeDistance },
@@ -68,7 +68,7 @@ export function buildGrid(settings: Partial<GridSettings> | undefined, y: number
   const mesh = new THREE.Mesh(new THREE.PlaneGeometry(size, size), material);
   mesh.rotation.x = -Math.PI / 2;
   mesh.position.y = y + 0.0008;
-  mesh.renderOrder = Math.round(num(settings?.renderOrder, DEFAULT_GRID.renderOrder, L.renderOrder.min, L.renderOrder.max));
+  mesh.renderOrder = settings.renderOrder;
   mesh.name = 'grid';
   return mesh;
 }

@@ -248,7 +248,7 @@ export const PRESETS: Record<Scene, ScenePreset> = {
   },
 };
 
-/** The preset for a scene name, falling back to `studio` for anything unknown. */
-export function presetFor(scene: unknown): ScenePreset {
-  return (typeof scene === 'string' && Object.prototype.hasOwnProperty.call(PRESETS, scene) ? PRESETS[scene as Scene] : PRESETS.studio);
+/** The preset of a scene (parsed by parseStageOptions: one of SCENES). */
+export function presetFor(scene: Scene): ScenePreset {
+  return PRESETS[scene];
 }

@@ -32,6 +32,7 @@ export const PROFILE_SETTINGS: Record<Profile, ProfileSettings> = {
   fast: { shadowMapSize: 0, envSize: 0, bloom: false, fxaa: false, neutralLights: false, contactShadow: true, reflection: false },
 };
 
-export function profileSettings(profile: unknown): ProfileSettings {
-  return typeof profile === 'string' && profile in PROFILE_SETTINGS ? PROFILE_SETTINGS[profile as Profile] : PROFILE_SETTINGS.cinematic;
+/** The settings of a profile (parsed by parseStageOptions: one of PROFILES). */
+export function profileSettings(profile: Profile): ProfileSettings {
+  return PROFILE_SETTINGS[profile];
 }

@@ -4,7 +4,7 @@
  * same frames for each, interleaved over rounds (best of), so the differences are comparable
  * on a shared machine.
  *
- *   npx tsx farm/dev/cost.ts [--build DEMO-GLASS] [--profile fast] [--size 512x512] [--frames 24] [--rounds 3]
+ *   npx tsx tools/stage/cost.ts [--build DEMO-GLASS] [--profile fast] [--size 512x512] [--frames 24] [--rounds 3]
  *        [--scenes studio,forest]   (compare scenes instead of parts: forest has no mirror floor)
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { createRenderEngine } from '../../src/render/engine.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { Profile } from '../../src/model/render-defaults.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import type { StageBuild, StageInfo, StageOptions } from '../../src/model/stage-contract.js';
+import { toStageOptions, type StageBuild, type StageDetail, type StageInfo } from '../../src/model/stage-contract.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -31,7 +31,7 @@ const base = demoStageBuild(code);
 const without = (...cats: string[]): StageBuild => ({ ...base, parts: Object.fromEntries(Object.entries(base.parts).filter(([c]) => !cats.includes(c))) });
 
 const scenes = flag('scenes', '');
-const variants: { name: string; build: StageBuild; omit?: string[]; scene?: string }[] = scenes
+const variants: { name: string; build: StageBuild; omit?: StageDetail[]; scene?: string }[] = scenes
   ? scenes.split(',').map((scene) => ({ name: `scene ${scene}`, build: base, scene }))
   : [
   { name: 'all', build: base },
@@ -68,7 +68,7 @@ const best = new Map<string, { ms: number; cpu: number; info: StageInfo }>();
 try {
   for (let r = 0; r < rounds; r++) {
     for (const v of variants) {
-      const options: StageOptions = { ...resolveRenderOptions({ format: 'sprite', width, height, profile, scene: (v.scene ?? 'studio') as never }), frames: 72, transparent: false, omit: v.omit };
+      const options = toStageOptions({ ...resolveRenderOptions({ format: 'sprite', width, height, profile, scene: (v.scene ?? 'studio') as never }), frames: 72 }, { omit: v.omit });
       const res = await pool.use(async ({ page }) => {
         const info = (await page.evaluate((b, o) => window.renderStage!.load(b, o), v.build as never, options as never)) as StageInfo;
         const c0 = treeCpuMs();

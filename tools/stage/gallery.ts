@@ -17,7 +17,7 @@ import { createRenderEngine } from '../../src/render/engine.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { Profile, Scene } from '../../src/model/render-defaults.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import type { StageInfo, StageOptions } from '../../src/model/stage-contract.js';
+import { toStageOptions, type StageInfo } from '../../src/model/stage-contract.js';
 import { openDbBuilds, openDbSampleDir, type GalleryBuild } from './gallery-builds.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,7 +49,7 @@ const builds: GalleryBuild[] = [
 // the project's engine and GL policy, configured like every other command
 const engine = await createRenderEngine(loadConfig());
 const pool = engine.pool;
-const options: StageOptions = { ...resolveRenderOptions({ format: 'sprite', width: rw, height: rh, profile, scene }), frames: FRAMES, transparent: false };
+const options = toStageOptions({ ...resolveRenderOptions({ format: 'sprite', width: rw, height: rh, profile, scene }), frames: FRAMES });
 
 interface Rendered {
   name: string;

@@ -3,7 +3,7 @@
  * flags, GL policy and configuration as production) and writes PNGs to /tmp/farm-snap/
  * (look at them), plus ms/frame per profile.
  *
- *   npx tsx farm/dev/snapshot.ts [--build glassAirBuild|DEMO-GLASS] [--scene studio] [--profile cinematic]
+ *   npx tsx tools/stage/snapshot.ts [--build glassAirBuild|DEMO-GLASS] [--scene studio] [--profile cinematic]
  *        [--size 512x512] [--frames 0,30,60,90] [--of 120] [--bench 10] [--grid] [--no-bg]
  *        [--winter] [--spring] [--zoom 1] [--offset 0] [--transparent] [--gl auto|egl|swiftshader]
  *        [--state '{"radiator":{"slot":"front"}}']
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { loadConfig } from '../../src/config.js';
 import { renderOptionsSchema, resolveRenderOptions } from '../../src/model/render-options.js';
+import { toStageOptions } from '../../src/model/stage-contract.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { SAMPLE_BUILDS } from './sample-builds.js';
 
@@ -69,7 +70,7 @@ try {
       });
       if (bench > 0) {
         const ms = await engine.pool.use(async ({ page }) => {
-          await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...options, transparent })})`);
+          await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify(toStageOptions(options, { transparent }))})`);
           const result = (await page.evaluate(`(() => {
             const stage = window.renderStage;
             const gl = stage.canvas().getContext('webgl2');
