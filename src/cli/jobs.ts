@@ -9,7 +9,7 @@ const KINDS = ['renders', 'thumbnails'];
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
   const { listThumbnailJobs, THUMBNAIL_BATCH_SIZE } = await import('../jobs/thumbnail-jobs.js');
-  const { queueCounts } = await import('../jobs/queue.js');
+  const { queueCounts } = await import('../jobs/queue/counts.js');
   const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;
   if (json) return printJson({ counts: c, jobs: list });
@@ -127,7 +127,7 @@ Examples:
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { RetryRefusedError } = await import('../jobs/errors.js');
-      const { installQueue } = await import('../jobs/queue.js');
+      const { installQueue } = await import('../jobs/queue/runner.js');
       const job = await withDb(configFor(cmd), async (db) => {
         await installQueue(db.pool);
         return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;

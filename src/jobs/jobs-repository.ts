@@ -3,7 +3,7 @@ import type { Environment } from '../auth/scopes.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { RetryRefusedError } from './errors.js';
-import { enqueueRender, hasQueueJob } from './queue.js';
+import { enqueueRender, hasQueueJob } from './queue/task-map.js';
 import type { RenderRow } from './render-row.js';
 import { renderChunks, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';

@@ -13,7 +13,7 @@ import { resolveRenderOptions, type RenderOptions } from '../model/render-option
 import { rendererVersion } from '../render/renderer-version.js';
 import { cacheKey } from './cache-key.js';
 import { normaliseRequest } from '../model/render-request.js';
-import { enqueueRender } from './queue.js';
+import { enqueueRender } from './queue/task-map.js';
 import { checkInFlight, checkRequestCost, type AdmissionLimits } from './admission.js';
 import { estimateRenderCost } from './cost-model.js';
 import { customerInFlightCost, priorityFor } from './fair-priority.js';

@@ -11,10 +11,11 @@ import type { ImportSummary } from '../catalog/importer.js';
 import type { Db } from '../db/database.js';
 import type { Category } from '../model/part.js';
 import { CURRENT_THUMBNAIL_KEY } from '../thumbnails/part-thumbnail.js';
-import { installQueue, THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_JOB_PART_IDS, THUMBNAIL_TASK_NAME } from './queue.js';
+import { installQueue } from './queue/runner.js';
+import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_JOB_PART_IDS, THUMBNAIL_TASK_NAME } from './queue/task-map.js';
 import { MAX_RENDER_PRIORITY } from './fair-priority.js';
-import { addJobs } from './tasks/add-job.js';
-import { taskSpec } from './tasks/task-spec.js';
+import { addJobs } from './queue/add-job.js';
+import { taskSpec } from './queue/task-spec.js';
 
 /** graphile-worker task name. */
 export const THUMBNAIL_TASK = THUMBNAIL_TASK_NAME;

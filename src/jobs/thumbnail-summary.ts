@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
-import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from './queue.js';
+import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from './queue/task-map.js';
 
 export class ThumbnailSummary {
   private count = 0;

@@ -14,7 +14,8 @@ import type { Db } from '../db/database.js';
 import { untilReachable } from '../db/until-reachable.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { installQueue, quietLogger } from './queue.js';
+import { installQueue } from './queue/runner.js';
+import { quietLogger } from './queue/graphile-logger.js';
 import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
 import { releaseWorkerChunks, releaseWorkerRenders } from './render-lifecycle.js';
@@ -22,7 +23,7 @@ import { renderTask } from './tasks/render.js';
 import { renderChunkTask } from './tasks/render-chunk.js';
 import { renderAssembleTask } from './tasks/render-assemble.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
-import { toTaskList } from './tasks/registry.js';
+import { toTaskList } from './queue/registry.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
 export interface WorkerOptions {

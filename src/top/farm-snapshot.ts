@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from '../jobs/queue.js';
+import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from '../jobs/queue/task-map.js';
 import { DEAD_AFTER_S } from '../jobs/sweeper.js';
 
 export interface WorkerRow {

@@ -6,8 +6,8 @@
  */
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { quietLogger } from '../jobs/queue.js';
-import { toTaskList } from '../jobs/tasks/registry.js';
+import { quietLogger } from '../jobs/queue/graphile-logger.js';
+import { toTaskList } from '../jobs/queue/registry.js';
 import { webhookTask } from './delivery-task.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';

@@ -13,7 +13,7 @@ import type { TargetPolicy } from './target-policy.js';
 import { loadDelivery, recordAttempt, webhookTaskSpec } from './webhooks-repository.js';
 import { getJob } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
-import { defineTask } from '../jobs/tasks/registry.js';
+import { defineTask } from '../jobs/queue/registry.js';
 
 export interface WebhookTaskContext {
   db: Db;

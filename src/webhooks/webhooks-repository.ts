@@ -2,8 +2,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { addJob } from '../jobs/tasks/add-job.js';
-import { taskSpec } from '../jobs/tasks/task-spec.js';
+import { addJob } from '../jobs/queue/add-job.js';
+import { taskSpec } from '../jobs/queue/task-spec.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
 import { newWebhookSecret } from './signature.js';
 

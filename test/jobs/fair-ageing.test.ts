@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageWaitingJobs } from '../../src/jobs/fair-priority.js';
-import { enqueueChunks, enqueueRender, installQueue } from '../../src/jobs/queue.js';
+import { enqueueChunks, enqueueRender } from '../../src/jobs/queue/task-map.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 describe('priority ageing', () => {

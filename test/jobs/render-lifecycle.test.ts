@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
-import { installQueue, renderJobKey, renderTaskSpec, enqueueRender } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
+import { renderJobKey, renderTaskSpec, enqueueRender } from '../../src/jobs/queue/task-map.js';
 import {
   claimRender,
   completeRender,
@@ -16,7 +17,7 @@ import {
   reopenRender,
   requeueRender,
 } from '../../src/jobs/render-lifecycle.js';
-import { addJob } from '../../src/jobs/tasks/add-job.js';
+import { addJob } from '../../src/jobs/queue/add-job.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { normaliseRequest } from '../../src/model/render-request.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';

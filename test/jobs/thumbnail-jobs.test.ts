@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_BATCH_SIZE, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
 import type { Category } from '../../src/model/part.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

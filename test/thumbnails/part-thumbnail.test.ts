@@ -14,7 +14,7 @@ import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { getPartsByIds } from '../../src/catalog/repository.js';
 import type { FsArtifactStore } from '../../src/storage/fs-store.js';
 import { thumbnailKey } from '../../src/storage/artifact-key.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';

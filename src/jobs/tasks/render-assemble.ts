@@ -20,10 +20,10 @@ import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { PermanentRenderError } from '../errors.js';
-import { renderAssembleTaskSpec } from '../queue.js';
+import { renderAssembleTaskSpec } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { chunksToAssemble, clearChunkPieces, completeRender, failRender, type ChunkPieces, type ChunkRow } from '../render-lifecycle.js';
-import { defineTask } from './registry.js';
+import { defineTask } from '../queue/registry.js';
 import { parseStoredRequest } from './render-input.js';
 
 export interface AssembleTaskContext {

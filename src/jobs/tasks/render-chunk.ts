@@ -15,11 +15,11 @@ import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { PermanentRenderError } from '../errors.js';
-import { enqueueAssemble, renderChunkTaskSpec } from '../queue.js';
+import { enqueueAssemble, renderChunkTaskSpec } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
 import { claimChunk, completeChunk, failChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../render-lifecycle.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
-import { defineTask } from './registry.js';
+import { defineTask } from '../queue/registry.js';
 import { loadRenderInput } from './render-input.js';
 
 export interface ChunkTaskContext {

@@ -17,13 +17,13 @@ import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import { PermanentRenderError } from '../errors.js';
 import { planChunks, secondsPerFrame } from '../chunk-plan.js';
-import { enqueueChunks, renderTaskSpec } from '../queue.js';
+import { enqueueChunks, renderTaskSpec } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { claimRender, completeRender, failRender, recordProgress, requeueRender, splitRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { recordWorkerSpeed, slowestWorkerSpeed } from '../worker-speed.js';
-import { defineTask } from './registry.js';
+import { defineTask } from '../queue/registry.js';
 import { loadRenderInput } from './render-input.js';
 
 export { parseStoredRequest } from './render-input.js';

@@ -21,7 +21,7 @@ import { renderThumbnailBatch } from '../../thumbnails/batch-thumbnails.js';
 import { enqueueThumbnailBatches, thumbnailTaskSpec } from '../thumbnail-jobs.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
-import { defineTask } from './registry.js';
+import { defineTask } from '../queue/registry.js';
 import { ThumbnailSummary } from '../thumbnail-summary.js';
 
 export interface ThumbnailTaskContext {
