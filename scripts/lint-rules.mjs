@@ -2,7 +2,8 @@
 /**
  * Source rules an import graph cannot see (run by `npm run lint:rules` and CI):
  * - only src/config.ts reads the environment (one config pipeline: defaults < env < flags);
- * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast).
+ * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast);
+ * - no SQL on graphile-worker's schema (`graphile_worker.`) in src/ outside src/jobs/queue/graphile-tables.ts (an upgrade touches one file).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ function* files(dir) {
 const RULES = [
   { dirs: ['src', 'farm'], allow: ['src/config.ts'], pattern: /\bprocess\.env\b/, message: 'reads process.env: add the setting to src/config.ts and take it from Config' },
   { dirs: ['src/jobs'], allow: [], pattern: /\bas unknown as\b/, message: 'casts through unknown: parse the value with its zod schema instead' },
+  { dirs: ['src'], allow: ['src/jobs/queue/graphile-tables.ts'], pattern: /\bgraphile_worker\./, message: "queries graphile-worker's schema: add a function to src/jobs/queue/graphile-tables.ts and call it" },
 ];
 
 const problems = [];

@@ -8,7 +8,8 @@ const KINDS = ['renders', 'thumbnails'];
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
-  const { listThumbnailJobs, THUMBNAIL_BATCH_SIZE } = await import('../jobs/thumbnail-jobs.js');
+  const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
+  const { THUMBNAIL_BATCH_SIZE } = await import('../jobs/queue/task-map.js');
   const { queueCounts } = await import('../jobs/queue/counts.js');
   const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;

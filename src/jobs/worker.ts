@@ -23,7 +23,7 @@ import { renderTask } from './tasks/render.js';
 import { renderChunkTask } from './tasks/render-chunk.js';
 import { renderAssembleTask } from './tasks/render-assemble.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
-import { toTaskList } from './queue/registry.js';
+import { toTaskList } from './queue/task-map.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
 export interface WorkerOptions {
@@ -80,12 +80,13 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   beat.unref();
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store);
 
-  const taskList = toTaskList([
-    renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
-    renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
-    renderAssembleTask({ db, store, engine, log: wlog }),
-    thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
-  ]);
+  // the render worker's handlers (webhook deliveries run in their own runner: webhooks/delivery-runner.ts)
+  const taskList = toTaskList({
+    render: renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
+    'render-chunk': renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+    'render-assemble': renderAssembleTask({ db, store, engine, log: wlog }),
+    thumbnail: thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
+  });
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
   const events: WorkerEvents = new EventEmitter();
   /** a graphile runner and the ids of its workers (they lock its jobs) */

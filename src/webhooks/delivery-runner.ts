@@ -7,7 +7,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { quietLogger } from '../jobs/queue/graphile-logger.js';
-import { toTaskList } from '../jobs/queue/registry.js';
+import { toTaskList } from '../jobs/queue/task-map.js';
 import { webhookTask } from './delivery-task.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
@@ -26,9 +26,9 @@ export async function startWebhookDeliveries(cfg: Config, db: Db, store: Artifac
     pollInterval: 2_000,
     // failed attempts are logged by the task (with the receiver's answer), not as stack traces
     logger: quietLogger(gw.Logger, (message) => message.startsWith('Failed task')),
-    taskList: toTaskList([
-      webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
-    ]),
+    taskList: toTaskList({
+      webhook: webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
+    }),
   });
   return { stop: () => runner.stop() };
 }

@@ -1,7 +1,7 @@
 /** Queue depth by kind, for /health and metrics. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from './task-map.js';
+import { thumbnailPartCounts } from './graphile-tables.js';
 
 /** Counts of one kind of queued work. */
 export interface KindCounts {
@@ -30,7 +30,7 @@ export async function queueCounts(db: Kysely<Database>): Promise<QueueCounts> {
     .execute();
   const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   const render = { queued: get('queued'), processing: get('processing') };
-  return { ...render, by_kind: { render, thumbnail: await thumbnailCounts(db) }, chunks: await chunkCounts(db) };
+  return { ...render, by_kind: { render, thumbnail: await thumbnailPartCounts(db) }, chunks: await chunkCounts(db) };
 }
 
 /** Chunks of the current plans of processing renders, by state. */
@@ -45,26 +45,4 @@ async function chunkCounts(db: Kysely<Database>): Promise<KindCounts> {
     .execute();
   const get = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   return { queued: get('queued'), processing: get('processing') };
-}
-
-/**
- * Thumbnail jobs live only in graphile-worker's table (no row of ours), so they are counted
- * there, in parts (a job is a batch of parts): queued and failed parts are those of waiting and
- * failed jobs; processing counts every part of a running batch, done or not, until it completes.
- */
-async function thumbnailCounts(db: Kysely<Database>): Promise<KindCounts> {
-  const { rows } = await sql<{ queued: string | null; processing: string | null; failed: string | null }>`
-    SELECT sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NULL AND pj.attempts < pj.max_attempts) AS queued,
-           sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NOT NULL) AS processing,
-           sum(${THUMBNAIL_JOB_PART_COUNT}) FILTER (WHERE pj.locked_at IS NULL AND pj.attempts >= pj.max_attempts) AS failed
-    FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
-    WHERE t.identifier = ${THUMBNAIL_TASK_NAME}`
-    .execute(db)
-    // no queue schema yet (nothing was ever queued): nothing waits
-    .catch((err: { code?: string }) => {
-      if (err.code === '3F000' || err.code === '42P01') return { rows: [] };
-      throw err;
-    });
-  const r = rows[0];
-  return { queued: Number(r?.queued ?? 0), processing: Number(r?.processing ?? 0), failed: Number(r?.failed ?? 0) };
 }

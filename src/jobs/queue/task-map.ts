@@ -1,64 +1,118 @@
 /**
- * The queue's tasks: names, payloads, enqueue helpers (being gathered into one typed map).
+ * The task map, in graphile-worker's style: every queue task's name, payload schema and
+ * enqueue options (attempts, priority, job key), declared once. `enqueue(db, name, payload)`
+ * (add-job.ts) type-checks the payload for that name and parses it with this schema; a
+ * handler (`Handler<name>`) receives the payload this schema parsed; `toTaskList` turns
+ * handlers into graphile's task list.
+ *
+ * Why names and schemas here but handlers elsewhere: the map sits at the bottom of `jobs/`
+ * (floor 7), where `enqueue` is needed (submission, the render lifecycle, webhooks'
+ * redelivery), but one handler lives higher: webhook delivery is in `webhooks/` (floor 8) and
+ * `jobs/` may not import it. So the map holds every task's name and payload (the webhook
+ * payload is one uuid and needs nothing from `webhooks/`), and each runner registers the
+ * handlers it runs from where it stands: `jobs/worker.ts` the render and thumbnail tasks
+ * (jobs/tasks/), `webhooks/delivery-runner.ts` the webhook task. A handler for a name not in
+ * the map, or with the wrong payload type, does not type-check.
  */
-import { sql, type Kysely } from 'kysely';
+import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.js';
-import { addJob, addJobs } from './add-job.js';
-import { taskSpec } from './task-spec.js';
 
-export const RENDER_TASK = 'render';
-/** the thumbnail task's name (its spec and queue side: thumbnail-jobs.ts) */
-export const THUMBNAIL_TASK_NAME = 'thumbnail';
-/** The render task's name and payload, shared by its handler (tasks/render.ts) and enqueueRender. */
-export const renderTaskSpec = taskSpec(RENDER_TASK, z.object({ renderId: z.string().uuid() }));
-/** A chunk of a split render (tasks/render-chunk.ts): frames of one plan's range `idx`. */
-export const renderChunkTaskSpec = taskSpec('render-chunk', z.object({ renderId: z.string().uuid(), plan: z.string().uuid(), idx: z.number().int().min(0) }));
-/** Joins a split render's chunks into its files (tasks/render-assemble.ts). */
-export const renderAssembleTaskSpec = taskSpec('render-assemble', z.object({ renderId: z.string().uuid(), plan: z.string().uuid() }));
+/** attempts before a render, chunk or assembly is marked failed (transient failures retry with backoff) */
+export const MAX_ATTEMPTS = 3;
 /**
  * Assembling is a short ffmpeg copy / sharp encode that frees a finished result: it goes
  * before any render work waiting.
  */
 export const ASSEMBLE_PRIORITY = 0;
-/** attempts before a render is marked failed (transient failures retry with backoff) */
-export const MAX_ATTEMPTS = 3;
+/**
+ * Parts per thumbnail job. The per-part cost is flat within a batch (~50-90 ms here) and the
+ * per-job cost is a claim, one SELECT and one stage session, so the size mostly bounds how long
+ * a batch holds a worker: 100 parts take ~6-10 s on 2 cores, and a render queued meanwhile
+ * waits at most that.
+ */
+export const THUMBNAIL_BATCH_SIZE = 100;
+/** Queue priority: graphile runs lower numbers first; every render is at most MAX_RENDER_PRIORITY (fair-priority.ts), so thumbnails wait for them. */
+export const THUMBNAIL_PRIORITY = 100;
+export const THUMBNAIL_MAX_ATTEMPTS = 3;
+/** delivery attempts (graphile-worker backs off exp(attempt) seconds: about 3 hours in all); sql/0007_webhooks.sql's trigger queues with the same */
+export const WEBHOOK_MAX_ATTEMPTS = 10;
+
+export interface TaskDeclaration<S extends z.ZodType = z.ZodType> {
+  payload: S;
+  maxAttempts: number;
+  /** graphile runs lower numbers first; enqueue's `priority` overrides it */
+  priority?: number;
+  /** a keyed job is updated instead of doubled when added again */
+  jobKey?(payload: z.output<S>): string;
+}
+
+const declare = <S extends z.ZodType>(d: TaskDeclaration<S>) => d;
+const uuid = z.string().uuid();
+const partId = z.string().min(1).max(64);
 
 /** The queue job of a render is keyed by it, so re-adding one updates it instead of doubling it. */
 export function renderJobKey(renderId: string): string {
   return `render:${renderId}`;
 }
 
-/** Queues a render's job; `priority` from fair-priority.ts (lower runs first). */
-export async function enqueueRender(trx: Kysely<Database>, renderId: string, priority = 0): Promise<void> {
-  await addJob(trx, renderTaskSpec, { renderId }, { jobKey: renderJobKey(renderId), maxAttempts: MAX_ATTEMPTS, priority });
-}
+export const TASKS = {
+  /** a whole render, or its split into chunks (tasks/render.ts); priority from fair-priority.ts */
+  render: declare({ payload: z.object({ renderId: uuid }), maxAttempts: MAX_ATTEMPTS, jobKey: (p) => renderJobKey(p.renderId) }),
+  /** a chunk of a split render: frames of one plan's range `idx` (tasks/render-chunk.ts), at its render job's priority */
+  'render-chunk': declare({
+    payload: z.object({ renderId: uuid, plan: uuid, idx: z.number().int().min(0) }),
+    maxAttempts: MAX_ATTEMPTS,
+    jobKey: (p) => `chunk:${p.plan}:${p.idx}`,
+  }),
+  /** joins a split render's chunks into its files (tasks/render-assemble.ts) */
+  'render-assemble': declare({
+    payload: z.object({ renderId: uuid, plan: uuid }),
+    maxAttempts: MAX_ATTEMPTS,
+    priority: ASSEMBLE_PRIORITY,
+    jobKey: (p) => `assemble:${p.plan}`,
+  }),
+  /**
+   * part thumbnails (tasks/thumbnail.ts; queue side: thumbnail-jobs.ts): a batch of part ids
+   * (`isolated`: parts that failed in a batch, retried by graphile as one job), or the single
+   * `partId` of a job queued before thumbnails were batched
+   */
+  thumbnail: declare({
+    payload: z.union([z.object({ partIds: z.array(partId).min(1).max(THUMBNAIL_BATCH_SIZE), isolated: z.boolean().optional() }), z.object({ partId })]),
+    maxAttempts: THUMBNAIL_MAX_ATTEMPTS,
+    priority: THUMBNAIL_PRIORITY,
+  }),
+  /** one webhook delivery (webhooks/delivery-task.ts, run by webhooks/delivery-runner.ts); also queued by a trigger (sql/0007_webhooks.sql) */
+  webhook: declare({ payload: z.object({ deliveryId: uuid }), maxAttempts: WEBHOOK_MAX_ATTEMPTS }),
+};
 
-/** Queues the chunks of a split render, at the priority its render job had (fair-priority.ts). */
-export async function enqueueChunks(trx: Kysely<Database>, renderId: string, plan: string, idxs: readonly number[], priority: number): Promise<void> {
-  await addJobs(
-    trx,
-    renderChunkTaskSpec,
-    idxs.map((idx) => ({ payload: { renderId, plan, idx }, jobKey: `chunk:${plan}:${idx}`, maxAttempts: MAX_ATTEMPTS, priority })),
-  );
-}
-
-/** Queues the assembly of a split render (by the transaction that completed its last chunk). */
-export async function enqueueAssemble(trx: Kysely<Database>, renderId: string, plan: string): Promise<void> {
-  await addJob(trx, renderAssembleTaskSpec, { renderId, plan }, { jobKey: `assemble:${plan}`, maxAttempts: MAX_ATTEMPTS, priority: ASSEMBLE_PRIORITY });
-}
-
-/** Whether the render has a queue job (waiting, or locked by a worker). */
-export async function hasQueueJob(db: Kysely<Database>, renderId: string): Promise<boolean> {
-  const { rows } = await sql`SELECT 1 FROM graphile_worker.jobs WHERE key = ${renderJobKey(renderId)}`.execute(db);
-  return rows.length > 0;
-}
+export type TaskName = keyof typeof TASKS;
+/** what enqueue accepts for a task */
+export type PayloadInput<N extends TaskName> = z.input<(typeof TASKS)[N]['payload']>;
+/** what a task's handler receives (parsed by its schema) */
+export type Payload<N extends TaskName> = z.output<(typeof TASKS)[N]['payload']>;
+export type Handler<N extends TaskName> = (payload: Payload<N>, helpers: JobHelpers) => Promise<void>;
+/** the handlers one runner runs */
+export type TaskHandlers = { [N in TaskName]?: Handler<N> };
 
 /**
- * SQL: the part ids a thumbnail job carries, one row each (a set-returning expression over
- * graphile's `_private_jobs` as `pj`): a batch's `partIds`, or the one `partId` of a job queued
- * before thumbnails were batched.
+ * graphile's task list for `handlers`. Payloads are validated before the handler runs, so a
+ * malformed job fails clearly instead of half-running.
  */
-export const THUMBNAIL_JOB_PART_IDS = sql<string>`json_array_elements_text(COALESCE(pj.payload->'partIds', json_build_array(pj.payload->>'partId')))`;
-/** SQL: how many parts a thumbnail job (`pj`) carries. */
-export const THUMBNAIL_JOB_PART_COUNT = sql<number>`COALESCE(json_array_length(pj.payload->'partIds'), 1)`;
+export function toTaskList(handlers: TaskHandlers): TaskList {
+  const list: TaskList = {};
+  for (const name of Object.keys(handlers) as TaskName[]) {
+    const schema: z.ZodType = TASKS[name].payload;
+    // the map types each handler by its own name; graphile's list is untyped
+    const run = handlers[name] as (payload: unknown, helpers: JobHelpers) => Promise<void>;
+    list[name] = async (raw, helpers) => {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        // nothing to retry: log and complete the queue job
+        helpers.logger.error(`task ${name}: invalid payload ${JSON.stringify(raw)}: ${parsed.error.message}`);
+        return;
+      }
+      await run(parsed.data, helpers);
+    };
+  }
+  return list;
+}
