@@ -30,7 +30,7 @@ import type { PartRow } from '../src/catalog/repository.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { freePort } from '../src/db/free-port.js';
-import { THUMBNAIL_BATCH_SIZE } from '../src/jobs/thumbnail-jobs.js';
+import { THUMBNAIL_BATCH_SIZE } from '../src/jobs/queue/task-map.js';
 import { CATEGORIES } from '../src/model/part.js';
 import { createRenderEngine, type RenderEngine } from '../src/render/engine.js';
 import type { ArtifactStore } from '../src/storage/artifact-store.js';

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { createAuthCaches } from '../auth/auth-caches.js';
 import { resolveSigningSecret } from '../auth/signing-secret.js';
-import { installQueue } from '../jobs/queue.js';
+import { installQueue } from '../jobs/queue/runner.js';
 import { startSweeper } from '../jobs/sweeper.js';
 import { createLogger, type Logger } from '../log.js';
 import { openArtifactStore } from '../storage/open-artifact-store.js';

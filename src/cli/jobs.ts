@@ -8,8 +8,9 @@ const KINDS = ['renders', 'thumbnails'];
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
-  const { listThumbnailJobs, THUMBNAIL_BATCH_SIZE } = await import('../jobs/thumbnail-jobs.js');
-  const { queueCounts } = await import('../jobs/queue.js');
+  const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
+  const { THUMBNAIL_BATCH_SIZE } = await import('../jobs/queue/task-map.js');
+  const { queueCounts } = await import('../jobs/queue/counts.js');
   const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;
   if (json) return printJson({ counts: c, jobs: list });
@@ -123,7 +124,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
-      const { installQueue } = await import('../jobs/queue.js');
+      const { installQueue } = await import('../jobs/queue/runner.js');
       const job = await withDb(configFor(cmd), async (db) => {
         await installQueue(db.pool);
         return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;

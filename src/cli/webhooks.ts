@@ -118,7 +118,7 @@ Examples:
     .action(async (id: string, _opts, cmd: Command) => {
       if (!UUID.test(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
       const { redeliver } = await import('../webhooks/webhooks-repository.js');
-      const { installQueue } = await import('../jobs/queue.js');
+      const { installQueue } = await import('../jobs/queue/runner.js');
       const fresh = await withDb(configFor(cmd), async (db) => {
         await installQueue(db.pool);
         return redeliver(db, id);

@@ -13,13 +13,17 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { raiseWaitingJobs } from './queue/graphile-tables.js';
+import { THUMBNAIL_PRIORITY, type TaskName } from './queue/task-map.js';
 
 /** the lowest render priority (highest number); thumbnails are queued below it */
 export const MAX_RENDER_PRIORITY = 90;
 /** a waiting render or chunk job rises one priority step per this many seconds */
 export const AGE_STEP_S = 60;
+// a render must always outrank a thumbnail
+if (THUMBNAIL_PRIORITY <= MAX_RENDER_PRIORITY) throw new Error('THUMBNAIL_PRIORITY must be above every render priority');
 /** the tasks whose jobs age (assemble runs at 0 already; thumbnails stay below renders) */
-export const AGEING_TASKS = ['render', 'render-chunk'] as const;
+export const AGEING_TASKS: readonly TaskName[] = ['render', 'render-chunk'];
 
 /** Pure: the queue priority of a job costing `costS` from a customer with `loadS` already in flight. */
 export function priorityFor(loadS: number, costS: number): number {
@@ -54,15 +58,5 @@ export async function renderPriority(db: Kysely<Database>, customerId: string, c
  * however many sweepers run). Returns how many rose.
  */
 export async function ageWaitingJobs(db: Kysely<Database>, stepS = AGE_STEP_S): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    WITH due AS (
-      SELECT id, priority FROM graphile_worker.jobs
-      WHERE task_identifier = ANY(${sql.val([...AGEING_TASKS])}::text[]) AND locked_at IS NULL AND priority > 0
-        AND updated_at < now() - make_interval(secs => ${stepS})
-      LIMIT 1000
-    ), risen AS (
-      SELECT graphile_worker.reschedule_jobs(ARRAY[id], priority := priority - 1) FROM due
-    )
-    SELECT count(*) AS n FROM risen`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  return raiseWaitingJobs(db, AGEING_TASKS, stepS);
 }

@@ -3,7 +3,8 @@ import type { Environment } from '../auth/scopes.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { RetryRefusedError } from './errors.js';
-import { enqueueRender, hasQueueJob } from './queue.js';
+import { enqueue } from './queue/add-job.js';
+import { hasRenderJob } from './queue/graphile-tables.js';
 import type { RenderRow } from './render-row.js';
 import { renderChunks, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';
@@ -143,7 +144,7 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
     // its worker is gone: free the queue job it still holds
     unlock = [...new Set([r.locked_by, ...(worker?.graphileIds ?? [])].filter((x): x is string => !!x))];
   } else if (r.status === 'queued') {
-    if (await hasQueueJob(db.db, r.id)) {
+    if (await hasRenderJob(db.db, r.id)) {
       const live = (await liveWorkers(db)).length;
       throw new RetryRefusedError(
         `job ${jobId} is already queued, waiting for a worker (${live} live${live ? '' : ': start one with "render-farm worker"'})`,
@@ -158,7 +159,7 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
     if (!row) throw new RetryRefusedError(`job ${jobId} changed state while retrying (it was ${r.status}); run the command again`);
     // unlocked first, so that re-adding the keyed job updates it instead of queueing a second run
     await unlockGraphileWorkers(trx, unlock);
-    await enqueueRender(trx, row.id, await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id));
+    await enqueue(trx, 'render', { renderId: row.id }, { priority: await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id) });
   });
   return getJob(db, jobId);
 }

@@ -14,7 +14,7 @@ import { resolveRenderOptions, type RenderOptions } from '../model/render-option
 import { rendererVersion } from '../render/renderer-version.js';
 import { cacheKey } from './cache-key.js';
 import { normaliseRequest } from '../model/render-request.js';
-import { enqueueRender } from './queue.js';
+import { enqueue } from './queue/add-job.js';
 import { checkInFlight, checkRequestCost, type AdmissionLimits } from './admission.js';
 import { estimateRenderCost } from './cost-model.js';
 import { customerInFlightCost, priorityFor } from './fair-priority.js';
@@ -84,12 +84,12 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
     if (!existing || existing.status === 'error') admit();
     let render = existing ? undefined : await createRender(trx, options.format, inputs);
     if (render) {
-      await enqueueRender(trx, render.id, priority);
+      await enqueue(trx, 'render', { renderId: render.id }, { priority });
     } else {
       // a failed render is tried again when someone asks for it again
       render = await reopenFailedRender(trx, key, estimate.seconds);
       if (render) {
-        await enqueueRender(trx, render.id, priority);
+        await enqueue(trx, 'render', { renderId: render.id }, { priority });
       } else {
         render = (await trx.selectFrom('renders').selectAll().where('cache_key', '=', key).executeTakeFirstOrThrow()) as RenderRow;
         outcome = render.status === 'completed' ? 'cached' : 'reused';

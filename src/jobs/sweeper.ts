@@ -11,6 +11,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ageWaitingJobs } from './fair-priority.js';
+import { forceUnlockWorkers } from './queue/graphile-tables.js';
 import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, releaseWorkerRenders, type AbandonedChunk } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
@@ -52,9 +53,7 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
 
 /** Frees the queue jobs these graphile-worker ids hold, so any worker can take them again. */
 export async function unlockGraphileWorkers(db: Kysely<Database>, graphileIds: readonly string[]): Promise<void> {
-  if (!graphileIds.length) return;
-  // the same statement graphile-worker's forceUnlockWorkers runs, without a second pool
-  await sql`SELECT graphile_worker.force_unlock_workers(${sql.val([...graphileIds])}::text[])`.execute(db);
+  await forceUnlockWorkers(db, graphileIds);
 }
 
 /**

@@ -3,10 +3,9 @@
  * of parts would otherwise flood `up`'s console. Each part is still logged at debug level.
  * `queued` counts parts (of waiting and running batches), as /health does.
  */
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
-import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from './queue.js';
+import { thumbnailPartsLeft } from './queue/graphile-tables.js';
 
 export class ThumbnailSummary {
   private count = 0;
@@ -40,11 +39,7 @@ export class ThumbnailSummary {
     const seconds = Math.max(1, Math.round((Date.now() - this.started) / 1000));
     this.count = 0;
     this.totalMs = 0;
-    const left = await sql<{ n: number }>`
-      SELECT COALESCE(sum(${THUMBNAIL_JOB_PART_COUNT}), 0)::int AS n FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
-       WHERE t.identifier = ${THUMBNAIL_TASK_NAME} AND pj.attempts < pj.max_attempts`
-      .execute(this.db.db)
-      .then((r) => r.rows[0]?.n ?? null, () => null);
+    const left = await thumbnailPartsLeft(this.db.db);
     this.log.info({ rendered: n, seconds, avgMs: avg, ...(left !== null ? { queued: left } : {}) }, `thumbnails: ${n} rendered in ${seconds} s${left !== null ? `, ${left} queued` : ''}`);
   }
 }

@@ -14,7 +14,7 @@ import type { Db } from '../db/database.js';
 import { untilReachable } from '../db/until-reachable.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { installQueue, quietLogger } from './queue.js';
+import { forceUnlockWithUtils, installQueue, startRunner as startQueueRunner } from './queue/runner.js';
 import { createRenderEngine, type RenderEngine } from '../render/engine.js';
 import { HEARTBEAT_MS, startSweeper, unlockGraphileWorkers } from './sweeper.js';
 import { releaseWorkerChunks, releaseWorkerRenders } from './render-lifecycle.js';
@@ -22,7 +22,7 @@ import { renderTask } from './tasks/render.js';
 import { renderChunkTask } from './tasks/render-chunk.js';
 import { renderAssembleTask } from './tasks/render-assemble.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
-import { toTaskList } from './tasks/registry.js';
+import type { TaskHandlers } from './queue/task-map.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
 export interface WorkerOptions {
@@ -49,7 +49,6 @@ export interface RunningWorker {
 }
 
 export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log: Logger, opts: WorkerOptions): Promise<RunningWorker> {
-  const gw = await import('graphile-worker');
   await installQueue(db.pool);
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const wlog = log.child({ worker: id });
@@ -79,12 +78,13 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   beat.unref();
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store);
 
-  const taskList = toTaskList([
-    renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
-    renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
-    renderAssembleTask({ db, store, engine, log: wlog }),
-    thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
-  ]);
+  // the render worker's handlers (webhook deliveries run in their own runner: webhooks/delivery-runner.ts)
+  const handlers: TaskHandlers = {
+    render: renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
+    'render-chunk': renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
+    'render-assemble': renderAssembleTask({ db, store, engine, log: wlog }),
+    thumbnail: thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
+  };
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
   const events: WorkerEvents = new EventEmitter();
   /** a graphile runner and the ids of its workers (they lock its jobs) */
@@ -96,19 +96,17 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       graphileIds.push(worker.workerId);
     };
     events.on('worker:create', onCreate);
-    const runner = await gw.run({
-      pgPool: db.pool,
+    const runner = await startQueueRunner({
+      pool: db.pool,
       concurrency: opts.concurrency,
-      noHandleSignals: true,
       pollInterval: 1_000,
       // graphile aborts running tasks this long after stop(); that is our drain bound
       gracefulShutdownAbortTimeout: opts.drainTimeoutMs,
       events,
-      logger: quietLogger(gw.Logger),
       // batched (delay 0) completion retries with backoff for minutes when the database is
       // away; unbatched, a refused connection rejects unhandled and the process exits
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-      taskList,
+      handlers,
     }).finally(() => events.off('worker:create', onCreate));
     return { runner, ids };
   };
@@ -175,13 +173,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
           await runner.kill().catch(() => {});
           await releaseWorkerRenders(db.db, [id]).catch(() => {});
           await releaseWorkerChunks(db.db, [id]).catch(() => {});
-          await gw
-            .makeWorkerUtils({ pgPool: db.pool, logger: quietLogger(gw.Logger) })
-            .then(async (u) => {
-              await u.forceUnlockWorkers(graphileIds);
-              await u.release();
-            })
-            .catch(() => {});
+          await forceUnlockWithUtils(db.pool, graphileIds).catch(() => {});
         }
         clearInterval(beat);
         // a heartbeat in flight would clear the stopped mark set below

@@ -10,7 +10,7 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { oneLine } from './local-executor.js';
 import type { ItemRef, PregenObserver } from './progress.js';
 import { fanOut, type FailedItem } from './runner.js';
-import { THUMBNAIL_BATCH_SIZE } from '../jobs/thumbnail-jobs.js';
+import { THUMBNAIL_BATCH_SIZE } from '../jobs/queue/task-map.js';
 import { renderThumbnailBatch } from '../thumbnails/batch-thumbnails.js';
 import { THUMBNAIL_SIZE } from '../thumbnails/part-thumbnail.js';
 

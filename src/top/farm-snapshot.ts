@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { THUMBNAIL_JOB_PART_COUNT, THUMBNAIL_TASK_NAME } from '../jobs/queue.js';
+import { queueDepthByKind } from '../jobs/queue/graphile-tables.js';
 import { DEAD_AFTER_S } from '../jobs/sweeper.js';
 
 export interface WorkerRow {
@@ -176,23 +176,7 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
       };
     });
 
-  // graphile-worker's own table: the payload tells renders for customers from pregen runs
-  const queue = await sql<{ kind: string; queued: number; running: number }>`
-    SELECT CASE t.identifier
-             WHEN 'render' THEN CASE WHEN EXISTS (
-                    SELECT 1 FROM jobs jb JOIN customers c ON c.id = jb.customer_id
-                     WHERE jb.render_id = (pj.payload->>'renderId')::uuid AND c.name <> ${PREGEN_CUSTOMER}) THEN 'renders' ELSE 'pregen' END
-             WHEN 'thumbnail' THEN 'thumbnails'
-             WHEN 'webhook' THEN 'webhooks'
-             ELSE t.identifier END AS kind,
-           -- thumbnail jobs are batches: counted in parts, as /health does
-           COALESCE(sum(CASE WHEN t.identifier = ${THUMBNAIL_TASK_NAME} THEN ${THUMBNAIL_JOB_PART_COUNT} ELSE 1 END) FILTER (WHERE pj.locked_at IS NULL), 0)::int AS queued,
-           COALESCE(sum(CASE WHEN t.identifier = ${THUMBNAIL_TASK_NAME} THEN ${THUMBNAIL_JOB_PART_COUNT} ELSE 1 END) FILTER (WHERE pj.locked_at IS NOT NULL), 0)::int AS running
-      FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
-     WHERE pj.attempts < pj.max_attempts
-     GROUP BY 1`
-    .execute(db.db)
-    .catch(() => ({ rows: [] as { kind: string; queued: number; running: number }[] }));
+  const queue = { rows: await queueDepthByKind(db.db, PREGEN_CUSTOMER) };
   const kinds = ['renders', 'pregen', 'thumbnails', 'webhooks'];
   const queueRows: QueueKind[] = [
     ...kinds.map((kind) => queue.rows.find((q) => q.kind === kind) ?? { kind, queued: 0, running: 0 }),

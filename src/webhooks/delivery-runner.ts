@@ -6,11 +6,10 @@
  */
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { quietLogger } from '../jobs/queue.js';
-import { toTaskList } from '../jobs/tasks/registry.js';
-import { webhookTask } from './delivery-task.js';
+import { startRunner } from '../jobs/queue/runner.js';
 import type { Logger } from '../log.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import { webhookTask } from './delivery-task.js';
 import { targetPolicy } from './target-policy.js';
 
 export interface WebhookDeliveries {
@@ -18,17 +17,15 @@ export interface WebhookDeliveries {
 }
 
 export async function startWebhookDeliveries(cfg: Config, db: Db, store: ArtifactStore, log: Logger, baseUrl: string): Promise<WebhookDeliveries> {
-  const gw = await import('graphile-worker');
-  const runner = await gw.run({
-    pgPool: db.pool,
+  const runner = await startRunner({
+    pool: db.pool,
     concurrency: cfg.webhookConcurrency,
-    noHandleSignals: true,
     pollInterval: 2_000,
     // failed attempts are logged by the task (with the receiver's answer), not as stack traces
-    logger: quietLogger(gw.Logger, (message) => message.startsWith('Failed task')),
-    taskList: toTaskList([
-      webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
-    ]),
+    skipLog: (message) => message.startsWith('Failed task'),
+    handlers: {
+      webhook: webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
+    },
   });
   return { stop: () => runner.stop() };
 }

@@ -1,20 +1,13 @@
 /** Webhooks and their delivery log (sql/0007_webhooks.sql). Secrets leave only at creation. */
 import { sql } from 'kysely';
-import { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { UserError } from '../errors.js';
-import { addJob } from '../jobs/tasks/add-job.js';
-import { taskSpec } from '../jobs/tasks/task-spec.js';
+import { enqueue } from '../jobs/queue/add-job.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
 import { newWebhookSecret } from './signature.js';
 
 /** active webhooks a customer may have */
 export const MAX_WEBHOOKS_PER_CUSTOMER = 10;
-/** delivery attempts (graphile-worker backs off exp(attempt) seconds: about 3 hours in all) */
-export const WEBHOOK_MAX_ATTEMPTS = 10;
-export const WEBHOOK_TASK = 'webhook';
-/** The delivery task's name and payload, shared by its handler (delivery-task.ts) and redeliver. */
-export const webhookTaskSpec = taskSpec(WEBHOOK_TASK, z.object({ deliveryId: z.string().uuid() }));
 
 export interface WebhookRecord {
   id: string;
@@ -183,7 +176,7 @@ export async function redeliver(db: Db, deliveryId: string): Promise<string | nu
       .returning('id')
       .executeTakeFirst();
     if (!row) return null;
-    await addJob(trx, webhookTaskSpec, { deliveryId: row.id }, { maxAttempts: WEBHOOK_MAX_ATTEMPTS });
+    await enqueue(trx, 'webhook', { deliveryId: row.id });
     return row.id;
   });
 }

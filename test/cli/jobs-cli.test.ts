@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 

@@ -17,7 +17,7 @@ import { seedDemoCatalog } from '../../src/catalog/repository.js';
 import { loadConfig } from '../../src/config.js';
 import { jobView } from '../../src/jobs/job-view.js';
 import { jobChunks } from '../../src/jobs/jobs-repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { claimChunk, createRender, failRender, recordChunkProgress, renderChunks, splitRender } from '../../src/jobs/render-lifecycle.js';
 import type { RenderRow } from '../../src/jobs/render-row.js';
 import { sweepChunkPieces } from '../../src/jobs/sweeper.js';

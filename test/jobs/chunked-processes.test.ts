@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderChunks } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';

@@ -19,7 +19,8 @@ import { openDatabase, type Db } from '../../src/db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { freePort } from '../../src/db/free-port.js';
 import { normaliseRequest } from '../../src/model/render-request.js';
-import { enqueueRender, installQueue } from '../../src/jobs/queue.js';
+import { enqueue } from '../../src/jobs/queue/add-job.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
@@ -145,7 +146,7 @@ describe('database outage during a render', () => {
           .values({ cache_key: key, format: 'sprite', request: JSON.stringify(request) })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await enqueueRender(trx, r.id);
+        await enqueue(trx, 'render', { renderId: r.id });
         await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${heldBy}, locked_at = now() WHERE key = ${`render:${r.id}`}`.execute(trx);
         return r.id;
       });

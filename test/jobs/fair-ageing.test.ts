@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageWaitingJobs } from '../../src/jobs/fair-priority.js';
-import { enqueueChunks, enqueueRender, installQueue } from '../../src/jobs/queue.js';
+import { enqueue, enqueueMany } from '../../src/jobs/queue/add-job.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 describe('priority ageing', () => {
@@ -24,8 +25,8 @@ describe('priority ageing', () => {
   it('raises waiting render and chunk jobs one step per AGE_STEP_S, never below 0, thumbnails untouched', async () => {
     const renderId = '00000000-0000-4000-8000-00000000000a';
     const plan = '00000000-0000-4000-8000-00000000000b';
-    await enqueueRender(t.db.db, renderId, 5);
-    await enqueueChunks(t.db.db, renderId, plan, [0, 1], 1);
+    await enqueue(t.db.db, 'render', { renderId }, { priority: 5 });
+    await enqueueMany(t.db.db, 'render-chunk', [0, 1].map((idx) => ({ payload: { renderId, plan, idx }, priority: 1 })));
     await t.db.pool.query(`SELECT graphile_worker.add_job('thumbnail-batch', '{}'::json, job_key := 'thumbs', priority := 100)`);
     expect(await ageWaitingJobs(t.db.db)).toBe(0);
     await waited(61);

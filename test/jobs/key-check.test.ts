@@ -10,7 +10,7 @@ import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { resolveBuildParts, seedDemoCatalog } from '../../src/catalog/repository.js';
 import { cacheKey } from '../../src/jobs/cache-key.js';
 import { changedParts } from '../../src/jobs/key-check.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
-import { installQueue, renderJobKey, renderTaskSpec, enqueueRender } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
+import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import {
   claimRender,
   completeRender,
@@ -16,7 +17,7 @@ import {
   reopenRender,
   requeueRender,
 } from '../../src/jobs/render-lifecycle.js';
-import { addJob } from '../../src/jobs/tasks/add-job.js';
+import { enqueue } from '../../src/jobs/queue/add-job.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { normaliseRequest } from '../../src/model/render-request.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
@@ -103,7 +104,7 @@ describe('render lifecycle', () => {
 
   it('enqueues with the task schema: priority and key set, a payload the handler would refuse is never queued', async () => {
     const r = await fresh();
-    await enqueueRender(t.db.db, r.id, 7);
+    await enqueue(t.db.db, 'render', { renderId: r.id }, { priority: 7 });
     const { rows } = await t.db.pool.query(
       `SELECT j.priority, j.payload, j.max_attempts, t.identifier FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE j.key = $1`,
       [renderJobKey(r.id)],
@@ -111,7 +112,7 @@ describe('render lifecycle', () => {
     expect(rows).toEqual([{ priority: 7, payload: { renderId: r.id }, max_attempts: 3, identifier: 'render' }]);
     const count = async () => Number((await t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs`)).rows[0].n);
     const before = await count();
-    await expect(addJob(t.db.db, renderTaskSpec, { renderId: 'not-a-uuid' })).rejects.toThrow();
+    await expect(enqueue(t.db.db, 'render', { renderId: 'not-a-uuid' })).rejects.toThrow();
     expect(await count()).toBe(before);
   });
 });

@@ -14,11 +14,12 @@ import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { getPartsByIds } from '../../src/catalog/repository.js';
 import type { FsArtifactStore } from '../../src/storage/fs-store.js';
 import { thumbnailKey } from '../../src/storage/artifact-key.js';
-import { installQueue } from '../../src/jobs/queue.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';
-import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
+import { THUMBNAIL_PRIORITY } from '../../src/jobs/queue/task-map.js';
+import { enqueueThumbnails } from '../../src/jobs/thumbnail-jobs.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 const bin = path.resolve('bin/render-farm');
@@ -103,9 +104,9 @@ describe('part thumbnails', () => {
     try {
       const task = thumbnailTask({ db: api.t.db, store: api.server.ctx.store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
       const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
-      await task.run({ partIds: [I.ramRgb2x16, I.ramRed2x8, 'gonepart1'] }, helpers);
+      await task({ partIds: [I.ramRgb2x16, I.ramRed2x8, 'gonepart1'] }, helpers);
       // a job queued before batches (one part) still runs
-      await task.run({ partId: I.ramTall4x16 }, helpers);
+      await task({ partId: I.ramTall4x16 }, helpers);
     } finally {
       await engine.close();
     }
@@ -137,16 +138,16 @@ describe('part thumbnails', () => {
       const task = thumbnailTask({ db: api.t.db, store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
       const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
       // the batch completes; the failed part waits in a job of its own
-      await task.run({ partIds: [ok1, blocked, ok2] }, helpers);
+      await task({ partIds: [ok1, blocked, ok2] }, helpers);
       expect((await image(ok1)).type).toBe('image/webp');
       expect((await image(ok2)).type).toBe('image/webp');
       expect((await image(blocked)).type).toMatch(/^image\/svg\+xml/);
       expect(await isolatedJobs()).toEqual([[blocked]]);
       // alone, it fails the job (graphile retries it with backoff, then keeps it as failed)
-      await expect(task.run({ partIds: [blocked], isolated: true }, helpers)).rejects.toThrow(new RegExp(`1 of 1 thumbnails failed: ${blocked}`));
+      await expect(task({ partIds: [blocked], isolated: true }, helpers)).rejects.toThrow(new RegExp(`1 of 1 thumbnails failed: ${blocked}`));
       // once the cause is gone, the retry draws it
       await fs.rm(dir);
-      await task.run({ partIds: [blocked], isolated: true }, helpers);
+      await task({ partIds: [blocked], isolated: true }, helpers);
       expect((await image(blocked)).type).toBe('image/webp');
     } finally {
       await engine.close();

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { enqueueChunks, installQueue } from '../../src/jobs/queue.js';
+import { enqueueMany } from '../../src/jobs/queue/add-job.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
 import { claimChunk, splitRender } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
@@ -35,7 +36,7 @@ describe('render-farm top with split renders', () => {
       { idx: 1, start: 30, end: 60 },
       { idx: 2, start: 60, end: 120 },
     ]);
-    await enqueueChunks(t.db.db, s.render.id, plan, [0, 1, 2], 5);
+    await enqueueMany(t.db.db, 'render-chunk', [0, 1, 2].map((idx) => ({ payload: { renderId: s.render.id, plan, idx }, priority: 5 })));
     for (const [idx, workerId] of [[0, 'w-a'], [1, 'w-b']] as const) {
       await claimChunk(t.db.db, s.render.id, plan, idx, { workerId, lockedBy: null, pieces: (r) => chunkPieceKeys(r, plan, idx) });
     }

@@ -1,7 +1,7 @@
 /** GET /health: no auth; queue depth, live workers and their GL backends; 503 when the database is unreachable. */
 import { Router } from 'express';
 import { sql } from 'kysely';
-import { queueCounts } from '../../jobs/queue.js';
+import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
 import type { ApiContext } from '../context.js';
 import { DB_RETRY_AFTER_S } from '../db-availability.js';

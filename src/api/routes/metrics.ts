@@ -1,6 +1,6 @@
 /** GET /metrics: Prometheus text format (no auth: bind the API to a private network or scrape through a proxy). */
 import { Router } from 'express';
-import { queueCounts } from '../../jobs/queue.js';
+import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
 import { chunkCount, liveWorkerCount, processing, queueDepth, registry } from '../../metrics.js';
 import type { ApiContext } from '../context.js';

@@ -20,10 +20,10 @@ import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { PermanentRenderError } from '../errors.js';
-import { renderAssembleTaskSpec } from '../queue.js';
+import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
+import { runAttempt } from '../run-attempt.js';
 import { chunksToAssemble, clearChunkPieces, completeRender, failRender, type ChunkPieces, type ChunkRow } from '../render-lifecycle.js';
-import { defineTask } from './registry.js';
 import { parseStoredRequest } from './render-input.js';
 
 export interface AssembleTaskContext {
@@ -42,104 +42,104 @@ export async function deleteChunkPieces(db: Db, store: ArtifactStore, renderId: 
   }
 }
 
-export function renderAssembleTask(ctx: AssembleTaskContext) {
-  return defineTask({
-    ...renderAssembleTaskSpec,
-    async run({ renderId, plan }, helpers) {
-      const { db } = ctx;
-      let jlog = ctx.log.child({ renderId, assemble: plan.slice(0, 8) });
-      const record = <T>(op: () => Promise<T>) =>
-        untilReachable(op, {
-          signal: helpers.abortSignal,
-          onWait: (err) => jlog.warn({ err: err.message }, 'database unavailable: keeping the assembled render and retrying its bookkeeping'),
-        });
-      const input = await record(() => chunksToAssemble(db.db, renderId, plan));
-      if (!input) {
-        jlog.info('nothing to assemble: the render finished, failed, was split again or has chunks left');
-        return;
-      }
-      const { render, chunks } = input;
-      jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), chunks: chunks.length });
-      const started = performance.now();
-      const tmp = await makeTempDir('assemble');
-      try {
-        const o = parseStoredRequest(render.request).options;
-        const fetch = async (key: string, name: string) => {
-          const file = path.join(tmp, name);
-          await pipeline(await ctx.store.read(key), createWriteStream(file));
-          return file;
-        };
-        const pieces = chunks.map((c) => ({ chunk: c, pieces: (c.pieces ?? {}) as ChunkPieces }));
-        const artifacts: RenderArtifacts = {};
-        const put = async (kind: keyof RenderArtifacts, file: string, name: string, mime: string) => {
-          const key = renderArtifactKey(render.cache_key, name);
-          await ctx.store.putFile(key, file, mime);
-          artifacts[kind] = key;
-        };
-        if (render.format === 'video') {
-          const segments: string[] = [];
-          for (const p of pieces) {
-            if (!p.pieces.h264) throw new PermanentRenderError(`chunk ${p.chunk.idx + 1} has no video segment`);
-            segments.push(await fetch(p.pieces.h264, `segment-${p.chunk.idx}.h264`));
+export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-assemble'> {
+  return async ({ renderId, plan }, helpers) => {
+    const { db } = ctx;
+    let jlog = ctx.log.child({ renderId, assemble: plan.slice(0, 8) });
+    const record = <T>(op: () => Promise<T>) =>
+      untilReachable(op, {
+        signal: helpers.abortSignal,
+        onWait: (err) => jlog.warn({ err: err.message }, 'database unavailable: keeping the assembled render and retrying its bookkeeping'),
+      });
+    const input = await record(() => chunksToAssemble(db.db, renderId, plan));
+    if (!input) {
+      jlog.info('nothing to assemble: the render finished, failed, was split again or has chunks left');
+      return;
+    }
+    const { render, chunks } = input;
+    jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), chunks: chunks.length });
+    const started = performance.now();
+    const tmp = await makeTempDir('assemble');
+    try {
+      // no time bound of its own; a retry leaves the render processing (its chunks stay done)
+      await runAttempt(
+        {
+          helpers,
+          log: jlog,
+          during: 'assembly',
+          messages: { failed: 'assembly failed: the render failed', retry: 'assembly failed, will retry' },
+          fail: async (reason) => {
+            await record(() => failRender(db.db, renderId, reason));
+            renderResults.inc({ result: 'failed' });
+          },
+        },
+        async () => {
+          const o = parseStoredRequest(render.request).options;
+          const fetch = async (key: string, name: string) => {
+            const file = path.join(tmp, name);
+            await pipeline(await ctx.store.read(key), createWriteStream(file));
+            return file;
+          };
+          const pieces = chunks.map((c) => ({ chunk: c, pieces: (c.pieces ?? {}) as ChunkPieces }));
+          const artifacts: RenderArtifacts = {};
+          const put = async (kind: keyof RenderArtifacts, file: string, name: string, mime: string) => {
+            const key = renderArtifactKey(render.cache_key, name);
+            await ctx.store.putFile(key, file, mime);
+            artifacts[kind] = key;
+          };
+          if (render.format === 'video') {
+            const segments: string[] = [];
+            for (const p of pieces) {
+              if (!p.pieces.h264) throw new PermanentRenderError(`chunk ${p.chunk.idx + 1} has no video segment`);
+              segments.push(await fetch(p.pieces.h264, `segment-${p.chunk.idx}.h264`));
+            }
+            const out = path.join(tmp, 'video.mp4');
+            const size = { width: o.width - (o.width % 2), height: o.height - (o.height % 2) };
+            await assembleVideo({ ffmpegPath: ctx.engine.tools.ffmpeg, segments, fps: o.fps, ...size, output: out });
+            try {
+              const check = await verifyVideo({ ffprobePath: ctx.engine.tools.ffprobe, ffmpegPath: ctx.engine.tools.ffmpeg, file: out, frames: o.frames, fps: o.fps });
+              jlog.debug({ check }, 'assembled video checked');
+            } catch (err) {
+              // the pieces themselves are wrong: assembling them again gives the same file
+              throw new PermanentRenderError(`the assembled video failed its check: ${(err as Error).message}`);
+            }
+            await put('video', out, RENDER_FILE_NAMES.video, 'video/mp4');
+          } else {
+            if (!o.sprite) throw new PermanentRenderError('a sprite render without a sprite layout');
+            const rows: Array<{ firstRow: number; path: string }> = [];
+            for (const p of pieces) {
+              if (!p.pieces.rows) throw new PermanentRenderError(`chunk ${p.chunk.idx + 1} has no sprite rows`);
+              rows.push({ firstRow: Math.floor(p.chunk.start_frame / o.sprite.columns), path: await fetch(p.pieces.rows, `rows-${p.chunk.idx}.png`) });
+            }
+            const out = path.join(tmp, 'sprite.webp');
+            await assembleSprite({ layout: o.sprite, rows, output: out });
+            await put('sprite', out, RENDER_FILE_NAMES.sprite, 'image/webp');
           }
-          const out = path.join(tmp, 'video.mp4');
-          const size = { width: o.width - (o.width % 2), height: o.height - (o.height % 2) };
-          await assembleVideo({ ffmpegPath: ctx.engine.tools.ffmpeg, segments, fps: o.fps, ...size, output: out });
-          try {
-            const check = await verifyVideo({ ffprobePath: ctx.engine.tools.ffprobe, ffmpegPath: ctx.engine.tools.ffmpeg, file: out, frames: o.frames, fps: o.fps });
-            jlog.debug({ check }, 'assembled video checked');
-          } catch (err) {
-            // the pieces themselves are wrong: assembling them again gives the same file
-            throw new PermanentRenderError(`the assembled video failed its check: ${(err as Error).message}`);
-          }
-          await put('video', out, RENDER_FILE_NAMES.video, 'video/mp4');
-        } else {
-          if (!o.sprite) throw new PermanentRenderError('a sprite render without a sprite layout');
-          const rows: Array<{ firstRow: number; path: string }> = [];
-          for (const p of pieces) {
-            if (!p.pieces.rows) throw new PermanentRenderError(`chunk ${p.chunk.idx + 1} has no sprite rows`);
-            rows.push({ firstRow: Math.floor(p.chunk.start_frame / o.sprite.columns), path: await fetch(p.pieces.rows, `rows-${p.chunk.idx}.png`) });
-          }
-          const out = path.join(tmp, 'sprite.webp');
-          await assembleSprite({ layout: o.sprite, rows, output: out });
-          await put('sprite', out, RENDER_FILE_NAMES.sprite, 'image/webp');
-        }
-        const still = pieces.find((p) => p.pieces.screenshot);
-        if (!still) throw new PermanentRenderError('no chunk rendered the hero still');
-        await put('screenshot', await fetch(still.pieces.screenshot!, 'screenshot.webp'), `${RENDER_FILE_NAMES.screenshot}.webp`, 'image/webp');
+          const still = pieces.find((p) => p.pieces.screenshot);
+          if (!still) throw new PermanentRenderError('no chunk rendered the hero still');
+          await put('screenshot', await fetch(still.pieces.screenshot!, 'screenshot.webp'), `${RENDER_FILE_NAMES.screenshot}.webp`, 'image/webp');
 
-        const renderMs = chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) + (performance.now() - started);
-        const fps = o.frames / Math.max(1e-3, chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) / 1000);
-        await record(() =>
-          completeRender(db.db, renderId, {
-            artifacts,
-            spriteLayout: render.format === 'sprite' ? o.sprite : null,
-            backend: chunks[0]?.backend ?? 'unknown',
-            framesPerSecond: Math.round(fps * 100) / 100,
-            renderMs,
-          }),
-        );
-        renderResults.inc({ result: 'completed' });
-        renderDuration.observe({ format: render.format }, renderMs / 1000);
-        framesPerSecond.set({ format: render.format }, fps);
-        jlog.info({ assembleMs: Math.round(performance.now() - started) }, 'render assembled and completed');
-        // the result is safe; pieces that fail to delete here are swept later
-        await deleteChunkPieces(db, ctx.store, renderId, chunks).catch((err) => jlog.warn({ err: (err as Error).message }, 'could not delete chunk pieces (the sweeper will)'));
-      } catch (err) {
-        const permanent = err instanceof PermanentRenderError;
-        const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
-        const reason = helpers.abortSignal.aborted ? 'the worker shut down during assembly' : (err as Error).message;
-        if (permanent || lastAttempt) {
-          await record(() => failRender(db.db, renderId, reason));
-          renderResults.inc({ result: 'failed' });
-          jlog.error({ err: reason, permanent }, 'assembly failed: the render failed');
-          return;
-        }
-        jlog.warn({ err: reason }, 'assembly failed, will retry');
-        throw err;
-      } finally {
-        await fs.rm(tmp, { recursive: true, force: true });
-      }
-    },
-  });
+          const renderMs = chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) + (performance.now() - started);
+          const fps = o.frames / Math.max(1e-3, chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) / 1000);
+          await record(() =>
+            completeRender(db.db, renderId, {
+              artifacts,
+              spriteLayout: render.format === 'sprite' ? o.sprite : null,
+              backend: chunks[0]?.backend ?? 'unknown',
+              framesPerSecond: Math.round(fps * 100) / 100,
+              renderMs,
+            }),
+          );
+          renderResults.inc({ result: 'completed' });
+          renderDuration.observe({ format: render.format }, renderMs / 1000);
+          framesPerSecond.set({ format: render.format }, fps);
+          jlog.info({ assembleMs: Math.round(performance.now() - started) }, 'render assembled and completed');
+          // the result is safe; pieces that fail to delete here are swept later
+          await deleteChunkPieces(db, ctx.store, renderId, chunks).catch((err) => jlog.warn({ err: (err as Error).message }, 'could not delete chunk pieces (the sweeper will)'));
+        },
+      );
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  };
 }

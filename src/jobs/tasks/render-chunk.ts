@@ -14,12 +14,12 @@ import { chunkArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
-import { PermanentRenderError } from '../errors.js';
-import { enqueueAssemble, renderChunkTaskSpec } from '../queue.js';
+import { enqueue } from '../queue/add-job.js';
+import type { Handler } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
+import { runAttempt } from '../run-attempt.js';
 import { claimChunk, completeChunk, failChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../render-lifecycle.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
-import { defineTask } from './registry.js';
 import { loadRenderInput } from './render-input.js';
 
 export interface ChunkTaskContext {
@@ -45,84 +45,78 @@ export function chunkPieceKeys(render: Pick<RenderRow, 'cache_key' | 'format'>, 
 
 const PROGRESS_EVERY_MS = 1_000;
 
-export function renderChunkTask(ctx: ChunkTaskContext) {
-  return defineTask({
-    ...renderChunkTaskSpec,
-    async run({ renderId, plan, idx }, helpers) {
-      const { db } = ctx;
-      let jlog = ctx.log.child({ renderId, chunk: idx });
-      const record = <T>(op: () => Promise<T>) =>
-        untilReachable(op, {
-          signal: helpers.abortSignal,
-          onWait: (err, waitedMs) => jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the chunk and retrying its bookkeeping'),
-        });
-      const claimed = await record(() =>
-        claimChunk(db.db, renderId, plan, idx, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by, pieces: (r) => chunkPieceKeys(r, plan, idx) }),
+export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> {
+  return async ({ renderId, plan, idx }, helpers) => {
+    const { db } = ctx;
+    let jlog = ctx.log.child({ renderId, chunk: idx });
+    const record = <T>(op: () => Promise<T>) =>
+      untilReachable(op, {
+        signal: helpers.abortSignal,
+        onWait: (err, waitedMs) => jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the chunk and retrying its bookkeeping'),
+      });
+    const claimed = await record(() =>
+      claimChunk(db.db, renderId, plan, idx, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by, pieces: (r) => chunkPieceKeys(r, plan, idx) }),
+    );
+    if (!claimed) {
+      jlog.info('chunk has nothing to do: its render finished, failed or was split again');
+      return;
+    }
+    const { render, chunk } = claimed;
+    jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
+    jlog.info('chunk started');
+    const tmp = await makeTempDir('chunk');
+    const timeout = AbortSignal.timeout(ctx.timeoutMs);
+    const signal = AbortSignal.any([timeout, helpers.abortSignal]);
+    let lastWrite = 0;
+    try {
+      await runAttempt(
+        {
+          helpers,
+          log: jlog,
+          during: 'the chunk',
+          timeout: { signal: timeout, ms: ctx.timeoutMs },
+          messages: { failed: 'chunk failed: the render failed', retry: 'chunk failed, will retry' },
+          fail: (reason) => record(() => failChunk(db.db, renderId, plan, idx, reason)),
+          retry: (reason) => record(() => requeueChunk(db.db, renderId, plan, idx, reason)),
+        },
+        async () => {
+          const { request, build } = await loadRenderInput(db, render, record);
+          const o = request.options;
+          const result = await ctx.engine.renderChunk({
+            build,
+            options: o,
+            start: chunk.start_frame,
+            end: chunk.end_frame,
+            outDir: tmp,
+            signal,
+            onProgress: (p) => {
+              const now = Date.now();
+              if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
+              lastWrite = now;
+              void recordChunkProgress(db.db, renderId, plan, idx, p.frame).catch(() => {});
+            },
+          });
+          const keys = chunkPieceKeys(render, plan, idx);
+          const pieces: ChunkPieces = {};
+          for (const piece of result.pieces) {
+            const key = keys[piece.kind];
+            if (!key) throw new Error(`chunk produced an unexpected ${piece.kind} piece`);
+            await ctx.store.putFile(key, piece.path, piece.mime);
+            pieces[piece.kind] = key;
+          }
+          const left = await record(() =>
+            db.db.transaction().execute(async (trx) => {
+              const r = await completeChunk(trx, renderId, plan, idx, { pieces, renderMs: result.timings.total, backend: result.backend });
+              if (r?.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
+              return r;
+            }),
+          );
+          await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+          jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left?.remaining ?? null }, left ? 'chunk done' : 'chunk done, but its render moved on (superseded)');
+        },
       );
-      if (!claimed) {
-        jlog.info('chunk has nothing to do: its render finished, failed or was split again');
-        return;
-      }
-      const { render, chunk } = claimed;
-      jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
-      jlog.info('chunk started');
-      const tmp = await makeTempDir('chunk');
-      const timeout = AbortSignal.timeout(ctx.timeoutMs);
-      const signal = AbortSignal.any([timeout, helpers.abortSignal]);
-      let lastWrite = 0;
-      try {
-        const { request, build } = await loadRenderInput(db, render, record);
-        const o = request.options;
-        const result = await ctx.engine.renderChunk({
-          build,
-          options: o,
-          start: chunk.start_frame,
-          end: chunk.end_frame,
-          outDir: tmp,
-          signal,
-          onProgress: (p) => {
-            const now = Date.now();
-            if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
-            lastWrite = now;
-            void recordChunkProgress(db.db, renderId, plan, idx, p.frame).catch(() => {});
-          },
-        });
-        const keys = chunkPieceKeys(render, plan, idx);
-        const pieces: ChunkPieces = {};
-        for (const piece of result.pieces) {
-          const key = keys[piece.kind];
-          if (!key) throw new Error(`chunk produced an unexpected ${piece.kind} piece`);
-          await ctx.store.putFile(key, piece.path, piece.mime);
-          pieces[piece.kind] = key;
-        }
-        const left = await record(() =>
-          db.db.transaction().execute(async (trx) => {
-            const r = await completeChunk(trx, renderId, plan, idx, { pieces, renderMs: result.timings.total, backend: result.backend });
-            if (r?.remaining === 0) await enqueueAssemble(trx, renderId, plan);
-            return r;
-          }),
-        );
-        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
-        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left?.remaining ?? null }, left ? 'chunk done' : 'chunk done, but its render moved on (superseded)');
-      } catch (err) {
-        const permanent = err instanceof PermanentRenderError;
-        const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
-        const reason = timeout.aborted
-          ? `the chunk timed out after ${Math.round(ctx.timeoutMs / 1000)} s`
-          : helpers.abortSignal.aborted
-            ? 'the worker shut down during the chunk'
-            : (err as Error).message;
-        if (permanent || lastAttempt) {
-          await record(() => failChunk(db.db, renderId, plan, idx, reason));
-          jlog.error({ err: reason, permanent }, 'chunk failed: the render failed');
-          return;
-        }
-        await record(() => requeueChunk(db.db, renderId, plan, idx, reason));
-        jlog.warn({ err: reason }, 'chunk failed, will retry');
-        throw err;
-      } finally {
-        await fs.rm(tmp, { recursive: true, force: true });
-      }
-    },
-  });
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  };
 }
