@@ -93,7 +93,7 @@ export async function getPartsByIds(db: Db, ids: readonly string[]): Promise<Par
     .select(['id', 'category', 'name', 'image_key', 'specs', 'opendb_id', 'version'])
     .where('id', 'in', unique)
     .execute();
-  const byId = new Map(rows.map((r) => [r.id, r as unknown as PartRow]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -1,6 +1,6 @@
 /** Kysely table types; keep in step with sql/. */
 import type { ColumnType, Generated } from 'kysely';
-import type { Category, PartIdMap } from '../model/part.js';
+import type { Category, Part, PartIdMap } from '../model/part.js';
 import type { InteractiveState } from '../model/interactive-state.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -27,7 +27,7 @@ export interface PartsTable {
   id: string;
   category: Category;
   name: string;
-  specs: Json<Record<string, unknown>>;
+  specs: Json<Part['specs']>;
   raw: Json<unknown> | null;
   opendb_id: string | null;
   version: Generated<number>;

@@ -27,7 +27,7 @@ export async function publishFile(deps: PublishDeps, item: PlanItem, file: strin
     width: item.options.width,
     height: item.options.height,
     profile: item.options.profile,
-    options: material.options as unknown as Record<string, unknown>,
+    options: { ...material.options },
     parts: item.partIds,
     visible: { parts: material.visible, traces: material.traces, versions: material.versions, rules: material.rules },
     artifactKey,

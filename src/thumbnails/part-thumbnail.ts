@@ -94,5 +94,5 @@ export async function partsNeedingThumbnails(db: Db, opts: { categories?: readon
   if (opts.categories?.length) q = q.where('category', 'in', [...opts.categories]);
   if (opts.ids?.length) q = q.where('id', 'in', [...opts.ids]);
   if (!opts.force) q = q.where(sql<boolean>`image_key IS DISTINCT FROM ${CURRENT_THUMBNAIL_KEY}`);
-  return (await q.orderBy('category').orderBy('name').orderBy('id').execute()) as unknown as PartRow[];
+  return (await q.orderBy('category').orderBy('name').orderBy('id').execute());
 }

@@ -1,7 +1,11 @@
 /** One job in full for `top`'s detail view: its render's request, state, timings, worker, error, files. */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { z } from 'zod';
 import { getJob } from '../jobs/jobs-repository.js';
+
+/** What the view shows of a stored request; lenient, so rows written by older versions still show. */
+const shownRequest = z.object({ parts: z.record(z.string(), z.array(z.string())).optional(), options: z.record(z.string(), z.unknown()).optional() });
 
 export interface JobDetail {
   jobId: string;
@@ -34,7 +38,7 @@ export async function jobDetail(db: Db, jobId: string): Promise<JobDetail | null
   const worker = r.worker_id
     ? await db.db.selectFrom('workers').select(['hostname', 'pid']).where('id', '=', r.worker_id).executeTakeFirst()
     : undefined;
-  const request = r.request as unknown as { parts?: Record<string, string[]>; options?: Record<string, unknown> };
+  const request = shownRequest.safeParse(r.request).data ?? {};
   return {
     jobId: job.jobId,
     renderId: r.id,
