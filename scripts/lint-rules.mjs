@@ -2,7 +2,9 @@
 /**
  * Source rules an import graph cannot see (run by `npm run lint:rules` and CI):
  * - only src/config.ts reads the environment (one config pipeline: defaults < env < flags);
- * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast).
+ * - no `as unknown as` in src/jobs/ (job payloads and stored requests are parsed, not cast);
+ * - no `setTimeout(`/`sleep(`/`delay(` in test/ outside test/helpers/ (tests wait on a condition with
+ *   waitFor, bound a promise with time-bounds.ts; allow-list below with reasons).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,16 @@ function* files(dir) {
 const RULES = [
   { dirs: ['src', 'farm'], allow: ['src/config.ts'], pattern: /\bprocess\.env\b/, message: 'reads process.env: add the setting to src/config.ts and take it from Config' },
   { dirs: ['src/jobs'], allow: [], pattern: /\bas unknown as\b/, message: 'casts through unknown: parse the value with its zod schema instead' },
+  {
+    dirs: ['test'],
+    allow: [
+      ...files('test/helpers'), // wait-for.ts and time-bounds.ts: the one place timers live
+      'test/render/capture-paths.test.ts', // page-side encoder stub defers its error callback (source text, not a wait)
+      'test/temp-dirs.test.ts', // a child process that idles as a live owner (source text, not a wait)
+    ],
+    pattern: /\b(setTimeout|sleep|delay)\(/,
+    message: 'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',
+  },
 ];
 
 const problems = [];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { markCompleted, markError, markProcessing, markProgress, renderIdOfJob } from '../helpers/render-states.js';
 
 const BIN = path.resolve('bin/render-farm');
@@ -24,11 +25,15 @@ function watch(api: TestApi, args: string[]) {
     out: () => stdout,
     err: () => stderr,
     waitForOutput: async (re: RegExp, timeoutMs = 30_000) => {
-      const until = Date.now() + timeoutMs;
-      while (!re.test(stdout)) {
-        if (Date.now() > until || proc.exitCode !== null) throw new Error(`no ${re} in: ${stdout} ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(
+        `${re} in the output`,
+        () => {
+          if (re.test(stdout)) return true;
+          if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} with no ${re} in: ${stdout} ${stderr}`);
+          return false;
+        },
+        { timeoutMs, intervalMs: 50, wake: { emitter: proc.stdout, events: ['data'] }, show: () => `${stdout} ${stderr}` },
+      );
     },
   };
 }

@@ -18,6 +18,7 @@ import { jobDetail } from '../../src/top/job-detail.js';
 import { TopApp } from '../../src/top/ui/top-app.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { markCompleted, markError } from '../helpers/render-states.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
@@ -82,14 +83,8 @@ describe('render-farm top', () => {
     let quit = 0;
     const source = { snapshot: () => farmSnapshot(t.db), detail: (id: string) => jobDetail(t.db, id) };
     const ui = render(<TopApp source={source} intervalMs={200} onQuit={() => quit++} />);
-    const frame = async (re: RegExp, what: string) => {
-      const until = Date.now() + 10_000;
-      while (!re.test(ui.lastFrame() ?? '')) {
-        if (Date.now() > until) throw new Error(`no ${what} in:\n${ui.lastFrame()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return ui.lastFrame()!;
-    };
+    const frame = (re: RegExp, what: string) =>
+      waitFor(what, () => ui.lastFrame() ?? '', { until: (f) => re.test(f), timeoutMs: 10_000, intervalMs: 50, show: (f) => `the screen:\n${f}` });
     let f = await frame(/WORKERS/, 'workers');
     expect(f).toMatch(/render-a\s+4242\s+egl\s+rendering\s+[0-9a-f]{8}\s+\[#####-----\]\s+50%/);
     expect(f).toMatch(/QUEUE\s+renders 1 \(\+1 running\)\s+pregen 1\s+thumbnails 0\s+webhooks 0/);
@@ -137,7 +132,7 @@ describe('render-farm top', () => {
     ui.stdin.write('\r');
     await frame(/error\s+the render timed out after 900 s/, 'the full error in the detail');
     ui.stdin.write('q');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('q to quit', () => quit > 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(quit).toBe(1);
     ui.unmount();
   });
