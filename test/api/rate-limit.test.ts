@@ -3,7 +3,7 @@ import { createApiKey } from '../../src/auth/api-keys.js';
 import { RateLimiter } from '../../src/api/rate-limit.js';
 import { HttpError } from '../../src/api/http-error.js';
 import { mintSessionToken } from '../../src/auth/session-token.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, startTestApi, type TestApi, useTestApi } from '../helpers/api.js';
 
 describe('rate limiting', () => {
   it('allows a burst, then refills at the per-minute rate', () => {
@@ -25,11 +25,7 @@ describe('rate limiting', () => {
   });
 
   describe('over HTTP', () => {
-    let api: TestApi;
-    beforeAll(async () => {
-      api = await startTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
-    });
-    afterAll(async () => api?.close());
+    const api = useTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
 
     it('answers 429 with Retry-After and the error body, per credential', async () => {
       const get = (key: string) => api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
