@@ -6,19 +6,17 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
 
 describe('jobs CLI', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let customerId: string;
   let zoom = 1.0;
   const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -52,12 +50,8 @@ describe('jobs CLI', () => {
   const status = async (renderId: string) => (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     customerId = (await ensureCustomer(t.db.db, 'jobs-cli-co')).id;
   }, 60_000);
-  afterAll(async () => t?.close());
 
   it('retry frees a render stuck on a worker that is gone (swept long ago): it is queued once, unlocked', async () => {
     const { jobId, renderId } = await newJob();

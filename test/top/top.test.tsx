@@ -7,16 +7,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { render } from 'ink-testing-library';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 import { jobDetail } from '../../src/top/job-detail.js';
 import { TopApp } from '../../src/top/ui/top-app.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 import { markCompleted, markError } from '../helpers/render-states.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -25,13 +23,10 @@ const BIN = path.resolve('bin/render-farm');
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
 describe('render-farm top', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   const ids: Record<'running' | 'waiting' | 'pregen' | 'done' | 'failed', { jobId: string; renderId: string }> = {} as never;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     const customer = async (name: string) => (await ensureCustomer(t.db.db, name)).id;
     const submit = async (who: string, width: number, format: 'sprite' | 'video' = 'sprite') => {
       const s = await submitRender(t.db, { customerId: await customer(who), parts: glass.parts, state: null, options: { format, width, height: width, profile: 'fast' } });
@@ -55,7 +50,6 @@ describe('render-farm top', () => {
     // graphile-worker removes a queue job once its task returns
     await sql`DELETE FROM graphile_worker._private_jobs WHERE payload->>'renderId' IN (${ids.done.renderId}, ${ids.failed.renderId})`.execute(t.db.db);
   }, 60_000);
-  afterAll(async () => t?.close());
 
   it('reads workers, queue by kind and customer, running/waiting/recent jobs and error counts', async () => {
     const s = await farmSnapshot(t.db);
