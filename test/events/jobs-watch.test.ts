@@ -1,9 +1,9 @@
 /** `render-farm jobs watch` as a child process, from the database and through the API's SSE. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { type TestApi, useTestApi, mintSession } from '../helpers/api.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { markCompleted, markError, markProcessing, markProgress, renderIdOfJob } from '../helpers/render-states.js';
 
@@ -39,7 +39,7 @@ function watch(api: TestApi, args: string[]) {
 }
 
 describe('render-farm jobs watch', () => {
-  let api: TestApi;
+  const api = useTestApi({}, { timeoutMs: 60_000 });
   let token: string;
   let size = 256;
   const newJob = async () => {
@@ -49,10 +49,8 @@ describe('render-farm jobs watch', () => {
   };
 
   beforeAll(async () => {
-    api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { ttl_seconds: 300 } })).json.session_token;
+    token = await mintSession(api, { ttl_seconds: 300 });
   }, 60_000);
-  afterAll(async () => api?.close());
 
   it('from the database: a line per status and progress tenth, then the result URL; exit 0', async () => {
     const { jobId, renderId } = await newJob();

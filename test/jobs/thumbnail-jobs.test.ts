@@ -5,12 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
 import { installQueue } from '../../src/jobs/queue.js';
 import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_BATCH_SIZE, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
 import type { Category } from '../../src/model/part.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 import { FIXTURE_DIR } from '../helpers/opendb-data.js';
 
 const bin = path.resolve('bin/render-farm');
@@ -18,7 +18,7 @@ const bin = path.resolve('bin/render-farm');
 const BACKLOG: readonly Category[] = ['RAM', 'CPU', 'GPU', 'PCCase', 'CaseFan', 'Motherboard'];
 
 describe('thumbnail jobs are visible', () => {
-  let api: TestApi;
+  const api = useTestApi();
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [bin, ...args], {
@@ -38,10 +38,6 @@ describe('thumbnail jobs are visible', () => {
       (await api.t.db.pool.query(`SELECT COALESCE(sum(json_array_length(payload->'partIds')), 0) AS n FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`)).rows[0].n,
     );
 
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
 
   it('queues thumbnails below every render', () => {
     expect(THUMBNAIL_PRIORITY).toBeGreaterThan(MAX_RENDER_PRIORITY);

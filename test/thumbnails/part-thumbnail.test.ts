@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
 import sharp from 'sharp';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { getPartsByIds } from '../../src/catalog/repository.js';
 import type { FsArtifactStore } from '../../src/storage/fs-store.js';
@@ -19,7 +19,7 @@ import { createRenderEngine } from '../../src/render/engine.js';
 import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';
 import { enqueueThumbnails, THUMBNAIL_PRIORITY } from '../../src/jobs/thumbnail-jobs.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 
 const bin = path.resolve('bin/render-farm');
 
@@ -54,12 +54,8 @@ async function opaqueShare(bytes: Buffer): Promise<number> {
 }
 
 describe('part thumbnails', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let cpuShot: Buffer | null = null;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
 
   const image = async (id: string) => {
     const r = await fetch(`${api.url}/assets/parts/${id}`);
