@@ -3,7 +3,6 @@
  * a batch of parts), `jobs list --kind thumbnails` lists it part by part, and `catalog import --no-thumbnails` queues none (the CLI runs as a child
  * process against this file's database). Thumbnails are queued below every render priority.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
@@ -12,6 +11,7 @@ import { enqueueThumbnails, listThumbnailJobs, THUMBNAIL_BATCH_SIZE, THUMBNAIL_P
 import type { Category } from '../../src/model/part.js';
 import { useTestApi } from '../helpers/api.js';
 import { FIXTURE_DIR } from '../helpers/opendb-data.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const bin = path.resolve('bin/render-farm');
 // categories whose fixture parts make a backlog of more than one thumbnail job
@@ -20,17 +20,7 @@ const BACKLOG: readonly Category[] = ['RAM', 'CPU', 'GPU', 'PCCase', 'CaseFan', 
 describe('thumbnail jobs are visible', () => {
   const api = useTestApi();
   const cli = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], {
-        env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    runProcess(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' } });
   const thumbnailJobs = async () => Number((await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`)).rows[0].n);
   // parts waiting in thumbnail jobs (each job is a batch)
   const queuedParts = async () =>
