@@ -7,7 +7,9 @@
  *   to the terminal (the rest of src/ is a library that logs);
  * - no page.evaluate / evaluateHandle / waitForFunction in src/ outside src/render/call-stage.ts
  *   (calls into the stage page are typed callStage calls, not JavaScript source strings);
- * - no SQL on graphile-worker's schema (`graphile_worker.`) in src/ outside src/jobs/queue/graphile-tables.ts (an upgrade touches one file).
+ * - no SQL on graphile-worker's schema (`graphile_worker.`)  in src/ outside src/jobs/queue/graphile-tables.ts (an upgrade touches one file);
+ * - no `setTimeout(`/`sleep(`/`delay(` in test/ outside test/helpers/ (tests wait on a condition with
+ *   waitFor, bound a promise with time-bounds.ts; allow-list below with reasons).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +50,16 @@ const RULES = [
   },
   { dirs: ['src'], allow: ['src/render/call-stage.ts'], pattern: /\.(evaluate|evaluateHandle|waitForFunction)\s*\(/, message: 'evaluates in the page: call the stage through callStage (src/render/call-stage.ts)' },
   { dirs: ['src'], allow: ['src/jobs/queue/graphile-tables.ts'], pattern: /\bgraphile_worker\./, message: "queries graphile-worker's schema: add a function to src/jobs/queue/graphile-tables.ts and call it" },
+  {
+    dirs: ['test'],
+    allow: [
+      ...files('test/helpers'), // wait-for.ts and time-bounds.ts: the one place timers live
+      'test/render/capture-paths.test.ts', // page-side encoder stub defers its error callback (source text, not a wait)
+      'test/temp-dirs.test.ts', // a child process that idles as a live owner (source text, not a wait)
+    ],
+    pattern: /\b(setTimeout|sleep|delay)\(/,
+    message: 'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',
+  },
 ];
 
 const problems = [];

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, processAlive, sweepStaleTempDirs } from '../src/temp-dirs.js';
 import { createTestDb, type TestDb } from './helpers/db.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');
@@ -90,19 +91,23 @@ describe('scratch directories', () => {
     const child = spawn(process.execPath, [bin, 'render', '--share-code', 'DEMO-GLASS', '--format', 'video', '--profile', 'fast', '--out', path.join(tmp, 'out')], { env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const profile = new RegExp(`^render-farm-chromium-${child.pid}-`);
-    const until = Date.now() + 90_000;
-    while (!(await fs.readdir(dir)).some((n) => profile.test(n))) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error('the render never made its Chromium profile');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(
+      'the render to make its Chromium profile',
+      async () => {
+        const names = await fs.readdir(dir);
+        if (names.some((n) => profile.test(n))) return true;
+        if (child.exitCode !== null) throw new Error(`the render exited ${child.exitCode} before it made its Chromium profile`);
+        return false;
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
     child.kill('SIGKILL');
     await exited;
     const left = (await fs.readdir(dir)).filter((n) => OWNED.test(n));
     expect(left.some((n) => profile.test(n))).toBe(true);
 
     // Chromium, orphaned by the kill, exits once its pipe closes: wait for it to stop writing
-    const deadline = Date.now() + 30_000;
-    while ((await processesUsing(dir)).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+    await waitFor('the orphaned Chromium to exit', () => processesUsing(dir), { until: (pids) => pids.length === 0, timeoutMs: 30_000, intervalMs: 300 });
     expect(await processesUsing(dir)).toEqual([]);
 
     // a fresh process: its first scratch dir sweeps the dead one's away

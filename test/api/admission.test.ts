@@ -3,26 +3,21 @@
  * customer's in-flight work only grows): 422 over the frame bound or the per-job ceiling,
  * 429 customer_busy with Retry-After over the per-customer in-flight cap; reuse adds no work.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { estimateRenderCost } from '../../src/jobs/cost-model.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, useTestApi } from '../helpers/api.js';
 
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 const SMALL_COST = estimateRenderCost(resolveRenderOptions(SMALL)).seconds;
 
 describe('admission', () => {
-  let api: TestApi;
   const parts = DEMO_BUILDS[0].parts;
   // room for exactly three small renders in flight
   const cap = Math.ceil(SMALL_COST * 3.5);
-
-  beforeAll(async () => {
-    api = await startTestApi({ maxCustomerInFlightSeconds: cap });
-  });
-  afterAll(async () => api?.close());
+  const api = useTestApi({ maxCustomerInFlightSeconds: cap });
 
   const submit = (body: Record<string, unknown>, key = api.key) => api.call('POST', '/render-build', { token: key, body: { parts, ...body } });
 

@@ -1,13 +1,13 @@
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.js';
 import { mintSessionToken } from '../../src/auth/session-token.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, useTestApi } from '../helpers/api.js';
 
 const ALL = ['render:submit', 'render:status', 'data:read'];
 
 describe('auth', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let token: string;
   const mint = async (body: Record<string, unknown> = {}, key?: string, query = '') => {
     const r = await api.call('POST', `/auth/render-session${query}`, { token: key ?? api.key, body });
@@ -17,10 +17,8 @@ describe('auth', () => {
     api.call('GET', `/available-parts?category=GPU${query}`, { token: tok, headers });
 
   beforeAll(async () => {
-    api = await startTestApi();
     token = (await mint({ scopes: ALL })).json.session_token;
   });
-  afterAll(async () => api?.close());
 
   describe('POST /auth/render-session', () => {
     it('mints with defaults per spec 2.5', async () => {

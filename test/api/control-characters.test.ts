@@ -2,18 +2,15 @@
  * Control characters (NUL above all: PostgreSQL text cannot hold it) in any string a request
  * carries are refused at validation with 400 naming the field, never a 500 from the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isErrorBody, useTestApi, mintSession } from '../helpers/api.js';
 
 describe('control characters in request strings', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let token: string;
   beforeAll(async () => {
-    api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'] } })).json
-      .session_token;
+    token = await mintSession(api, { scopes: ['data:read', 'render:submit', 'render:status'] });
   });
-  afterAll(async () => api?.close());
 
   const fields = (json: { details?: { field?: string }[] }) => (json.details ?? []).map((d) => d.field);
 

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, useTestApi } from '../helpers/api.js';
 
 describe('data endpoints', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let token: string;
   let gpuTotal: number;
   const get = (path: string) => api.call('GET', path, { token });
   const post = (path: string, body: unknown) => api.call('POST', path, { token, body });
 
   beforeAll(async () => {
-    api = await startTestApi();
     const r = await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'], ttl_seconds: 300 } });
     token = r.json.session_token;
     gpuTotal = (await get('/available-parts?category=GPU&limit=0')).json.pagination.total;
   });
-  afterAll(async () => api?.close());
 
   describe('GET /available-parts', () => {
     it('lists a category with the spec shape and defaults', async () => {

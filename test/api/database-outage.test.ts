@@ -16,6 +16,7 @@ import { freePort } from '../../src/db/free-port.js';
 import { migrate } from '../../src/db/migrate.js';
 import { isErrorBody } from '../helpers/api.js';
 import { captureLogger } from '../helpers/log-capture.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('database outage', () => {
   let dir: string;
@@ -83,11 +84,11 @@ describe('database outage', () => {
     expect(captured.lines.filter((l) => l.err?.stack)).toHaveLength(0);
 
     handle = await startEmbeddedPostgres(dir, pgPort);
-    let status = 0;
-    for (let i = 0; i < 60 && status !== 200; i++) {
-      status = (await call('GET', '/available-parts?category=GPU', key)).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 500));
-    }
+    const status = await waitFor('the API to answer again', async () => (await call('GET', '/available-parts?category=GPU', key)).status, {
+      until: (s) => s === 200,
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    });
     expect(status).toBe(200);
     expect((await call('GET', '/available-parts?category=GPU', token)).status).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);

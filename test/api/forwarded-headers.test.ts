@@ -2,19 +2,15 @@
  * Behind a TLS-terminating reverse proxy, returned URLs use the scheme and host the browser
  * used (X-Forwarded-Proto / X-Forwarded-Host), when the proxy is trusted (TRUST_PROXY).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 
 const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example.com', 'x-forwarded-for': '203.0.113.9' };
 
 describe('forwarded headers', () => {
   describe('default TRUST_PROXY (loopback and private ranges): the test client is on loopback', () => {
-    let api: TestApi;
-    beforeAll(async () => {
-      api = await startTestApi();
-    });
-    afterAll(async () => api?.close());
+    const api = useTestApi();
 
     it('URLs follow X-Forwarded-Proto and X-Forwarded-Host', async () => {
       const build = await api.call('GET', '/build/DEMO-GLASS', { token: api.key, headers: proxied });
@@ -42,11 +38,7 @@ describe('forwarded headers', () => {
   });
 
   describe('TRUST_PROXY=false', () => {
-    let api: TestApi;
-    beforeAll(async () => {
-      api = await startTestApi({ trustProxy: 'false' });
-    });
-    afterAll(async () => api?.close());
+    const api = useTestApi({ trustProxy: 'false' });
 
     it('forwarded headers are ignored', async () => {
       const build = await api.call('GET', '/build/DEMO-GLASS', { token: api.key, headers: proxied });

@@ -2,19 +2,17 @@
  * Jobs belong to an environment: a staging credential of the same customer cannot read the
  * customer's prod jobs (404, as for another customer's job).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 
 describe('job environments', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let stagingKey: string;
   beforeAll(async () => {
-    api = await startTestApi();
     stagingKey = (await createApiKey(api.t.db.db, 'acme', 'staging')).key;
   });
-  afterAll(async () => api?.close());
 
   it('a staging credential of the same customer cannot read a prod job', async () => {
     const submitted = await api.call('POST', '/render-build', { token: api.key, body: { parts: DEMO_BUILDS[0].parts, format: 'sprite', cameraZoom: 1.37 } });

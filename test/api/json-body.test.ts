@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isErrorBody, useTestApi, mintSession } from '../helpers/api.js';
 
 /** A raw request: fetch always adds a Content-Type to a string body, this does not. */
 function rawPost(url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: any }> {
@@ -22,14 +22,11 @@ function rawPost(url: string, headers: Record<string, string>, body?: string): P
 }
 
 describe('JSON request bodies', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let token: string;
   beforeAll(async () => {
-    api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'] } })).json
-      .session_token;
+    token = await mintSession(api, { scopes: ['data:read', 'render:submit', 'render:status'] });
   });
-  afterAll(async () => api?.close());
 
   const wanted = JSON.stringify({ ttl_seconds: 30, scopes: ['data:read'], origin: 'https://shop.example' });
 

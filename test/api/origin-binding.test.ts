@@ -4,16 +4,12 @@
  * browser that sent no Origin) means no binding.
  */
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mintSessionToken } from '../../src/auth/session-token.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 
 describe('origin binding', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
+  const api = useTestApi();
 
   const mint = (origin: string) => api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'], origin } });
   const parts = (token: string, headers: Record<string, string> = {}) => api.call('GET', '/available-parts?category=GPU&limit=1', { token, headers });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { RateLimiter } from '../../src/api/rate-limit.js';
 import { HttpError } from '../../src/api/http-error.js';
 import { mintSessionToken } from '../../src/auth/session-token.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, useTestApi } from '../helpers/api.js';
 
 describe('rate limiting', () => {
   it('allows a burst, then refills at the per-minute rate', () => {
@@ -25,11 +25,7 @@ describe('rate limiting', () => {
   });
 
   describe('over HTTP', () => {
-    let api: TestApi;
-    beforeAll(async () => {
-      api = await startTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
-    });
-    afterAll(async () => api?.close());
+    const api = useTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
 
     it('answers 429 with Retry-After and the error body, per credential', async () => {
       const get = (key: string) => api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
@@ -47,13 +43,11 @@ describe('rate limiting', () => {
   });
 
   describe('per session token, under a per-customer ceiling', () => {
-    let api: TestApi;
+    const api = useTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3, customerRateLimitPerMinute: 1, customerRateLimitBurst: 8 });
     let customerId: string;
     beforeAll(async () => {
-      api = await startTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3, customerRateLimitPerMinute: 1, customerRateLimitBurst: 8 });
       customerId = (await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow()).id;
     });
-    afterAll(async () => api?.close());
 
     // one visitor's token each (minted locally, so minting costs none of the customer's budget)
     const visitor = () =>

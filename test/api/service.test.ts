@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
+import { isErrorBody, useTestApi, mintSession } from '../helpers/api.js';
 
 describe('service endpoints', () => {
-  let api: TestApi;
+  const api = useTestApi({ internalRenderWaitSeconds: 1 });
   let token: string;
   beforeAll(async () => {
-    api = await startTestApi({ internalRenderWaitSeconds: 1 });
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'] } })).json.session_token;
+    token = await mintSession(api, { scopes: ['data:read', 'render:submit', 'render:status'] });
   });
-  afterAll(async () => api?.close());
 
   it('GET /health needs no auth and reports the database', async () => {
     const r = await api.call('GET', '/health');

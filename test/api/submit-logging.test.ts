@@ -2,18 +2,14 @@
  * Cache hits and reuses are the bulk of submissions under load: logged at debug (an info line
  * each filled 36 MB in 3 minutes), counted in /metrics by outcome.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 import { captureLogger } from '../helpers/log-capture.js';
 
 describe('submission logging', () => {
-  let api: TestApi;
   const captured = captureLogger('debug');
-  beforeAll(async () => {
-    api = await startTestApi({}, { log: captured.log });
-  });
-  afterAll(async () => api?.close());
+  const api = useTestApi({}, { log: captured.log });
 
   const submittedLines = (outcome: string) => captured.find(/^render submitted$/).filter((l) => l.outcome === outcome);
   const metric = async (outcome: string) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import {
   catalogStats,
@@ -10,14 +10,10 @@ import {
   resolveBuildParts,
   seedDemoCatalog,
 } from '../../src/catalog/repository.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 describe('catalog repository (real PostgreSQL)', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(async () => t?.close());
+  const t = useTestDb();
 
   it('seedDemoCatalog seeds an empty catalog once, also when called concurrently', async () => {
     const results = await Promise.all([seedDemoCatalog(t.db), seedDemoCatalog(t.db)]);

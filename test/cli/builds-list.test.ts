@@ -3,35 +3,22 @@
  * the next page in --json; and `render` with an unknown share code points at it and leaves no
  * --out directory it created.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { createBuild, seedDemoCatalog } from '../../src/catalog/repository.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
-
-const run = promisify(execFile);
-const BIN = path.resolve('bin/render-farm');
+import { cliOn } from '../helpers/cli.js';
+import { useTestDb } from '../helpers/db.js';
 
 describe('builds list', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let tmp: string;
-  const cli = async (...args: string[]) => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
-    try {
-      return { code: 0, ...(await run('node', [BIN, ...args], { env, timeout: 60_000 })) };
-    } catch (e) {
-      const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
-  };
+  const cli = cliOn(t);
 
   beforeAll(async () => {
-    t = await createTestDb();
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-builds-list-'));
     await seedDemoCatalog(t.db);
     const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -39,7 +26,6 @@ describe('builds list', () => {
     await createBuild(t.db, { name: 'Newest rig', shareCode: 'NEWEST-RIG', parts: { PCCase: glass.parts.PCCase!, GPU: glass.parts.GPU! } });
   }, 60_000);
   afterAll(async () => {
-    await t?.close();
     await fs.rm(tmp, { recursive: true, force: true });
   });
 

@@ -2,22 +2,21 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findApiKey } from '../../src/auth/api-keys.js';
 import { resolveSigningSecret } from '../../src/auth/signing-secret.js';
 import { verifySessionToken } from '../../src/auth/session-token.js';
 import { loadConfig } from '../../src/config.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
 
 describe('CLI as a child process', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let cli: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
   beforeAll(async () => {
-    t = await createTestDb();
     // no signing secret in the env: the CLI must create the shared one in the database
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
     cli = async (...args) => {
@@ -30,7 +29,6 @@ describe('CLI as a child process', () => {
       }
     };
   });
-  afterAll(async () => t?.close());
 
   it('--help lists the commands with examples; unknown commands exit 2', async () => {
     const help = await cli('--help');

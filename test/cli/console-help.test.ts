@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
@@ -11,19 +11,17 @@ import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { ThumbnailSummary } from '../../src/jobs/thumbnail-summary.js';
 import { formatRecord } from '../../src/log-pretty.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
 
 describe('console and help', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let env: Record<string, string | undefined>;
   beforeAll(async () => {
-    t = await createTestDb();
     env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
   });
-  afterAll(async () => t?.close());
 
   it('formats pino records as one human line (fields as key=value, quoted when needed)', () => {
     const line = formatRecord(

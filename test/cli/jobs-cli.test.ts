@@ -2,36 +2,21 @@
  * `render-farm jobs` as a child process, on jobs put in each state with SQL: retry works or
  * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
-
-const run = promisify(execFile);
-const BIN = path.resolve('bin/render-farm');
+import { cliOn } from '../helpers/cli.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe('jobs CLI', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let customerId: string;
   let zoom = 1.0;
   const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
-  const cli = async (...args: string[]) => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
-    try {
-      return { code: 0, ...(await run('node', [BIN, ...args], { env, timeout: 60_000 })) };
-    } catch (e) {
-      const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
-  };
+  const cli = cliOn(t);
   /** a new job whose render is queued with its queue job, as a submission leaves it */
   const newJob = async () => {
     zoom += 0.01;
@@ -52,12 +37,8 @@ describe('jobs CLI', () => {
   const status = async (renderId: string) => (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     customerId = (await ensureCustomer(t.db.db, 'jobs-cli-co')).id;
   }, 60_000);
-  afterAll(async () => t?.close());
 
   it('retry frees a render stuck on a worker that is gone (swept long ago): it is queued once, unlocked', async () => {
     const { jobId, renderId } = await newJob();

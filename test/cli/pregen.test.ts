@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const bin = path.resolve('bin/render-farm');
 const MATRIX = `PCCase=${I.caseCubeItx} Motherboard=${I.boardB650Itx} GPU=${I.gpuMini1Fan},${I.gpuCompact2Fan},${I.gpuArcBlower}`;
@@ -22,7 +22,7 @@ interface Run {
 }
 
 describe('pregen command', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let env: Record<string, string>;
 
   /** Runs the CLI; `interruptWhen` sends SIGINT once stdout matches it. */
@@ -48,10 +48,8 @@ describe('pregen command', () => {
   const entries = async () => (await t.db.db.selectFrom('pregenerated').select(['combination_key', 'artifact_key', 'bytes']).execute());
 
   beforeAll(async () => {
-    t = await createTestDb();
     env = { DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir, LOG_LEVEL: 'silent', RENDER_FARM_SEED_DEMO: 'true' };
   });
-  afterAll(async () => t?.close());
 
   it('--dry-run lists what would render and renders nothing', async () => {
     const r = await pregen(['--matrix', MATRIX, ...VARIANT, '--dry-run']);

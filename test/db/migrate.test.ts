@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, migrationStatus } from '../../src/db/migrate.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 describe('migrations', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(async () => t?.close());
+  const t = useTestDb();
 
   it('are all applied on the template and re-running applies nothing', async () => {
     const status = await migrationStatus(t.db.pool);

@@ -3,7 +3,6 @@
  * with the right key it renders and downloads the sprite; with a wrong key it stops at the first
  * step and shows the server's error (it used to carry on with TOKEN=undefined).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { runProcess, type ProcessResult } from '../helpers/run-process.js';
 
 /** The first sh block after the walkthrough's heading. */
 async function walkthroughScript(): Promise<string> {
@@ -23,18 +23,10 @@ async function walkthroughScript(): Promise<string> {
   return block[1]!;
 }
 
-function runBash(file: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // PS1 unset: what `bash walkthrough.sh` sees
-    const { PS1: _ps1, ...rest } = process.env;
-    const child = spawn('bash', [file], { cwd, env: { ...rest, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runBash(file: string, cwd: string, env: Record<string, string>): Promise<ProcessResult> {
+  // PS1 unset: what `bash walkthrough.sh` sees
+  const { PS1: _ps1, ...rest } = process.env;
+  return runProcess('bash', [file], { cwd, env: { ...rest, ...env } });
 }
 
 describe('README walkthrough with curl', () => {

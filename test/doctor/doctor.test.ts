@@ -3,22 +3,18 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/db/free-port.js';
 import { formatReport } from '../../src/doctor/format-report.js';
 import { runDoctor } from '../../src/doctor/run-doctor.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
 
 describe('render-farm doctor', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(async () => t?.close());
+  const t = useTestDb();
 
   it('reports missing tools (config paths) and an unreachable database as FAIL rows with fixes; exit 1', async () => {
     const env = {

@@ -1,9 +1,10 @@
 /** `render-farm jobs watch` as a child process, from the database and through the API's SSE. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { type TestApi, useTestApi, mintSession } from '../helpers/api.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { markCompleted, markError, markProcessing, markProgress, renderIdOfJob } from '../helpers/render-states.js';
 
 const BIN = path.resolve('bin/render-farm');
@@ -24,17 +25,21 @@ function watch(api: TestApi, args: string[]) {
     out: () => stdout,
     err: () => stderr,
     waitForOutput: async (re: RegExp, timeoutMs = 30_000) => {
-      const until = Date.now() + timeoutMs;
-      while (!re.test(stdout)) {
-        if (Date.now() > until || proc.exitCode !== null) throw new Error(`no ${re} in: ${stdout} ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(
+        `${re} in the output`,
+        () => {
+          if (re.test(stdout)) return true;
+          if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} with no ${re} in: ${stdout} ${stderr}`);
+          return false;
+        },
+        { timeoutMs, intervalMs: 50, wake: { emitter: proc.stdout, events: ['data'] }, show: () => `${stdout} ${stderr}` },
+      );
     },
   };
 }
 
 describe('render-farm jobs watch', () => {
-  let api: TestApi;
+  const api = useTestApi({}, { timeoutMs: 60_000 });
   let token: string;
   let size = 256;
   const newJob = async () => {
@@ -44,10 +49,8 @@ describe('render-farm jobs watch', () => {
   };
 
   beforeAll(async () => {
-    api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { ttl_seconds: 300 } })).json.session_token;
+    token = await mintSession(api, { ttl_seconds: 300 });
   }, 60_000);
-  afterAll(async () => api?.close());
 
   it('from the database: a line per status and progress tenth, then the result URL; exit 0', async () => {
     const { jobId, renderId } = await newJob();

@@ -6,12 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { importOpenDb } from '../../src/catalog/importer.js';
 import { partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES } from '../../src/model/part.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 import { optionalShared, readRecords } from '../helpers/opendb-data.js';
 import { expectRecordsMap } from '../helpers/opendb-spec-ranges.js';
 import { expectRecordsModel } from '../helpers/record-models.js';
@@ -40,11 +40,7 @@ describe.skipIf(!sample.path)('the 200-per-category OpenDB sample', () => {
   }
 
   describe('import into real PostgreSQL', () => {
-    let t: TestDb;
-    beforeAll(async () => {
-      t = await createTestDb();
-    });
-    afterAll(async () => t?.close());
+    const t = useTestDb();
 
     it('imports every record once; a re-import writes nothing', async () => {
       const n = records().length;

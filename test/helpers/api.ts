@@ -3,6 +3,7 @@ import { createApiKey } from '../../src/auth/api-keys.js';
 import { startServer, type RunningServer } from '../../src/api/server.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { createTestDb, type TestDb } from './db.js';
+import { perFile } from './per-file.js';
 
 export interface TestApi {
   t: TestDb;
@@ -51,6 +52,16 @@ export async function startTestApi(overrides: Parameters<typeof createTestDb>[0]
       await t.close();
     },
   };
+}
+
+/** This file's API (startTestApi), started in beforeAll and closed in afterAll. */
+export function useTestApi(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { log?: Logger; timeoutMs?: number } = {}): TestApi {
+  return perFile('the test API', () => startTestApi(overrides, { log: opts.log }), (api) => api.close(), opts.timeoutMs);
+}
+
+/** A session token minted with the file's API key. */
+export async function mintSession(api: TestApi, body: { scopes?: string[]; ttl_seconds?: number } = {}): Promise<string> {
+  return (await api.call('POST', '/auth/render-session', { token: api.key, body })).json.session_token;
 }
 
 /** The error body of DESIGN.md section 4. */

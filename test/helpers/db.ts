@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Config, type ConfigInput } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
+import { perFile } from './per-file.js';
 
 export interface TestDb {
   db: Db;
@@ -41,4 +42,18 @@ export async function createTestDb(overrides: Partial<Record<keyof ConfigInput, 
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** This file's test database, made in beforeAll (then `setup`, e.g. installing the queue) and dropped in afterAll. */
+export function useTestDb(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { setup?: (t: TestDb) => Promise<unknown>; timeoutMs?: number } = {}): TestDb {
+  return perFile(
+    'the test database',
+    async () => {
+      const t = await createTestDb(overrides);
+      await opts.setup?.(t);
+      return t;
+    },
+    (t) => t.close(),
+    opts.timeoutMs,
+  );
 }

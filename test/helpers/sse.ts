@@ -1,5 +1,7 @@
 /** An SSE connection for tests: collects items in the background; wait on what should arrive. */
+import { EventEmitter } from 'node:events';
 import { readSse, type SseItem } from '../../src/events/sse-client.js';
+import { waitFor } from './wait-for.js';
 
 export interface SseConnection {
   status: number;
@@ -17,15 +19,21 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: ctrl.signal });
   const items: SseItem[] = [];
   let done = false;
+  // fires on each item and at the end of the stream, so waits re-check at once
+  const changed = new EventEmitter();
   const ended = (async () => {
     if (!res.body || res.status !== 200) return;
     try {
-      for await (const item of readSse(res.body)) items.push(item);
+      for await (const item of readSse(res.body)) {
+        items.push(item);
+        changed.emit('change');
+      }
     } catch {
       // aborted by close()
     }
   })().finally(() => {
     done = true;
+    changed.emit('change');
   });
   return {
     status: res.status,
@@ -35,12 +43,15 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       items.flatMap((i) => (i.type === 'event' ? [{ event: i.event, id: i.id, data: JSON.parse(i.data) }] : [])),
     ended,
     waitFor: async (what, pred, timeoutMs = 20_000) => {
-      const until = Date.now() + timeoutMs;
-      while (!pred(items)) {
-        if (done && !pred(items)) throw new Error(`stream ended before ${what}: ${JSON.stringify(items)}`);
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(items)}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitFor(
+        what,
+        () => {
+          if (pred(items)) return true;
+          if (done) throw new Error(`stream ended before ${what}: ${JSON.stringify(items)}`);
+          return false;
+        },
+        { timeoutMs, intervalMs: 25, wake: { emitter: changed, events: ['change'] }, show: () => JSON.stringify(items) },
+      );
     },
     close: () => ctrl.abort(),
   };

@@ -1,6 +1,8 @@
-/** `render-farm worker` as a real child process, and a bounded poll to wait on its effects. */
+/** `render-farm worker` as a real child process; wait on its output. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
+import { waitFor } from './wait-for.js';
 
 const BIN = path.resolve('bin/render-farm');
 
@@ -22,10 +24,11 @@ export async function spawnWorker(databaseUrl: string, dataDir: string, args: st
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];
-  const waiters = new Set<() => void>();
+  // fires on every chunk of output and at exit, so waits on the output re-check at once
+  const changed = new EventEmitter();
   const onData = (d: Buffer) => {
     chunks.push(d.toString());
-    for (const w of waiters) w();
+    changed.emit('change');
   };
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
@@ -33,38 +36,23 @@ export async function spawnWorker(databaseUrl: string, dataDir: string, args: st
   const exited = new Promise<number | null>((r) =>
     proc.on('exit', (code) => {
       exitCode = code;
-      for (const w of waiters) w();
+      changed.emit('change');
       r(code);
     }),
   );
   const output = () => chunks.join('');
-  const waitForOutput = (text: string, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (output().includes(text)) done(resolve);
-        else if (exitCode !== undefined) done(() => reject(new Error(`worker exited ${exitCode} before printing "${text}":\n${output()}`)));
-      };
-      const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for the worker to print "${text}":\n${output()}`))), timeoutMs);
-      const done = (fn: () => void) => {
-        clearTimeout(timer);
-        waiters.delete(check);
-        fn();
-      };
-      waiters.add(check);
-      check();
-    });
+  const waitForOutput = async (text: string, timeoutMs: number) => {
+    await waitFor(
+      `the worker to print "${text}"`,
+      () => {
+        if (output().includes(text)) return true;
+        if (exitCode !== undefined) throw new Error(`worker exited ${exitCode} before printing "${text}":\n${output()}`);
+        return false;
+      },
+      { timeoutMs, wake: { emitter: changed, events: ['change'] }, show: () => `the output so far:\n${output()}` },
+    );
+  };
   const child: WorkerChild = { proc, pid: proc.pid!, output, exited, waitForOutput };
   await waitForOutput('is taking jobs', 90_000);
   return child;
-}
-
-/** Polls fn every 250 ms until it returns something truthy; throws naming `what` after the bound. */
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }

@@ -7,15 +7,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderChunks } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 import { probeVideo } from '../helpers/media.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { spawnWorker, type WorkerChild } from '../helpers/worker-process.js';
@@ -23,7 +21,7 @@ import { spawnWorker, type WorkerChild } from '../helpers/worker-process.js';
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
 describe('split renders across worker processes', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   const children: WorkerChild[] = [];
   const spawn = async () => {
     const c = await spawnWorker(t.url, t.cfg.dataDir, [], { RENDER_FARM_CHUNK_SECONDS: '0.01' });
@@ -32,17 +30,11 @@ describe('split renders across worker processes', () => {
   };
   const pidOf = (workerId: string | null) => Number(workerId?.split('-').at(-2));
 
-  beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
-  }, 60_000);
   afterEach(async () => {
     for (const c of children) c.proc.kill('SIGKILL');
     await Promise.all(children.map((c) => c.exited));
     children.length = 0;
   });
-  afterAll(async () => t?.close());
 
   it('two processes share the chunks; a SIGKILL during a chunk loses only that chunk', async () => {
     const [a, b] = await Promise.all([spawn(), spawn()]);

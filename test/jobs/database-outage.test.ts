@@ -28,7 +28,9 @@ import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { renderArtifactKey as artifactKey } from '../../src/storage/artifact-key.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
-import { spawnWorker, waitFor, type WorkerChild } from '../helpers/worker-process.js';
+import { valueWithin } from '../helpers/time-bounds.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { spawnWorker, type WorkerChild } from '../helpers/worker-process.js';
 
 /** how long the database stays down after the render has finished (the issue's restart took 30 s) */
 const DOWN_AFTER_RENDER_MS = 30_000;
@@ -82,20 +84,18 @@ describe('database outage during a render', () => {
     await waitFor('the render to be under way', async () => {
       const r = await renderRow(render.id);
       return r.status === 'processing' && r.progress > 0;
-    }, 90_000);
+    }, { timeoutMs: 90_000 });
 
     await pg.stop();
     // the render goes on without the database and stores its files
     const video = path.join(workerDir, 'artifacts', artifactKey(render.cache_key, 'turntable.mp4'));
     await Promise.race([
-      waitFor('the video to be stored during the outage', async () => existsSync(video), 120_000),
+      waitFor('the video to be stored during the outage', async () => existsSync(video), { timeoutMs: 120_000 }),
       worker.exited.then((code) => Promise.reject(new Error(`worker exited ${code} during the render:\n${worker!.output()}`))),
     ]);
-    // the database stays down while the worker tries to record the result
-    const exitedDuringOutage = await Promise.race([
-      worker.exited.then((code) => `exited ${code}`),
-      new Promise<null>((r) => setTimeout(() => r(null), DOWN_AFTER_RENDER_MS)),
-    ]);
+    // the database stays down while the worker tries to record the result: a fixed wait on
+    // purpose, it proves the worker does NOT exit during the outage
+    const exitedDuringOutage = await valueWithin(worker.exited.then((code) => `exited ${code}`), DOWN_AFTER_RENDER_MS, null);
     expect(exitedDuringOutage, worker.output()).toBeNull();
     // the render really ended inside the outage (not before it): its bookkeeping had to wait
     expect(worker.output()).toContain('keeping the render and retrying its bookkeeping');
@@ -104,11 +104,11 @@ describe('database outage during a render', () => {
     const done = await waitFor('the render to be recorded as completed', async () => {
       const r = await renderRow(render.id).catch(() => null);
       return r?.status === 'completed' ? r : null;
-    }, 90_000);
+    }, { timeoutMs: 90_000 });
     // rendered once: the result made during the outage was kept, not rendered again
     expect(done.attempts).toBe(1);
     expect(JSON.parse(JSON.stringify(done.artifacts)).video).toBe(artifactKey(render.cache_key, 'turntable.mp4'));
-    await waitFor('the queue job to be completed', async () => (await queueJobs()) === 0, 60_000);
+    await waitFor('the queue job to be completed', async () => (await queueJobs()) === 0, { timeoutMs: 60_000 });
 
     // and it carries on taking jobs
     const next = await submitRender(db, {
@@ -117,7 +117,7 @@ describe('database outage during a render', () => {
       state: null,
       options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.17 },
     });
-    await waitFor('a render submitted after the outage', async () => (await renderRow(next.render.id)).status === 'completed', 90_000);
+    await waitFor('a render submitted after the outage', async () => (await renderRow(next.render.id)).status === 'completed', { timeoutMs: 90_000 });
     expect(worker.proc.exitCode, worker.output()).toBeNull();
   }, 420_000);
 
@@ -135,7 +135,7 @@ describe('database outage during a render', () => {
       const heldBy = await waitFor('the runner to report its graphile worker ids', async () => {
         const row = await db.db.selectFrom('workers').select('graphile_ids').where('id', '=', w.id).executeTakeFirstOrThrow();
         return row.graphile_ids[0];
-      }, 30_000);
+      }, { timeoutMs: 30_000 });
       // a queued render whose queue job the runner holds (committed together, so nobody takes it first)
       const request = normaliseRequest(glass.parts, null, resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.19 }));
       // a real cache key: the worker checks it against its part versions and renderer
@@ -152,11 +152,11 @@ describe('database outage during a render', () => {
       });
       // what graphile-worker does by itself when completing jobs keeps failing for minutes
       await first.stop();
-      await waitFor('a new runner', async () => w.runner !== first, 30_000);
+      await waitFor('a new runner', async () => w.runner !== first, { timeoutMs: 30_000 });
       const done = await waitFor('the held render to be taken by the new runner', async () => {
         const r = await renderRow(renderId);
         return r.status === 'completed' ? r : null;
-      }, 90_000);
+      }, { timeoutMs: 90_000 });
       expect(done.attempts).toBe(1);
     } finally {
       await w.stop();
@@ -174,12 +174,12 @@ describe('database outage during a render', () => {
     const running = await waitFor('a chunk under way', async () => {
       const c = await db.db.selectFrom('render_chunks').selectAll().where('render_id', '=', render.id).where('status', '=', 'processing').where('frames_done', '>', 0).executeTakeFirst();
       return c ?? null;
-    }, 90_000);
+    }, { timeoutMs: 90_000 });
     await pg.stop();
     // the chunk goes on without the database and stores its segment
     const piece = path.join(workerDir, 'artifacts', chunkPieceKeys(render, running.plan, running.idx).h264!);
     await Promise.race([
-      waitFor('the chunk piece to be stored during the outage', async () => existsSync(piece), 120_000),
+      waitFor('the chunk piece to be stored during the outage', async () => existsSync(piece), { timeoutMs: 120_000 }),
       worker.exited.then((code) => Promise.reject(new Error(`worker exited ${code} during the chunk:\n${worker!.output()}`))),
     ]);
     // the worker says it keeps the chunk (waitForOutput rejects if it exits first)
@@ -189,7 +189,7 @@ describe('database outage during a render', () => {
     const done = await waitFor('the split render to complete', async () => {
       const r = await renderRow(render.id).catch(() => null);
       return r?.status === 'completed' ? r : null;
-    }, 180_000);
+    }, { timeoutMs: 180_000 });
     expect(done.attempts).toBe(1);
     const kept = await db.db.selectFrom('render_chunks').selectAll().where('render_id', '=', render.id).where('idx', '=', running.idx).executeTakeFirstOrThrow();
     expect([kept.status, kept.attempts]).toEqual(['done', 1]);

@@ -3,19 +3,13 @@
  * priority, once per step however often (and by however many sweepers) it is checked;
  * thumbnails and locked jobs do not move.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ageWaitingJobs } from '../../src/jobs/fair-priority.js';
 import { enqueue, enqueueMany } from '../../src/jobs/queue/add-job.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe('priority ageing', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-  }, 60_000);
-  afterAll(async () => t?.close());
+  const t = useQueueDb({ seed: false });
 
   const priorities = async () =>
     (await t.db.pool.query(`SELECT key, priority FROM graphile_worker.jobs ORDER BY key`)).rows.map((r) => [r.key, r.priority]);

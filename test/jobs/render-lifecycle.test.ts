@@ -2,9 +2,8 @@
  * The render lifecycle's named transitions on a real database, the events trigger they drive,
  * and typed enqueueing (the task's own schema refuses a bad payload before it is queued).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import {
   claimRender,
@@ -20,10 +19,10 @@ import {
 import { enqueue } from '../../src/jobs/queue/add-job.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { normaliseRequest } from '../../src/model/render-request.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe('render lifecycle', () => {
-  let t: TestDb;
+  const t = useQueueDb({ seed: false });
   let n = 0;
   const request = normaliseRequest({ PCCase: ['x1'] }, null, resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }));
   const fresh = async () => {
@@ -40,11 +39,8 @@ describe('render lifecycle', () => {
   const row = (id: string) => t.db.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
     await ensureCustomer(t.db.db, 'acme');
   });
-  afterAll(async () => t?.close());
 
   it('creates a queued render recording what its key was computed with, once per key', async () => {
     const r = await fresh();

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog, UnknownPartsError } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
+import { UnknownPartsError } from '../../src/catalog/repository.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import { estimateRenderCost } from '../../src/jobs/cost-model.js';
 import { priorityFor } from '../../src/jobs/fair-priority.js';
@@ -10,10 +9,10 @@ import { retryJob } from '../../src/jobs/jobs-repository.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { rendererVersion } from '../../src/render/renderer-version.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe('render submission (no worker running)', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let acme: string;
   let globex: string;
   const parts = () => DEMO_BUILDS[0].parts as Record<string, string[]>;
@@ -21,13 +20,9 @@ describe('render submission (no worker running)', () => {
     Number((await t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render'`)).rows[0].n);
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     acme = (await ensureCustomer(t.db.db, 'acme')).id;
     globex = (await ensureCustomer(t.db.db, 'globex')).id;
   });
-  afterAll(async () => t?.close());
 
   it('creates and enqueues a new render, then reuses it for the same customer with the same job id', async () => {
     const first = await submitRender(t.db, { customerId: acme, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.11 } });

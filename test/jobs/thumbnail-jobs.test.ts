@@ -3,35 +3,25 @@
  * a batch of parts), `jobs list --kind thumbnails` lists it part by part, and `catalog import --no-thumbnails` queues none (the CLI runs as a child
  * process against this file's database). Thumbnails are queued below every render priority.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
 import { THUMBNAIL_BATCH_SIZE, THUMBNAIL_PRIORITY } from '../../src/jobs/queue/task-map.js';
 import { enqueueThumbnails, listThumbnailJobs } from '../../src/jobs/thumbnail-jobs.js';
 import type { Category } from '../../src/model/part.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
 import { FIXTURE_DIR } from '../helpers/opendb-data.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const bin = path.resolve('bin/render-farm');
 // categories whose fixture parts make a backlog of more than one thumbnail job
 const BACKLOG: readonly Category[] = ['RAM', 'CPU', 'GPU', 'PCCase', 'CaseFan', 'Motherboard'];
 
 describe('thumbnail jobs are visible', () => {
-  let api: TestApi;
+  const api = useTestApi();
   const cli = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], {
-        env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    runProcess(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' } });
   const thumbnailJobs = async () => Number((await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`)).rows[0].n);
   // parts waiting in thumbnail jobs (each job is a batch)
   const queuedParts = async () =>
@@ -39,10 +29,6 @@ describe('thumbnail jobs are visible', () => {
       (await api.t.db.pool.query(`SELECT COALESCE(sum(json_array_length(payload->'partIds')), 0) AS n FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`)).rows[0].n,
     );
 
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
 
   it('queues thumbnails below every render', () => {
     expect(THUMBNAIL_PRIORITY).toBeGreaterThan(MAX_RENDER_PRIORITY);

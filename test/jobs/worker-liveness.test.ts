@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
-import { waitFor } from '../helpers/worker-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('worker liveness', () => {
   let t: TestDb;
@@ -64,7 +64,7 @@ describe('worker liveness', () => {
       expect(await stoppedAt(w.id)).not.toBeNull();
       expect(await isLive(w.id)).toBe(false);
       // heartbeats come every 5 s
-      await waitFor('a heartbeat to revive the worker', () => isLive(w.id), 15_000);
+      await waitFor('a heartbeat to revive the worker', () => isLive(w.id), { timeoutMs: 15_000 });
       expect(await stoppedAt(w.id)).toBeNull();
       // revived, it is watched again: a later silence (a real death) is swept, freeing its jobs
       expect(await sweepAfterSilence()).toBe(true);

@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi, mintSession } from '../helpers/api.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const BIN = path.resolve('bin/render-farm');
@@ -20,7 +20,7 @@ interface Child {
 }
 
 describe('worker processes', () => {
-  let api: TestApi;
+  const api = useTestApi({}, { timeoutMs: 60_000 });
   let token: string;
   const children: Child[] = [];
   const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -54,15 +54,13 @@ describe('worker processes', () => {
   const ownerPid = (workerId: string | null) => Number(workerId?.split('-').at(-2));
 
   beforeAll(async () => {
-    api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
+    token = await mintSession(api, { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 });
   }, 60_000);
   afterEach(async () => {
     for (const c of children) c.proc.kill('SIGKILL');
     await Promise.all(children.map((c) => c.exited));
     children.length = 0;
   });
-  afterAll(async () => api?.close());
 
   it('a SIGKILLed worker\'s render is finished by another worker', async () => {
     const [a, b] = await Promise.all([spawnWorker(), spawnWorker()]);

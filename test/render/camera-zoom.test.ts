@@ -3,27 +3,16 @@
  * no frame of a 0.5 zoom sprite of DEMO-GLASS is near-uniform (one panel filling the frame),
  * and every frame still has background along its border.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RenderEngine } from '../../src/render/engine.js';
+import { describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { testEngine } from '../helpers/engine.js';
+import { useTestEngine } from '../helpers/engine.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
-let engine: RenderEngine;
-let dir: string;
-
-beforeAll(async () => {
-  engine = await testEngine();
-  dir = await mkdtemp(path.join(os.tmpdir(), 'zoom-test-'));
-});
-afterAll(async () => {
-  await engine?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const engine = useTestEngine();
+const dir = useTempDir('zoom-test-');
 
 /** Standard deviation of the luma of one frame of a sprite sheet. */
 function frameStdDev(data: Buffer, sheetWidth: number, channels: number, x0: number, y0: number, w: number, h: number): number {
@@ -44,7 +33,7 @@ function frameStdDev(data: Buffer, sheetWidth: number, channels: number, x0: num
 describe('cameraZoom 0.5', () => {
   it('no frame of a DEMO-GLASS sprite is near-uniform', async () => {
     const options = resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 0.5 });
-    const r = await engine.render({ build: demoStageBuild('DEMO-GLASS'), options, outDir: dir, outputs: { sprite: true } });
+    const r = await engine.render({ build: demoStageBuild('DEMO-GLASS'), options, outDir: dir(), outputs: { sprite: true } });
     const sheet = r.files.find((f) => f.kind === 'sprite')!;
     const { data, info } = await sharp(sheet.path).raw().toBuffer({ resolveWithObject: true });
     const layout = r.sprite!;

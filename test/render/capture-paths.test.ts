@@ -4,12 +4,11 @@
  * sheets and the hero still read during the turn, each checked against lossless stills.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { h264Bitrate, h264Codecs } from '../../src/encode/h264-config.js';
 import { VIDEO_SEGMENT_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
@@ -17,30 +16,24 @@ import type { RenderResult } from '../../src/render/renderer.js';
 import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { diffFraction } from '../helpers/pixels.js';
-import type { RenderEngine } from '../../src/render/engine.js';
-import { testEngine } from '../helpers/engine.js';
+import { useTestEngine } from '../helpers/engine.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
-let engine: RenderEngine;
+const engine = useTestEngine();
 let ffmpegPath: string;
-let dir: string;
+const dir = useTempDir('capture-test-');
 let webcodecs: boolean;
 const build = demoStageBuild('DEMO-GLASS');
 const small = (format: 'video' | 'sprite') => resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
 
 beforeAll(async () => {
-  engine = await testEngine();
   ffmpegPath = (await findFfmpeg({})).path;
-  dir = await mkdtemp(path.join(os.tmpdir(), 'capture-test-'));
   // whether this Chromium encodes H.264 with WebCodecs (Debian's does; SwiftShader-only builds may not)
   webcodecs = await engine.pool.use(async ({ page }) => {
     const codecs = h264Codecs(256, 256, 30);
     return !!(await page.evaluate(`window.__rfH264Codec(256, 256, 30, ${h264Bitrate(256, 256, 30)}, ${JSON.stringify(codecs)})`));
   });
-});
-afterAll(async () => {
-  await engine?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 async function probe(file: string): Promise<Record<string, string | number> & { duration: number }> {
@@ -96,20 +89,20 @@ async function withEncoderStub<T>(stub: string, fn: () => Promise<T>): Promise<T
 
 describe('video paths', () => {
   it('encodes with WebCodecs where the browser can, and reports the path', async () => {
-    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'auto'), outputs: { video: true } });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir(), 'auto'), outputs: { video: true } });
     expect(r.videoPath).toBe(webcodecs ? 'webcodecs' : 'x264');
     await expectGoodMp4(r, 120);
   });
 
   it('encodes JPEG frames through x264 when asked', async () => {
-    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'x264'), outputs: { video: true }, videoEncoder: 'x264' });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir(), 'x264'), outputs: { video: true }, videoEncoder: 'x264' });
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 120);
   });
 
   it('falls back to x264 when the page has no VideoEncoder', async () => {
     const r = await withEncoderStub('window.VideoEncoder = undefined', () =>
-      engine.render({ build, options: small('video'), outDir: path.join(dir, 'none'), outputs: { video: true }, frameLimit: 12 }),
+      engine.render({ build, options: small('video'), outDir: path.join(dir(), 'none'), outputs: { video: true }, frameLimit: 12 }),
     );
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 12);
@@ -123,7 +116,7 @@ describe('video paths', () => {
       encode(frame, opts) { if (++this.__n === 4) setTimeout(() => this.__fail(new Error('stub failure'))); return super.encode(frame, opts); }
     }`;
     const r = await withEncoderStub(stub, () =>
-      engine.render({ build, options: small('video'), outDir: path.join(dir, 'broken'), outputs: { video: true }, frameLimit: 12 }),
+      engine.render({ build, options: small('video'), outDir: path.join(dir(), 'broken'), outputs: { video: true }, frameLimit: 12 }),
     );
     expect(r.videoPath).toBe('x264');
     await expectGoodMp4(r, 12);
@@ -133,7 +126,7 @@ describe('video paths', () => {
 describe('raw-pixel sprites and stills', () => {
   it('places every frame upright in its cell, matching lossless renders', async () => {
     const o = small('sprite');
-    const r = await engine.render({ build, options: o, outDir: path.join(dir, 'sprite'), outputs: { sprite: true }, frameLimit: 14 });
+    const r = await engine.render({ build, options: o, outDir: path.join(dir(), 'sprite'), outputs: { sprite: true }, frameLimit: 14 });
     const sheet = r.files[0]!.path;
     const stills = await engine.stills({ build, options: o, indices: [0, 13] });
     for (const [k, i] of [0, 13].entries()) {
@@ -144,7 +137,7 @@ describe('raw-pixel sprites and stills', () => {
 
   it('writes the screenshot from the hero frame read during the turn', async () => {
     const o = small('video');
-    const r = await engine.render({ build, options: o, outDir: path.join(dir, 'still'), outputs: { video: true, screenshot: 'png' }, frameLimit: 3 });
+    const r = await engine.render({ build, options: o, outDir: path.join(dir(), 'still'), outputs: { video: true, screenshot: 'png' }, frameLimit: 3 });
     const png = await readFile(r.files.find((f) => f.kind === 'screenshot')!.path);
     const [still] = await engine.stills({ build, options: o, indices: [0] });
     // both lossless: identical pixels
@@ -152,7 +145,7 @@ describe('raw-pixel sprites and stills', () => {
   });
 
   it('renders just the still when only a screenshot is asked for', async () => {
-    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir, 'only-still'), outputs: { screenshot: 'webp' } });
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir(), 'only-still'), outputs: { screenshot: 'webp' } });
     expect(r.files.map((f) => f.kind)).toEqual(['screenshot']);
     expect(r.videoPath).toBeUndefined();
     expect((await sharp(r.files[0]!.path).metadata()).format).toBe('webp');

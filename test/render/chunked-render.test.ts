@@ -4,34 +4,24 @@
  * sprite sheets, the screenshot), and the joins between segments must not show.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { assembleSprite, assembleVideo, verifyVideo } from '../../src/encode/assemble.js';
 import { chunkUnitFrames } from '../../src/model/chunk-unit.js';
 import { VIDEO_SEGMENT_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
-import type { RenderEngine } from '../../src/render/engine.js';
 import type { ChunkResult } from '../../src/render/renderer.js';
-import { testEngine } from '../helpers/engine.js';
+import { useTestEngine } from '../helpers/engine.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
-let engine: RenderEngine;
-let dir: string;
+const engine = useTestEngine();
+const dir = useTempDir('chunk-test-');
 const build = demoStageBuild('DEMO-GLASS');
 const small = (format: 'video' | 'sprite') => resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
-
-beforeAll(async () => {
-  engine = await testEngine();
-  dir = await mkdtemp(path.join(os.tmpdir(), 'chunk-test-'));
-});
-afterAll(async () => {
-  await engine?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 const piece = (r: ChunkResult, kind: 'h264' | 'rows' | 'screenshot') => r.pieces.find((p) => p.kind === kind);
 
@@ -51,11 +41,11 @@ function meanAbsDiff(a: Buffer, b: Buffer): number {
 
 /** Renders the whole video and the same video in chunks; returns both MP4 paths and the chunks. */
 async function wholeAndChunked(name: string, videoEncoder: 'auto' | 'x264', bounds: Array<[number, number]>, o = small('video')) {
-  const whole = await engine.render({ build, options: o, outDir: path.join(dir, name, 'whole'), videoEncoder });
+  const whole = await engine.render({ build, options: o, outDir: path.join(dir(), name, 'whole'), videoEncoder });
   const chunks: ChunkResult[] = [];
   for (const [start, end] of bounds) {
     const progress: Array<[number, number]> = [];
-    const r = await engine.renderChunk({ build, options: o, outDir: path.join(dir, name, `c${start}`), videoEncoder, start, end, onProgress: (p) => p.stage === 'render' && progress.push([p.frame, p.total]) });
+    const r = await engine.renderChunk({ build, options: o, outDir: path.join(dir(), name, `c${start}`), videoEncoder, start, end, onProgress: (p) => p.stage === 'render' && progress.push([p.frame, p.total]) });
     expect(r.frames).toBe(end - start);
     expect(r.videoPath).toBe(whole.videoPath);
     // progress counts within the chunk
@@ -63,7 +53,7 @@ async function wholeAndChunked(name: string, videoEncoder: 'auto' | 'x264', boun
     expect(progress.at(-1)).toEqual([end - start, end - start]);
     chunks.push(r);
   }
-  const output = path.join(dir, name, 'assembled.mp4');
+  const output = path.join(dir(), name, 'assembled.mp4');
   await assembleVideo({ ffmpegPath: engine.tools.ffmpeg, segments: chunks.map((c) => piece(c, 'h264')!.path), fps: o.fps, width: o.width, height: o.height, output });
   return { o, whole, chunks, wholeMp4: whole.files.find((f) => f.kind === 'video')!.path, output };
 }
@@ -81,9 +71,9 @@ describe('chunked video', () => {
     expect(chunks.map((c) => c.pieces.map((p) => p.kind).sort())).toEqual([['h264', 'screenshot'], ['h264']]);
     const shot = whole.files.find((f) => f.kind === 'screenshot')!.path;
     expect((await readFile(piece(chunks[0]!, 'screenshot')!.path)).equals(await readFile(shot))).toBe(true);
-    expect(piece(chunks[0]!, 'h264')).toMatchObject({ mime: 'video/h264', path: path.join(dir, 'webcodecs', 'c0', 'video.h264') });
+    expect(piece(chunks[0]!, 'h264')).toMatchObject({ mime: 'video/h264', path: path.join(dir(), 'webcodecs', 'c0', 'video.h264') });
     // only finished files remain
-    expect((await readdir(path.join(dir, 'webcodecs', 'c60')))).toEqual(['video.h264']);
+    expect((await readdir(path.join(dir(), 'webcodecs', 'c60')))).toEqual(['video.h264']);
   });
 
   it('is byte-identical to the whole render on the x264 path', async () => {
@@ -124,13 +114,13 @@ describe('chunked sprite', () => {
   it('assembles rows of 2-3 chunks into the whole render\'s sheet, byte for byte', async () => {
     const o = small('sprite');
     expect(chunkUnitFrames(o)).toBe(12);
-    const whole = await engine.render({ build, options: o, outDir: path.join(dir, 'sprite', 'whole') });
+    const whole = await engine.render({ build, options: o, outDir: path.join(dir(), 'sprite', 'whole') });
     const bounds: Array<[number, number]> = [[0, 24], [24, 60], [60, 72]];
     const chunks = [];
     for (const [start, end] of bounds) {
-      chunks.push(await engine.renderChunk({ build, options: o, outDir: path.join(dir, 'sprite', `c${start}`), start, end }));
+      chunks.push(await engine.renderChunk({ build, options: o, outDir: path.join(dir(), 'sprite', `c${start}`), start, end }));
     }
-    const output = path.join(dir, 'sprite', 'assembled.webp');
+    const output = path.join(dir(), 'sprite', 'assembled.webp');
     await assembleSprite({ layout: o.sprite!, rows: chunks.map((c, k) => ({ firstRow: bounds[k]![0] / 12, path: piece(c, 'rows')!.path })), output });
     const sheet = whole.files.find((f) => f.kind === 'sprite')!.path;
     expect((await readFile(output)).equals(await readFile(sheet))).toBe(true);
@@ -141,8 +131,8 @@ describe('chunked sprite', () => {
 
   it('refuses a sheet with rows missing', async () => {
     const o = small('sprite');
-    const r = await engine.renderChunk({ build, options: o, outDir: path.join(dir, 'sprite-part'), start: 0, end: 12 });
-    await expect(assembleSprite({ layout: o.sprite!, rows: [{ firstRow: 0, path: piece(r, 'rows')!.path }], output: path.join(dir, 'sprite-part', 'x.webp') })).rejects.toThrow(/12 of 72 frames/);
+    const r = await engine.renderChunk({ build, options: o, outDir: path.join(dir(), 'sprite-part'), start: 0, end: 12 });
+    await expect(assembleSprite({ layout: o.sprite!, rows: [{ firstRow: 0, path: piece(r, 'rows')!.path }], output: path.join(dir(), 'sprite-part', 'x.webp') })).rejects.toThrow(/12 of 72 frames/);
   });
 });
 
@@ -150,7 +140,7 @@ describe('chunk bounds', () => {
   it('takes only whole units, opaque renders', async () => {
     const o = small('video');
     expect(chunkUnitFrames(o)).toBe(VIDEO_SEGMENT_FRAMES);
-    const at = (start: number, end: number, transparent = false) => engine.renderChunk({ build, options: o, outDir: path.join(dir, 'bounds'), start, end, transparent });
+    const at = (start: number, end: number, transparent = false) => engine.renderChunk({ build, options: o, outDir: path.join(dir(), 'bounds'), start, end, transparent });
     await expect(at(10, 60)).rejects.toThrow(/multiples of 30/);
     await expect(at(0, 50)).rejects.toThrow(/multiples of 30/);
     await expect(at(60, 150)).rejects.toThrow(/outside the turn/);

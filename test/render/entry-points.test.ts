@@ -16,6 +16,7 @@ import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { diffFraction } from '../helpers/pixels.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');
@@ -53,13 +54,13 @@ describe('API and CLI render a saved build identically', () => {
     const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
     const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...SMALL } });
     expect([200, 202]).toContain(s.status);
-    const until = Date.now() + 120_000;
-    for (;;) {
-      const r = await api.call('GET', `/render-build/${s.json.job_id}`, { token });
-      if (r.json.status === 'completed') return Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer());
-      if (r.json.status === 'error' || Date.now() > until) throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
-      await new Promise((res) => setTimeout(res, 250));
-    }
+    const r = await waitFor(`the API render of ${shareCode}`, () => api.call('GET', `/render-build/${s.json.job_id}`, { token }), {
+      until: (r) => r.json.status === 'completed' || r.json.status === 'error',
+      timeoutMs: 120_000,
+      show: (r) => JSON.stringify(r.json),
+    });
+    if (r.json.status !== 'completed') throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
+    return Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer());
   }
 
   async function cliSprite(shareCode: string): Promise<Buffer> {

@@ -3,34 +3,24 @@
  * MP4 properties (ffprobe), sprite sheet geometry, seamless loop, determinism, cancel.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { diffFraction } from '../helpers/pixels.js';
-import type { RenderEngine } from '../../src/render/engine.js';
-import { testEngine } from '../helpers/engine.js';
+import { useTestEngine } from '../helpers/engine.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
-let engine: RenderEngine;
-let dir: string;
+const engine = useTestEngine();
+const dir = useTempDir('render-test-');
 const build = demoStageBuild('DEMO-GLASS');
 // fast profile: these tests are about the pipeline, not the look
 const small = (format: 'video' | 'sprite') => resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
-
-beforeAll(async () => {
-  engine = await testEngine();
-  dir = await mkdtemp(path.join(os.tmpdir(), 'render-test-'));
-});
-afterAll(async () => {
-  await engine?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 async function probe(file: string) {
   const ffprobe = (await findFfprobe({})).path;
@@ -46,7 +36,7 @@ describe('renderBuild', () => {
   });
 
   it('writes a full-turn H.264 yuv420p MP4 with faststart, 120 frames at 30 fps', async () => {
-    const out = path.join(dir, 'video');
+    const out = path.join(dir(), 'video');
     const progress: number[] = [];
     const r = await engine.render({ build, options: small('video'), outDir: out, onProgress: (p) => p.stage === 'render' && progress.push(p.frame) });
     expect(r.frames).toBe(120);
@@ -69,7 +59,7 @@ describe('renderBuild', () => {
   });
 
   it('writes a 12-column WebP sprite sheet of 72 frames whose frames differ by rotation', async () => {
-    const out = path.join(dir, 'sprite');
+    const out = path.join(dir(), 'sprite');
     const r = await engine.render({ build, options: small('sprite'), outDir: out, outputs: { sprite: true } });
     expect(r.sprite).toEqual({ columns: 12, rows: 6, frames: 72, frame_width: 256, frame_height: 256 });
     const sheet = r.files[0]!;
@@ -94,14 +84,14 @@ describe('renderBuild', () => {
   });
 
   it('limits frames for quick runs and writes a PNG still when asked', async () => {
-    const out = path.join(dir, 'limited');
+    const out = path.join(dir(), 'limited');
     const r = await engine.render({ build, options: small('video'), outDir: out, frameLimit: 6, outputs: { video: true, screenshot: 'png' } });
     expect(r.frames).toBe(6);
     expect((await sharp(path.join(out, 'screenshot.png')).metadata()).format).toBe('png');
   });
 
   it('stops promptly on cancel and leaves no partial files', async () => {
-    const out = path.join(dir, 'cancel');
+    const out = path.join(dir(), 'cancel');
     const ac = new AbortController();
     let last = 0;
     const onProgress = (e: { stage: string; frame: number }) => {

@@ -3,13 +3,12 @@
  * of parts per job) render
  * real product shots that GET /assets/parts/:id then serves instead of the SVG placeholder.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
 import sharp from 'sharp';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
 import { getPartsByIds } from '../../src/catalog/repository.js';
 import type { FsArtifactStore } from '../../src/storage/fs-store.js';
@@ -20,20 +19,13 @@ import { thumbnailTask } from '../../src/jobs/tasks/thumbnail.js';
 import { createLogger } from '../../src/log.js';
 import { THUMBNAIL_PRIORITY } from '../../src/jobs/queue/task-map.js';
 import { enqueueThumbnails } from '../../src/jobs/thumbnail-jobs.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { useTestApi } from '../helpers/api.js';
+import { runProcess, type ProcessResult } from '../helpers/run-process.js';
 
 const bin = path.resolve('bin/render-farm');
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runProcess(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
 }
 
 /** A rendered thumbnail: a 256x256 WebP with an alpha channel and a transparent corner. */
@@ -55,12 +47,8 @@ async function opaqueShare(bytes: Buffer): Promise<number> {
 }
 
 describe('part thumbnails', () => {
-  let api: TestApi;
+  const api = useTestApi();
   let cpuShot: Buffer | null = null;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
 
   const image = async (id: string) => {
     const r = await fetch(`${api.url}/assets/parts/${id}`);

@@ -1,25 +1,17 @@
 /** `top` on a split render: the workers rendering its chunks show it, and its row counts chunks. */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
 import { enqueueMany } from '../../src/jobs/queue/add-job.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { claimChunk, splitRender } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe('render-farm top with split renders', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
-  }, 60_000);
-  afterAll(async () => t?.close());
+  const t = useQueueDb();
 
   it('shows the job on every worker rendering one of its chunks, and d/t chunks on its row', async () => {
     const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;

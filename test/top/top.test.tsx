@@ -7,30 +7,26 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { render } from 'ink-testing-library';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 import { jobDetail } from '../../src/top/job-detail.js';
 import { TopApp } from '../../src/top/ui/top-app.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 import { markCompleted, markError } from '../helpers/render-states.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/render-farm');
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
 describe('render-farm top', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   const ids: Record<'running' | 'waiting' | 'pregen' | 'done' | 'failed', { jobId: string; renderId: string }> = {} as never;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     const customer = async (name: string) => (await ensureCustomer(t.db.db, name)).id;
     const submit = async (who: string, width: number, format: 'sprite' | 'video' = 'sprite') => {
       const s = await submitRender(t.db, { customerId: await customer(who), parts: glass.parts, state: null, options: { format, width, height: width, profile: 'fast' } });
@@ -54,7 +50,6 @@ describe('render-farm top', () => {
     // graphile-worker removes a queue job once its task returns
     await sql`DELETE FROM graphile_worker._private_jobs WHERE payload->>'renderId' IN (${ids.done.renderId}, ${ids.failed.renderId})`.execute(t.db.db);
   }, 60_000);
-  afterAll(async () => t?.close());
 
   it('reads workers, queue by kind and customer, running/waiting/recent jobs and error counts', async () => {
     const s = await farmSnapshot(t.db);
@@ -82,14 +77,8 @@ describe('render-farm top', () => {
     let quit = 0;
     const source = { snapshot: () => farmSnapshot(t.db), detail: (id: string) => jobDetail(t.db, id) };
     const ui = render(<TopApp source={source} intervalMs={200} onQuit={() => quit++} />);
-    const frame = async (re: RegExp, what: string) => {
-      const until = Date.now() + 10_000;
-      while (!re.test(ui.lastFrame() ?? '')) {
-        if (Date.now() > until) throw new Error(`no ${what} in:\n${ui.lastFrame()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return ui.lastFrame()!;
-    };
+    const frame = (re: RegExp, what: string) =>
+      waitFor(what, () => ui.lastFrame() ?? '', { until: (f) => re.test(f), timeoutMs: 10_000, intervalMs: 50, show: (f) => `the screen:\n${f}` });
     let f = await frame(/WORKERS/, 'workers');
     expect(f).toMatch(/render-a\s+4242\s+egl\s+rendering\s+[0-9a-f]{8}\s+\[#####-----\]\s+50%/);
     expect(f).toMatch(/QUEUE\s+renders 1 \(\+1 running\)\s+pregen 1\s+thumbnails 0\s+webhooks 0/);
@@ -137,7 +126,7 @@ describe('render-farm top', () => {
     ui.stdin.write('\r');
     await frame(/error\s+the render timed out after 900 s/, 'the full error in the detail');
     ui.stdin.write('q');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('q to quit', () => quit > 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(quit).toBe(1);
     ui.unmount();
   });

@@ -15,9 +15,12 @@ import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createWebhook, listDeliveries } from '../../src/webhooks/webhooks-repository.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { markCompleted, markError, markProcessing, renderIdOfJob } from '../helpers/render-states.js';
 
 const run = promisify(execFile);
+// deliveries run in the serve process's runner: re-check often, give a retry with backoff time
+const SOON = { timeoutMs: 30_000, intervalMs: 100 };
 const BIN = path.resolve('bin/render-farm');
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
@@ -47,16 +50,6 @@ async function startReceiver() {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { got, base, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
-
-const waitFor = async <T,>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 let size = 256;
 async function newJob(api: TestApi, key: string) {
@@ -93,7 +86,7 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     await markProcessing(api.t.db, renderId);
     expect(rx.got).toHaveLength(0); // only completed/error are delivered
     await markCompleted(api.t.db, renderId);
-    const hit = await waitFor('the delivery', async () => rx.got.find((g) => g.path === '/ok'));
+    const hit = await waitFor('the delivery', async () => rx.got.find((g) => g.path === '/ok'), SOON);
     expect(hit.headers['content-type']).toBe('application/json');
     expect(hit.headers['render-farm-event']).toBe('job.completed');
     expect(verifyWebhook(reg.json.secret, hit.body, hit.headers['render-farm-signature'] as string)).toBe(true);
@@ -105,7 +98,7 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     const log = await waitFor('the log entry', async () => {
       const r = await api.call('GET', `/webhooks/${reg.json.id}/deliveries`, { token: api.key });
       return r.json.deliveries[0]?.status === 'delivered' ? r.json.deliveries : null;
-    });
+    }, SOON);
     expect(log[0]).toMatchObject({ job_id: jobId, event: 'job.completed', status: 'delivered', attempts: 1, response_status: 200, last_error: null });
     expect((await api.call('DELETE', `/webhooks/${reg.json.id}`, { token: api.key })).status).toBe(204);
     expect((await api.call('DELETE', `/webhooks/${reg.json.id}`, { token: api.key })).status).toBe(404);
@@ -120,7 +113,7 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     const d = await waitFor('delivery after a retry', async () => {
       const [row] = await listDeliveries(api.t.db, { webhookId: reg.json.id });
       return row?.status === 'delivered' ? row : null;
-    });
+    }, SOON);
     expect(d).toMatchObject({ jobId, event: 'job.error', attempts: 2, responseStatus: 200 });
     const hits = rx.got.filter((g) => g.path === '/flaky');
     expect(hits).toHaveLength(2);
@@ -133,7 +126,7 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     await api.call('POST', '/webhooks', { token: key, body: { url: `${rx.base}/gone` } });
     const { jobId, renderId } = await newJob(api, key);
     await markCompleted(api.t.db, renderId);
-    await waitFor('a failed attempt', async () => rx.got.some((g) => g.path === '/gone'));
+    await waitFor('a failed attempt', async () => rx.got.some((g) => g.path === '/gone'), SOON);
     const token = (await api.call('POST', '/auth/render-session', { token: key, body: {} })).json.session_token;
     expect((await api.call('GET', `/render-build/${jobId}`, { token })).json.status).toBe('completed');
     const [d] = await listDeliveries(api.t.db, { jobId });
@@ -182,8 +175,8 @@ describe('webhooks (loopback allowed for the test receiver)', () => {
     const before = rx.got.filter((g) => g.path === '/flaky').length;
     const again = await run('node', [BIN, 'webhooks', 'redeliver', flaky.id], { env });
     const fresh = /^queued delivery ([0-9a-f-]{36})$/.exec(again.stdout.trim())![1]!;
-    await waitFor('the redelivery', async () => rx.got.filter((g) => g.path === '/flaky').length > before);
-    await waitFor('the new log entry delivered', async () => (await listDeliveries(api.t.db, {})).find((d) => d.id === fresh && d.status === 'delivered'));
+    await waitFor('the redelivery', async () => rx.got.filter((g) => g.path === '/flaky').length > before, SOON);
+    await waitFor('the new log entry delivered', async () => (await listDeliveries(api.t.db, {})).find((d) => d.id === fresh && d.status === 'delivered'), SOON);
     const refused = await run('node', [BIN, 'webhooks', 'add', '--customer', 'cli-co', '--url', `${rx.base}/ok`], { env: { ...env, RENDER_FARM_WEBHOOK_ALLOW_HTTP: 'true' } }).catch((e) => e);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
@@ -222,7 +215,7 @@ describe('webhooks (strict SSRF policy)', () => {
     const d = await waitFor('the refused delivery', async () => {
       const [row] = await listDeliveries(api.t.db, { webhookId: webhook.id });
       return row && row.status !== 'pending' ? row : null;
-    });
+    }, SOON);
     expect(d).toMatchObject({ jobId, status: 'failed', attempts: 1, responseStatus: null });
     expect(d.lastError).toMatch(/127\.0\.0\.1, a private, loopback or reserved address/);
     expect(rx.got).toHaveLength(0);

@@ -1,0 +1,18 @@
+/** A test database ready for jobs: the graphile queue installed and the demo catalog seeded. */
+import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { installQueue } from '../../src/jobs/queue/runner.js';
+import { useTestDb, type TestDb } from './db.js';
+
+/** This file's database with the queue and the demo catalog (useTestDb). */
+export function useQueueDb(opts: { seed?: boolean; timeoutMs?: number } = {}): TestDb {
+  return useTestDb(
+    {},
+    {
+      setup: async (t) => {
+        await installQueue(t.db.pool);
+        if (opts.seed ?? true) await seedDemoCatalog(t.db);
+      },
+      timeoutMs: opts.timeoutMs ?? 60_000,
+    },
+  );
+}
