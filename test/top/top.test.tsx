@@ -125,6 +125,16 @@ describe('render-farm top', () => {
     await frame(new RegExp(`> ${failedId}`), 'the failed row selected');
     ui.stdin.write('\r');
     await frame(/error\s+the render timed out after 900 s/, 'the full error in the detail');
+    // keys typed faster than the screen renders: up then enter at once open the row above, not
+    // the row the last render had selected
+    ui.stdin.write('\u001B');
+    const closed = await frame(/^(?![\s\S]*JOB [0-9a-f-]{36}\s+\(render)/, 'the detail closed again');
+    const rows = closed.split('\n').filter((l) => /^[> ] [0-9a-f]{8}\s/.test(l));
+    const above = rows[rows.findIndex((l) => l.startsWith('>')) - 1]!.slice(2, 10);
+    ui.stdin.write('\u001B[A');
+    ui.stdin.write('\r');
+    f = await frame(/JOB [0-9a-f-]{36}\s+\(render/, 'the detail of the row above');
+    expect(f).toMatch(new RegExp(`JOB ${above}`));
     ui.stdin.write('q');
     await waitFor('q to quit', () => quit > 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(quit).toBe(1);

@@ -22,7 +22,12 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [detail, setDetail] = useState<JobDetail | null>(null);
+  // Keys can arrive faster than the screen renders (down then enter in one read), so the key
+  // handler and the async detail reads use the selection as it is now, kept in refs, not the
+  // selection of the last render.
+  const selectedRef = useRef<string | null>(null);
   const openRef = useRef<string | null>(null);
+  selectedRef.current = selectedId;
   openRef.current = open ? selectedId : null;
 
   useEffect(() => {
@@ -35,7 +40,7 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
         const d = jobId ? await source.detail(jobId) : null;
         if (stopped) return;
         setSnap(s);
-        if (jobId) setDetail(d);
+        if (jobId && openRef.current === jobId) setDetail(d);
         setProblem(null);
       } catch (err) {
         if (!stopped) setProblem(`refresh failed: ${(err as Error).message.split('\n')[0]}; retrying`);
@@ -50,25 +55,38 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
   }, [source, intervalMs]);
 
   const lines = snap ? jobLines(snap) : [];
-  const index = Math.max(0, lines.findIndex((l) => l.jobId === selectedId));
-  const current = lines[index];
+  const indexOf = (jobId: string | null) => Math.max(0, lines.findIndex((l) => l.jobId === jobId));
+  const index = indexOf(selectedId);
+  const select = (jobId: string, opened: boolean) => {
+    selectedRef.current = jobId;
+    openRef.current = opened ? jobId : null;
+    setSelectedId(jobId);
+    setOpen(opened);
+    setDetail(null);
+  };
 
   useInput((input, key) => {
     if (input === 'q') return onQuit();
-    if (key.escape) return setOpen(false);
-    if (!lines.length) return;
-    if (key.upArrow || key.downArrow) {
-      const next = Math.min(lines.length - 1, Math.max(0, index + (key.upArrow ? -1 : 1)));
-      setSelectedId(lines[next]!.jobId);
-      setOpen(false);
-      setDetail(null);
+    if (key.escape) {
+      openRef.current = null;
+      return setOpen(false);
     }
-    if (key.return && current) {
-      if (open) return setOpen(false);
-      setSelectedId(current.jobId);
-      setOpen(true);
-      setDetail(null);
-      void source.detail(current.jobId).then(setDetail, () => {});
+    if (!lines.length) return;
+    const current = lines[indexOf(selectedRef.current)]!;
+    if (key.upArrow || key.downArrow) {
+      const next = Math.min(lines.length - 1, Math.max(0, indexOf(selectedRef.current) + (key.upArrow ? -1 : 1)));
+      select(lines[next]!.jobId, false);
+    }
+    if (key.return) {
+      if (openRef.current) {
+        openRef.current = null;
+        return setOpen(false);
+      }
+      const jobId = current.jobId;
+      select(jobId, true);
+      void source.detail(jobId).then((d) => {
+        if (openRef.current === jobId) setDetail(d);
+      }, () => {});
     }
   });
 
@@ -102,7 +120,7 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
       </Box>
       {open && (
         <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1}>
-          {detail ? detailLines(detail).map((l, i) => <Text key={i}>{l}</Text>) : <Text>loading {current?.jobId}…</Text>}
+          {detail ? detailLines(detail).map((l, i) => <Text key={i}>{l}</Text>) : <Text>loading {lines[index]?.jobId}…</Text>}
         </Box>
       )}
       <Text color="gray">q quit   ↑/↓ select a job   enter details   esc close</Text>
