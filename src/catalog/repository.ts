@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { NotFoundError, UserError } from '../errors.js';
 import { DEMO_BUILDS, DEMO_PARTS } from './demo-catalog.js';
 import { CATEGORIES, isCategory, type Category, type Part, type PartIdMap } from '../model/part.js';
+import { countProblems } from '../model/parts-map.js';
 import { interactiveStateSchema, type InteractiveState } from '../model/interactive-state.js';
 
 /** What a part listing shows (the API adds the image URL from `image_key`). */
@@ -39,7 +40,7 @@ export interface BuildRow {
 /** Why a build cannot be created; `problems` names each offending value. */
 export class CatalogValidationError extends UserError {
   constructor(
-    public override readonly code: 'invalid_category' | 'unknown_part' | 'invalid_state' | 'invalid_share_code' | 'share_code_taken' | 'empty_parts',
+    public override readonly code: 'invalid_category' | 'invalid_parts' | 'unknown_part' | 'invalid_state' | 'invalid_share_code' | 'share_code_taken' | 'empty_parts',
     message: string,
     public readonly problems: string[] = [],
   ) {
@@ -176,6 +177,9 @@ async function validateBuild(db: Db, input: NewBuild): Promise<{ parts: PartIdMa
     if (ids.length) parts[category] = ids as string[];
   }
   if (Object.keys(parts).length === 0) throw new CatalogValidationError('empty_parts', 'a build needs at least one part');
+  // the same per-category limits as a render request: a saved build is rendered by its share code
+  const counts = countProblems(parts);
+  if (counts.length) throw new CatalogValidationError('invalid_parts', counts.map((c) => c.message).join('; '), counts.map((c) => c.message));
 
   let state: InteractiveState | null = null;
   if (input.interactiveState !== undefined && input.interactiveState !== null) {

@@ -4,7 +4,6 @@
  * (src/model/parts-map.ts for the map's rules, src/catalog/resolve-build.ts for the IDs).
  * A map without a case is accepted everywhere: the stage draws its default case.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +14,7 @@ import { resolveBuild } from '../../src/catalog/resolve-build.js';
 import { parsePartsMap } from '../../src/model/parts-map.js';
 import { planPregen } from '../../src/pregen/plan.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { runProcess, type ProcessResult } from '../helpers/run-process.js';
 
 const bin = path.resolve('bin/render-farm');
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
@@ -30,12 +30,6 @@ const CASES: Case[] = [
   { name: 'empty', parts: {}, accept: false, code: 'invalid_body', names: /parts must not be empty/ },
   { name: 'unknown ID', parts: { PCCase: [I.caseCubeItx], GPU: ['nosuchgpu1'] }, accept: false, code: 'part_not_found', names: /nosuchgpu1/ },
 ];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('parts map parity: API, render CLI, pregen plan', () => {
   let api: TestApi;
@@ -55,20 +49,12 @@ describe('parts map parity: API, render CLI, pregen plan', () => {
   });
 
   /** `render-farm render --build <map>`: the CLI as a user runs it. */
-  async function cliRender(c: Case): Promise<Run & { out: string }> {
+  async function cliRender(c: Case): Promise<ProcessResult & { out: string }> {
     const slug = c.name.replace(/\W+/g, '-');
     const file = path.join(tmp, `${slug}.json`);
     const out = path.join(tmp, `out-${slug}`);
     await fs.writeFile(file, JSON.stringify({ parts: c.parts }));
-    const run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, 'render', '--build', file, '--out', out, ...SMALL_FLAGS], { env: { ...process.env, ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runProcess(process.execPath, [bin, 'render', '--build', file, '--out', out, ...SMALL_FLAGS], { env: { ...process.env, ...env } });
     return { ...run, out };
   }
 

@@ -82,6 +82,10 @@ describe('catalog repository (real PostgreSQL)', () => {
     expect(unknown.code).toBe('unknown_part');
     expect(unknown.problems).toEqual(['nosuchpart (GPU): no such part', `${DEMO_IDS.cpuR5}: is a CPU, listed under GPU`]);
     expect((await fail({ name: 'x', parts: {} })).code).toBe('empty_parts');
+    // a saved build is rendered by share code: the render request's count limits apply when it is saved
+    const twoCases = await fail({ name: 'x', parts: { PCCase: [DEMO_IDS.caseCubeItx, DEMO_IDS.caseSlabItx] } });
+    expect(twoCases.code).toBe('invalid_parts');
+    expect(twoCases.message).toBe('a build holds at most 1 PCCase part, got 2');
     const state = await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, interactiveState: { fans: [{ slot: 'roof-1' }] } });
     expect(state.code).toBe('invalid_state');
     expect(state.message).toMatch(/fans\.0\.slot/);
