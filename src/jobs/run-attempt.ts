@@ -3,10 +3,14 @@
  * a PermanentRenderError (bad data) or the job's last attempt fails the work for good and
  * returns, so graphile completes the job instead of retrying it; any other error is recorded
  * as a retry and rethrown, so graphile retries with backoff. The reason recorded names a
- * time-out or a worker shutdown rather than the abort error they cause.
+ * time-out or a worker shutdown rather than the abort error they cause. runRenderAttempt adds
+ * what the pixel-rendering tasks share: the time bound, a scratch dir and throttled progress.
  */
+import fs from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
 import type { Logger } from '../log.js';
+import type { RenderProgress } from '../render/renderer.js';
+import { makeTempDir } from '../temp-dirs.js';
 import { PermanentRenderError } from './errors.js';
 
 export interface Attempt {
@@ -45,5 +49,46 @@ export async function runAttempt(a: Attempt, work: () => Promise<void>): Promise
     await a.retry?.(reason);
     a.log.warn({ err: reason }, a.messages.retry);
     throw err;
+  }
+}
+
+/** progress is written at most this often (each write is a row update that NOTIFYs listeners) */
+const PROGRESS_EVERY_MS = 1_000;
+
+export interface RenderAttempt extends Omit<Attempt, 'timeout'> {
+  /** the attempt's time bound */
+  timeoutMs: number;
+  /** the scratch dir's kind (temp-dirs.ts) */
+  scratch: string;
+  /** writes progress; called at most once a second, failures ignored (the next write catches up) */
+  progress(p: RenderProgress): Promise<unknown>;
+}
+
+/** What a pixel-rendering attempt works with. */
+export interface RenderAttemptTools {
+  /** scratch dir, removed when the attempt ends */
+  tmp: string;
+  /** aborts on the time bound or a worker shutdown */
+  signal: AbortSignal;
+  /** the engine's onProgress, throttled */
+  onProgress(p: RenderProgress): void;
+}
+
+/** runAttempt for the tasks that render pixels (render, render-chunk): a time bound, a scratch dir and throttled progress around the work. */
+export async function runRenderAttempt(a: RenderAttempt, work: (t: RenderAttemptTools) => Promise<void>): Promise<void> {
+  const tmp = await makeTempDir(a.scratch);
+  const timeout = AbortSignal.timeout(a.timeoutMs);
+  const signal = AbortSignal.any([timeout, a.helpers.abortSignal]);
+  let lastWrite = 0;
+  const onProgress = (p: RenderProgress) => {
+    const now = Date.now();
+    if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
+    lastWrite = now;
+    void a.progress(p).catch(() => {});
+  };
+  try {
+    await runAttempt({ ...a, timeout: { signal: timeout, ms: a.timeoutMs } }, () => work({ tmp, signal, onProgress }));
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
   }
 }

@@ -2,11 +2,13 @@
  * runAttempt, the one retry-or-fail of render, render-chunk and render-assemble: which
  * failures end the work, which are retried, and the reason recorded for each.
  */
+import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PermanentRenderError } from '../../src/jobs/errors.js';
-import { runAttempt, type Attempt } from '../../src/jobs/run-attempt.js';
+import { runAttempt, runRenderAttempt, type Attempt } from '../../src/jobs/run-attempt.js';
+import type { RenderProgress } from '../../src/render/renderer.js';
 
 /** A real pino logger writing JSON lines into `lines`, and what fail/retry recorded. */
 function attempt(job: { attempts: number; max_attempts: number }, extra: Partial<Attempt> = {}) {
@@ -70,5 +72,48 @@ describe('runAttempt', () => {
     await expect(runAttempt(a, async () => Promise.reject(new Error('aborted')))).rejects.toThrow('aborted');
     expect(recorded).toEqual([]);
     expect(lines[0]).toMatchObject({ msg: 'assembly failed, will retry', err: 'the worker shut down during assembly' });
+  });
+});
+
+describe('runRenderAttempt', () => {
+  const frame = (f: number, total = 120): RenderProgress => ({ stage: 'render', frame: f, total, fps: 30 });
+
+  it('gives the work a scratch dir it removes afterwards, also when the work fails', async () => {
+    const { a } = attempt({ attempts: 1, max_attempts: 3 });
+    let seen = '';
+    await runRenderAttempt({ ...a, timeoutMs: 60_000, scratch: 'job', progress: async () => {} }, async ({ tmp }) => {
+      seen = tmp;
+      expect(existsSync(tmp)).toBe(true);
+    });
+    expect(seen).toMatch(/render-farm-job-/);
+    expect(existsSync(seen)).toBe(false);
+    await expect(
+      runRenderAttempt({ ...a, timeoutMs: 60_000, scratch: 'chunk', progress: async () => {} }, async ({ tmp }) => {
+        seen = tmp;
+        throw new Error('browser crashed');
+      }),
+    ).rejects.toThrow('browser crashed');
+    expect(existsSync(seen)).toBe(false);
+  });
+
+  it('writes progress at most once a second, never for an empty total, and ignores a failed write', async () => {
+    const { a } = attempt({ attempts: 1, max_attempts: 3 });
+    const writes: number[] = [];
+    await runRenderAttempt(
+      { ...a, timeoutMs: 60_000, scratch: 'job', progress: async (p) => (writes.push(p.frame), Promise.reject(new Error('database down'))) },
+      async ({ onProgress }) => {
+        onProgress(frame(0, 0));
+        for (let f = 1; f <= 5; f++) onProgress(frame(f));
+      },
+    );
+    expect(writes).toEqual([1]);
+  });
+
+  it('aborts the work at its time bound and names the time-out', async () => {
+    const { a, recorded } = attempt({ attempts: 3, max_attempts: 3 });
+    await runRenderAttempt({ ...a, timeoutMs: 1_000, scratch: 'job', progress: async () => {} }, ({ signal }) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    expect(recorded).toEqual(['fail: the render timed out after 1 s']);
   });
 });

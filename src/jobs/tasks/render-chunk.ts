@@ -6,18 +6,16 @@
  * assemble task in the same transaction. Retries, time-out, drain and dead-worker recovery
  * are per chunk: a crash loses only this chunk's frames.
  */
-import fs from 'node:fs/promises';
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { chunkArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
-import { makeTempDir } from '../../temp-dirs.js';
 import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
-import { runAttempt } from '../run-attempt.js';
+import { runRenderAttempt } from '../run-attempt.js';
 import { claimChunk, completeChunk, failChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../render-lifecycle.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
@@ -43,8 +41,6 @@ export function chunkPieceKeys(render: Pick<RenderRow, 'cache_key' | 'format'>, 
     : { rows: key(CHUNK_PIECE_FILES.rows), screenshot: key(CHUNK_PIECE_FILES.screenshot) };
 }
 
-const PROGRESS_EVERY_MS = 1_000;
-
 export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> {
   return async ({ renderId, plan, idx }, helpers) => {
     const { db } = ctx;
@@ -64,59 +60,48 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
     const { render, chunk } = claimed;
     jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
     jlog.info('chunk started');
-    const tmp = await makeTempDir('chunk');
-    const timeout = AbortSignal.timeout(ctx.timeoutMs);
-    const signal = AbortSignal.any([timeout, helpers.abortSignal]);
-    let lastWrite = 0;
-    try {
-      await runAttempt(
-        {
-          helpers,
-          log: jlog,
-          during: 'the chunk',
-          timeout: { signal: timeout, ms: ctx.timeoutMs },
-          messages: { failed: 'chunk failed: the render failed', retry: 'chunk failed, will retry' },
-          fail: (reason) => record(() => failChunk(db.db, renderId, plan, idx, reason)),
-          retry: (reason) => record(() => requeueChunk(db.db, renderId, plan, idx, reason)),
-        },
-        async () => {
-          const { request, build } = await loadRenderInput(db, render, record);
-          const o = request.options;
-          const result = await ctx.engine.renderChunk({
-            build,
-            options: o,
-            start: chunk.start_frame,
-            end: chunk.end_frame,
-            outDir: tmp,
-            signal,
-            onProgress: (p) => {
-              const now = Date.now();
-              if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
-              lastWrite = now;
-              void recordChunkProgress(db.db, renderId, plan, idx, p.frame).catch(() => {});
-            },
-          });
-          const keys = chunkPieceKeys(render, plan, idx);
-          const pieces: ChunkPieces = {};
-          for (const piece of result.pieces) {
-            const key = keys[piece.kind];
-            if (!key) throw new Error(`chunk produced an unexpected ${piece.kind} piece`);
-            await ctx.store.putFile(key, piece.path, piece.mime);
-            pieces[piece.kind] = key;
-          }
-          const left = await record(() =>
-            db.db.transaction().execute(async (trx) => {
-              const r = await completeChunk(trx, renderId, plan, idx, { pieces, renderMs: result.timings.total, backend: result.backend });
-              if (r?.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
-              return r;
-            }),
-          );
-          await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
-          jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left?.remaining ?? null }, left ? 'chunk done' : 'chunk done, but its render moved on (superseded)');
-        },
-      );
-    } finally {
-      await fs.rm(tmp, { recursive: true, force: true });
-    }
+    await runRenderAttempt(
+      {
+        helpers,
+        log: jlog,
+        during: 'the chunk',
+        timeoutMs: ctx.timeoutMs,
+        scratch: 'chunk',
+        progress: (p) => recordChunkProgress(db.db, renderId, plan, idx, p.frame),
+        messages: { failed: 'chunk failed: the render failed', retry: 'chunk failed, will retry' },
+        fail: (reason) => record(() => failChunk(db.db, renderId, plan, idx, reason)),
+        retry: (reason) => record(() => requeueChunk(db.db, renderId, plan, idx, reason)),
+      },
+      async ({ tmp, signal, onProgress }) => {
+        const { request, build } = await loadRenderInput(db, render, record);
+        const o = request.options;
+        const result = await ctx.engine.renderChunk({
+          build,
+          options: o,
+          start: chunk.start_frame,
+          end: chunk.end_frame,
+          outDir: tmp,
+          signal,
+          onProgress,
+        });
+        const keys = chunkPieceKeys(render, plan, idx);
+        const pieces: ChunkPieces = {};
+        for (const piece of result.pieces) {
+          const key = keys[piece.kind];
+          if (!key) throw new Error(`chunk produced an unexpected ${piece.kind} piece`);
+          await ctx.store.putFile(key, piece.path, piece.mime);
+          pieces[piece.kind] = key;
+        }
+        const left = await record(() =>
+          db.db.transaction().execute(async (trx) => {
+            const r = await completeChunk(trx, renderId, plan, idx, { pieces, renderMs: result.timings.total, backend: result.backend });
+            if (r?.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
+            return r;
+          }),
+        );
+        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left?.remaining ?? null }, left ? 'chunk done' : 'chunk done, but its render moved on (superseded)');
+      },
+    );
   };
 }

@@ -6,7 +6,6 @@
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
@@ -19,10 +18,9 @@ import { planChunks, secondsPerFrame } from '../chunk-plan.js';
 import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
-import { runAttempt } from '../run-attempt.js';
+import { runRenderAttempt } from '../run-attempt.js';
 import { claimRender, completeRender, failRender, recordProgress, requeueRender, splitRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
-import { makeTempDir } from '../../temp-dirs.js';
 import { recordWorkerSpeed, slowestWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
 
@@ -39,8 +37,6 @@ export interface RenderTaskContext {
   /** wanted seconds per chunk (chunk-plan.ts); 0 renders every render in one task */
   chunkSeconds: number;
 }
-
-const PROGRESS_EVERY_MS = 1_000;
 
 export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
   return async ({ renderId }, helpers) => {
@@ -60,86 +56,74 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
     }
     jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
     jlog.info('render started');
-    const tmp = await makeTempDir('job');
-    const timeout = AbortSignal.timeout(ctx.timeoutMs);
-    const signal = AbortSignal.any([timeout, helpers.abortSignal]);
-    let lastWrite = 0;
-    try {
-      await runAttempt(
-        {
-          helpers,
-          log: jlog,
-          during: 'the render',
-          timeout: { signal: timeout, ms: ctx.timeoutMs },
-          messages: { failed: 'render failed', retry: 'render failed, will retry' },
-          fail: async (reason) => {
-            await record(() => failRender(db.db, renderId, reason));
-            renderResults.inc({ result: 'failed' });
-          },
-          retry: async (reason) => {
-            await record(() => requeueRender(db.db, renderId, reason));
-            renderResults.inc({ result: 'retried' });
-          },
+    await runRenderAttempt(
+      {
+        helpers,
+        log: jlog,
+        during: 'the render',
+        timeoutMs: ctx.timeoutMs,
+        scratch: 'job',
+        progress: (p) => recordProgress(db.db, renderId, p.frame / p.total),
+        messages: { failed: 'render failed', retry: 'render failed, will retry' },
+        fail: async (reason) => {
+          await record(() => failRender(db.db, renderId, reason));
+          renderResults.inc({ result: 'failed' });
         },
-        async () => {
-          const { request, build } = await loadRenderInput(db, claimed, record);
-          const o = request.options;
-          if (ctx.chunkSeconds > 0) {
-            // split when it is worth it: chunks sized for the slowest live worker, any worker renders them
-            const spf = secondsPerFrame(o, await record(() => slowestWorkerSpeed(db, o.profile)));
-            const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds });
-            if (ranges.length > 1) {
-              const plan = randomUUID();
-              await record(() =>
-                db.db.transaction().execute(async (trx) => {
-                  await splitRender(trx, renderId, plan, ranges);
-                  // at the priority its render job had (fair-priority.ts)
-                    await enqueueMany(trx, 'render-chunk', ranges.map((r) => ({ payload: { renderId, plan, idx: r.idx }, priority: helpers.job.priority })));
-                }),
-              );
-              jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000 }, 'render split into chunks');
-              return;
-            }
-          }
-          const result = await ctx.engine.render({
-            build,
-            options: o,
-            outDir: tmp,
-            signal,
-            onProgress: (p) => {
-              const now = Date.now();
-              if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
-              lastWrite = now;
-              void recordProgress(db.db, renderId, p.frame / p.total)
-                .catch(() => {});
-            },
-          });
-          const artifacts: RenderArtifacts = {};
-          for (const f of result.files) {
-            const ext = path.extname(f.path);
-            const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
-            const key = renderArtifactKey(claimed.cache_key, name);
-            await ctx.store.putFile(key, f.path, f.mime);
-            artifacts[f.kind] = key;
-          }
-          await record(() =>
-            completeRender(db.db, renderId, {
-              artifacts,
-              spriteLayout: result.sprite ?? null,
-              backend: result.backend,
-              framesPerSecond: result.framesPerSecond,
-              renderMs: result.timings.total,
-            }),
-          );
-          await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
-          renderResults.inc({ result: 'completed' });
-          renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
-          framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
-          jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
+        retry: async (reason) => {
+          await record(() => requeueRender(db.db, renderId, reason));
+          renderResults.inc({ result: 'retried' });
         },
-      );
-    } finally {
-      await fs.rm(tmp, { recursive: true, force: true });
-    }
+      },
+      async ({ tmp, signal, onProgress }) => {
+        const { request, build } = await loadRenderInput(db, claimed, record);
+        const o = request.options;
+        if (ctx.chunkSeconds > 0) {
+          // split when it is worth it: chunks sized for the slowest live worker, any worker renders them
+          const spf = secondsPerFrame(o, await record(() => slowestWorkerSpeed(db, o.profile)));
+          const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds });
+          if (ranges.length > 1) {
+            const plan = randomUUID();
+            await record(() =>
+              db.db.transaction().execute(async (trx) => {
+                await splitRender(trx, renderId, plan, ranges);
+                // at the priority its render job had (fair-priority.ts)
+                  await enqueueMany(trx, 'render-chunk', ranges.map((r) => ({ payload: { renderId, plan, idx: r.idx }, priority: helpers.job.priority })));
+              }),
+            );
+            jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000 }, 'render split into chunks');
+            return;
+          }
+        }
+        const result = await ctx.engine.render({
+          build,
+          options: o,
+          outDir: tmp,
+          signal,
+          onProgress,
+        });
+        const artifacts: RenderArtifacts = {};
+        for (const f of result.files) {
+          const ext = path.extname(f.path);
+          const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
+          const key = renderArtifactKey(claimed.cache_key, name);
+          await ctx.store.putFile(key, f.path, f.mime);
+          artifacts[f.kind] = key;
+        }
+        await record(() =>
+          completeRender(db.db, renderId, {
+            artifacts,
+            spriteLayout: result.sprite ?? null,
+            backend: result.backend,
+            framesPerSecond: result.framesPerSecond,
+            renderMs: result.timings.total,
+          }),
+        );
+        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+        renderResults.inc({ result: 'completed' });
+        renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
+        framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
+        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
+      },
+    );
   };
 }
