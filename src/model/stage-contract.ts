@@ -14,6 +14,12 @@ import { CAMERA_OFFSET_X, CAMERA_ZOOM, clamp, GRID_LIMITS, MAX_SIZE, PROFILES, S
 export interface StageBuild {
   parts: Partial<Record<Category, Part[]>>;
   state: InteractiveState | null;
+  /**
+   * Part ID -> sha256 of its prepared GLB (part-models.ts), for the parts that have an artist's
+   * model. The page fetches `/models/<sha256>.glb` from the stage server; absent or empty: every
+   * part is procedural.
+   */
+  models?: Record<string, string>;
 }
 
 /** What the stage needs of the resolved render options. */
