@@ -1,7 +1,7 @@
 /** Route guard: authenticates the request and checks one scope (401 / 403 per DESIGN.md). */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
-import { hasScope, type Scope } from '../auth/scopes.js';
+import { hasScope, isAdminScope, type Scope } from '../auth/scopes.js';
 import type { ApiContext } from './context.js';
 import { UserError } from '../errors.js';
 import { forbidden } from './http-error.js';
@@ -51,6 +51,13 @@ export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKey
     if (result.deprecatedBrowserKey) res.setHeader('X-Service-Auth-Deprecation', DEPRECATION_NOTICE);
     takeRequestBudget(ctx.rateLimiter, ctx.customerRateLimiter, result.principal);
     if (scope && !hasScope(result.principal.scopes, scope)) {
+      // admin scopes: the caller authenticated fine but with the wrong kind of credential, so say which one works
+      if (isAdminScope(scope) && result.principal.kind === 'session') {
+        throw forbidden('admin_key_required', `session tokens cannot carry ${scope}: call this endpoint with an admin API key (render-farm keys create --admin)`);
+      }
+      if (isAdminScope(scope)) {
+        throw forbidden('missing_scope', `this API key lacks the ${scope} scope: use an admin API key (render-farm keys create --admin)`);
+      }
       throw forbidden('missing_scope', `this token lacks the ${scope} scope`);
     }
     req.principal = result.principal;

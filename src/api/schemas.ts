@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CATEGORIES } from '../model/part.js';
 import { interactiveStateSchema } from '../model/interactive-state.js';
 import { isNullOrigin, normaliseOrigin } from '../auth/origin.js';
-import { SCOPES } from '../auth/scopes.js';
+import { isAdminScope, TOKEN_SCOPES } from '../auth/scopes.js';
 import { MAX_TTL, MIN_TTL } from '../auth/session-token.js';
 import { renderOptionsRules, renderOptionsShape } from '../model/render-options.js';
 import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, MIN_SIZE } from '../model/render-defaults.js';
@@ -36,9 +36,17 @@ export const renderSessionBody = z
     ttl_seconds: ttl.optional(),
     ttlSeconds: ttl.optional(),
     scopes: z
-      .array(z.enum(SCOPES, { error: (i) => `unknown scope ${JSON.stringify(i.input)}: one of ${SCOPES.join(', ')}` }))
+      .array(
+        z.enum(TOKEN_SCOPES, {
+          // an admin scope is known but never a token's (src/auth/scopes.ts): say so rather than "unknown"
+          error: (i) =>
+            isAdminScope(i.input)
+              ? `${String(i.input)} is for admin API keys only: a session token cannot carry it (call the endpoint with an admin API key)`
+              : `unknown scope ${JSON.stringify(i.input)}: one of ${TOKEN_SCOPES.join(', ')}`,
+        }),
+      )
       .min(1, 'scopes must not be empty')
-      .max(SCOPES.length * 2)
+      .max(TOKEN_SCOPES.length * 2)
       .optional(),
     origin: httpOrigin.optional(),
   })
@@ -50,7 +58,7 @@ export const sessionTokenResponse = z.object({
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
   expires_at: z.string().meta({ format: 'date-time' }),
-  scopes: z.array(z.enum(SCOPES)),
+  scopes: z.array(z.enum(TOKEN_SCOPES)),
   environment: z.enum(['prod', 'staging']),
   origin: z.string().optional(),
 });

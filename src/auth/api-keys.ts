@@ -21,6 +21,8 @@ export interface ApiKeyRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** an admin key (`keys create --admin`): carries models:write on top of the token scopes */
+  admin: boolean;
 }
 
 export function hashApiKey(key: string): string {
@@ -31,18 +33,19 @@ export function looksLikeApiKey(token: string): boolean {
   return token.startsWith('rfk_');
 }
 
-/** Creates the customer when new; returns the key in clear text, once. */
+/** Creates the customer when new; returns the key in clear text, once. `admin`: an admin key (models:write). */
 export async function createApiKey(
   db: Kysely<Database>,
   customerName: string,
   environment: Environment = 'prod',
+  opts: { admin?: boolean } = {},
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `rfk_${environment}_${randomBytes(32).toString('base64url')}`;
   return db.transaction().execute(async (trx) => {
     const customer = await ensureCustomer(trx, customerName);
     const row = await trx
       .insertInto('api_keys')
-      .values({ customer_id: customer.id, environment, prefix: key.slice(0, PREFIX_LENGTH), key_hash: hashApiKey(key) })
+      .values({ customer_id: customer.id, environment, prefix: key.slice(0, PREFIX_LENGTH), key_hash: hashApiKey(key), admin: opts.admin ?? false })
       .returningAll()
       .executeTakeFirstOrThrow();
     return {
@@ -56,6 +59,7 @@ export async function createApiKey(
         createdAt: new Date(row.created_at),
         revokedAt: row.revoked_at,
         lastUsedAt: row.last_used_at,
+        admin: row.admin,
       },
     };
   });
@@ -74,6 +78,7 @@ function selectKeys(db: Kysely<Database>) {
       'k.created_at as createdAt',
       'k.revoked_at as revokedAt',
       'k.last_used_at as lastUsedAt',
+      'k.admin as admin',
     ]);
 }
 

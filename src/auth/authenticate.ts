@@ -1,12 +1,12 @@
 /**
  * Turns a request's credentials into a Principal, or a UserError (401, or 400 for a bad
- * environment): API keys (server-side, every scope) and session tokens (scoped, environment-
- * and origin-bound).
+ * environment): API keys (server-side, every token scope; admin keys also the admin scopes)
+ * and session tokens (scoped, environment- and origin-bound, never an admin scope).
  */
 import type { Kysely } from 'kysely';
 import { UserError } from '../errors.js';
 import type { Database } from '../db/schema.js';
-import { API_KEY_SCOPES, ENVIRONMENTS, type Environment, type Scope } from './scopes.js';
+import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, ENVIRONMENTS, isTokenScope, type Environment, type Scope } from './scopes.js';
 import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
@@ -95,7 +95,7 @@ export async function authenticate(
         kind: 'api_key',
         customerId: key.customerId,
         customerName: key.customerName,
-        scopes: API_KEY_SCOPES,
+        scopes: key.admin ? ADMIN_KEY_SCOPES : API_KEY_SCOPES,
         environment: key.environment,
         keyId: key.id,
       },
@@ -133,7 +133,9 @@ export async function authenticate(
       kind: 'session',
       customerId: claims.sub,
       customerName: claims.cus,
-      scopes: claims.scp,
+      // minting refuses admin scopes; dropping them here too keeps any token (a CLI-minted one,
+      // a future bug) from ever carrying one
+      scopes: claims.scp.filter(isTokenScope),
       environment: claims.env,
       keyId: claims.kid,
       tokenId: claims.jti,

@@ -1,18 +1,43 @@
 /** Scopes of spec section 5.6 and what a credential gets by default. */
-export const SCOPES = ['render:submit', 'render:status', 'data:read'] as const;
+
+/** Scopes a session token may carry: what browsers and customers' servers need. */
+export const TOKEN_SCOPES = ['render:submit', 'render:status', 'data:read'] as const;
+
+/**
+ * Scopes only admin API keys carry (`render-farm keys create --admin`): `models:write` replaces
+ * the part models every customer's renders show, so it is the operator's, never a customer's,
+ * and never a session token's (a token lives in a browser).
+ */
+export const ADMIN_SCOPES = ['models:write'] as const;
+
+export const SCOPES = [...TOKEN_SCOPES, ...ADMIN_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Session tokens minted without `scopes` get these. */
 export const DEFAULT_TOKEN_SCOPES: readonly Scope[] = ['render:submit', 'render:status'];
 
-/** Long-lived API keys are trusted server-side credentials: every scope. */
-export const API_KEY_SCOPES: readonly Scope[] = SCOPES;
+/** Long-lived (customer) API keys are trusted server-side credentials: every token scope. */
+export const API_KEY_SCOPES: readonly Scope[] = TOKEN_SCOPES;
+
+/** Admin API keys: every scope, the admin ones included. */
+export const ADMIN_KEY_SCOPES: readonly Scope[] = SCOPES;
 
 export const ENVIRONMENTS = ['prod', 'staging'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export function isScope(s: unknown): s is Scope {
   return typeof s === 'string' && (SCOPES as readonly string[]).includes(s);
+}
+
+/** True for a scope a session token may carry. */
+export function isTokenScope(s: unknown): s is TokenScope {
+  return typeof s === 'string' && (TOKEN_SCOPES as readonly string[]).includes(s);
+}
+
+/** True for a scope only admin API keys carry. */
+export function isAdminScope(s: unknown): boolean {
+  return typeof s === 'string' && (ADMIN_SCOPES as readonly string[]).includes(s);
 }
 
 export function hasScope(granted: readonly string[], needed: Scope): boolean {

@@ -3,7 +3,7 @@
  * running API with an API key (--api-url + --api-key). Never loads the renderer.
  */
 import type { Command } from 'commander';
-import { ENVIRONMENTS, SCOPES, isScope, DEFAULT_TOKEN_SCOPES, type Environment, type Scope } from '../auth/scopes.js';
+import { ENVIRONMENTS, TOKEN_SCOPES, isAdminScope, isTokenScope, DEFAULT_TOKEN_SCOPES, type Environment, type Scope } from '../auth/scopes.js';
 import { normaliseOrigin } from '../auth/origin.js';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
@@ -22,8 +22,10 @@ interface TokenOpts {
 function parseScopes(value: string | undefined): Scope[] {
   if (value === undefined) return [...DEFAULT_TOKEN_SCOPES];
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((s) => !isScope(s));
-  if (bad.length || !list.length) throw new UsageError(`--scopes takes a comma list of ${SCOPES.join(', ')}; got "${value}"`);
+  const admin = list.filter((s) => isAdminScope(s));
+  if (admin.length) throw new UsageError(`${admin.join(', ')} is for admin API keys only (render-farm keys create --admin): a session token cannot carry it`);
+  const bad = list.filter((s) => !isTokenScope(s));
+  if (bad.length || !list.length) throw new UsageError(`--scopes takes a comma list of ${TOKEN_SCOPES.join(', ')}; got "${value}"`);
   return [...new Set(list as Scope[])];
 }
 
@@ -39,7 +41,7 @@ export default function register(program: Command): void {
     .command('token')
     .description('Mint a short-lived session token (JWT) for a customer.')
     .option('--customer <name>', 'customer name (local minting; created when new)')
-    .option('--scopes <list>', `comma list of ${SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')}; add data:read for parts and builds)`, undefined)
+    .option('--scopes <list>', `comma list of ${TOKEN_SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')}; add data:read for parts and builds)`, undefined)
     .option('--ttl <seconds>', 'lifetime, 30..300 (default 120)')
     .option('--origin <origin>', 'bind the token to a browser origin')
     .option('--env <environment>', 'prod or staging', 'prod')

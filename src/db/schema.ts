@@ -21,6 +21,8 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  /** an admin key carries the models:write scope (sql/0011_admin_keys.sql) */
+  admin: Generated<boolean>;
 }
 
 export interface PartsTable {

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_SCOPES, DEFAULT_TOKEN_SCOPES, hasScope, isScope, SCOPES } from '../../src/auth/scopes.js';
+import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, DEFAULT_TOKEN_SCOPES, hasScope, isScope, SCOPES, TOKEN_SCOPES } from '../../src/auth/scopes.js';
 import { hashApiKey, API_KEY_PATTERN, looksLikeApiKey } from '../../src/auth/api-keys.js';
 import { mintSessionToken, TokenError, verifySessionToken } from '../../src/auth/session-token.js';
 
@@ -56,9 +56,12 @@ describe('session tokens', () => {
 });
 
 describe('scopes and keys', () => {
-  it('default token scopes are submit + status; API keys get all', () => {
+  it('default token scopes are submit + status; API keys get every token scope, admin keys also models:write', () => {
     expect([...DEFAULT_TOKEN_SCOPES].sort()).toEqual(['render:status', 'render:submit']);
-    expect([...API_KEY_SCOPES].sort()).toEqual([...SCOPES].sort());
+    expect([...API_KEY_SCOPES].sort()).toEqual([...TOKEN_SCOPES].sort());
+    expect(API_KEY_SCOPES).not.toContain('models:write');
+    expect([...ADMIN_KEY_SCOPES].sort()).toEqual([...SCOPES].sort());
+    expect(ADMIN_KEY_SCOPES).toContain('models:write');
     expect(hasScope(['data:read'], 'data:read')).toBe(true);
     expect(hasScope(['data:read'], 'render:submit')).toBe(false);
     expect(isScope('admin:all')).toBe(false);
