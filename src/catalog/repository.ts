@@ -255,6 +255,8 @@ export interface ResolvedParts {
   missing: string[];
   /** part ID -> data version (part of the render cache key) */
   versions: Record<string, number>;
+  /** part ID -> sha256 of its current model (part of the render cache key), for the parts that have one */
+  models: Record<string, string>;
 }
 
 /** Parts that are not in the catalog: 404 `part_not_found` naming them. */
@@ -270,11 +272,33 @@ export class UnknownPartsError extends NotFoundError {
 /** Resolves a category -> IDs map to full parts; unknown categories' IDs count as missing. */
 export async function resolveBuildParts(db: Db, partIdMap: PartIdMap | Record<string, readonly string[]>): Promise<ResolvedParts> {
   const entries = Object.entries(partIdMap) as [string, readonly string[] | undefined][];
-  const rows = await getPartsByIds(db, entries.flatMap(([, ids]) => ids ?? []));
+  const unique = [...new Set(entries.flatMap(([, ids]) => ids ?? []))];
+  // one statement for the parts and their current models: the submit path counts round trips,
+  // and the worker's key check must see parts and models as of one moment
+  const rows = unique.length
+    ? await db.db
+        .selectFrom('parts as p')
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('part_models as m')
+              .select('m.sha256')
+              .whereRef('m.part_id', '=', 'p.id')
+              .where('m.retired_at', 'is', null)
+              .orderBy('m.id', 'desc')
+              .limit(1)
+              .as('cm'),
+          (join) => join.onTrue(),
+        )
+        .select(['p.id', 'p.category', 'p.name', 'p.specs', 'p.version', 'cm.sha256 as model'])
+        .where('p.id', 'in', unique)
+        .execute()
+    : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const parts: Partial<Record<Category, Part[]>> = {};
   const missing: string[] = [];
   const versions: Record<string, number> = {};
+  const models: Record<string, string> = {};
   for (const [category, ids] of entries) {
     for (const id of ids ?? []) {
       const row = byId.get(id);
@@ -284,9 +308,10 @@ export async function resolveBuildParts(db: Db, partIdMap: PartIdMap | Record<st
       }
       (parts[category] ??= []).push({ id: row.id, category: row.category, name: row.name, specs: row.specs } as Part);
       versions[id] = row.version;
+      if (row.model) models[id] = row.model;
     }
   }
-  return { parts, missing: [...new Set(missing)], versions };
+  return { parts, missing: [...new Set(missing)], versions, models };
 }
 
 /** Part counts per category, split into demo (no opendb_id) and imported. */

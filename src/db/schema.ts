@@ -79,6 +79,8 @@ export interface RendersTable {
   chunk_plan: string | null;
   chunk_total: number | null;
   chunks_done: number | null;
+  /** part ID -> model sha256 the cache key was computed with; NULL: no models (sql/0010_part_models.sql) */
+  models: Json<Record<string, string>> | null;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;
@@ -153,6 +155,24 @@ export interface PregeneratedTable {
   created_at: Timestamp;
 }
 
+/** A model given to a part (sql/0010_part_models.sql); the part's current one is its newest unretired row. */
+export interface PartModelsTable {
+  /** bigserial: pg returns it as a string */
+  id: Generated<string>;
+  part_id: string;
+  sha256: string;
+  original_name: string | null;
+  /** bigint: pg returns it as a string */
+  original_bytes: ColumnType<string | null, number | string | null, number | string | null>;
+  prepared_bytes: ColumnType<string | null, number | string | null, number | string | null>;
+  triangles: number | null;
+  original_triangles: number | null;
+  scale: number | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 /** Farm-wide settings shared by every process on the database (sql/0005_settings.sql). */
 export interface SettingsTable {
   key: string;
@@ -204,6 +224,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   pregenerated: PregeneratedTable;
+  part_models: PartModelsTable;
   renders: RendersTable;
   jobs: JobsTable;
   workers: WorkersTable;

@@ -1,7 +1,8 @@
 /**
  * The cache key of a render: a hash of the normalised request (parts, saved state, resolved
- * options: src/model/render-request.ts), part data versions and the renderer version. Equal
- * keys give equal pixels, so a key is rendered once and shared.
+ * options: src/model/render-request.ts), part data versions, the renderer version and the
+ * sha256 of each part model used. Equal keys give equal pixels, so a key is rendered once and
+ * shared.
  */
 import { createHash } from 'node:crypto';
 import type { PartIdMap } from '../model/part.js';
@@ -19,7 +20,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-export function cacheKey(req: NormalisedRequest, partVersions: Record<string, number>, rendererVersion: string): string {
+/**
+ * The key of `req` drawn from these part data versions, renderer and part models (part ID ->
+ * sha256 of the prepared GLB). `models` enters the hash only when it names a model, so a build
+ * without models keeps the key it had before models existed (its cached renders stay valid).
+ */
+export function cacheKey(req: NormalisedRequest, partVersions: Record<string, number>, rendererVersion: string, models: Record<string, string> = {}): string {
   const versions = Object.fromEntries(Object.entries(partVersions).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return createHash('sha256').update(canonicalJson({ req, versions, renderer: rendererVersion })).digest('hex');
+  // canonicalJson leaves out undefined fields: no models, the pre-models material byte for byte
+  const material = { req, versions, renderer: rendererVersion, models: Object.keys(models).length ? models : undefined };
+  return createHash('sha256').update(canonicalJson(material)).digest('hex');
 }

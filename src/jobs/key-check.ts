@@ -1,10 +1,11 @@
 /**
  * The worker's check of a render's cache key: the key is recomputed from the stored request
- * with the part data versions and renderer version this worker has now. Pixels are stored under
+ * with the part data versions, part models and renderer version this worker has now. Pixels are stored under
  * a key only when they match, so a rolling deploy or a catalog edit cannot put other pixels
  * under a key. What a mismatch means:
- * - part data changed since submission: permanent (the data the key names is gone); the job
- *   fails saying which parts changed; asking again renders the current data under a new key;
+ * - part data or a part's model changed since submission: permanent (the data the key names is
+ *   gone); the job fails saying which parts changed; asking again renders the current data
+ *   under a new key;
  * - the renderer differs (a rolling deploy): transient; the render is queued again for another
  *   worker, and fails after its attempts saying which versions differ.
  */
@@ -28,18 +29,36 @@ export function changedParts(keyed: Record<string, number>, now: Record<string, 
   return ids.filter((id) => keyed[id] !== now[id]).map((id) => `${id} v${keyed[id] ?? '?'} -> v${now[id] ?? '?'}`);
 }
 
-/** Throws unless the render's key is the key of its request with this worker's versions. */
+/** Parts whose model differs between the key's and the worker's, as `id abcdef12 -> none`. */
+export function changedModels(keyed: Record<string, string>, now: Record<string, string>): string[] {
+  const ids = [...new Set([...Object.keys(keyed), ...Object.keys(now)])].sort();
+  const short = (sha: string | undefined) => (sha ? sha.slice(0, 8) : 'none');
+  return ids.filter((id) => keyed[id] !== now[id]).map((id) => `${id} ${short(keyed[id])} -> ${short(now[id])}`);
+}
+
+/**
+ * Throws unless the render's key is the key of its request with this worker's versions and
+ * part models (part ID -> sha256; empty when no part has one).
+ */
 export function checkCacheKey(
-  row: Pick<RenderRow, 'cache_key' | 'part_versions' | 'renderer_version'>,
+  row: Pick<RenderRow, 'cache_key' | 'part_versions' | 'renderer_version' | 'models'>,
   request: NormalisedRequest,
   partVersions: Record<string, number>,
   rendererVersion: string,
+  models: Record<string, string> = {},
 ): void {
-  if (cacheKey(request, partVersions, rendererVersion) === row.cache_key) return;
+  if (cacheKey(request, partVersions, rendererVersion, models) === row.cache_key) return;
   const changed = row.part_versions ? changedParts(row.part_versions, partVersions) : [];
   if (changed.length) {
     throw new PermanentRenderError(
       `part data changed since this render was requested (${changed.join(', ')}): nothing was stored under its cache key; submit the request again to render the current data`,
+    );
+  }
+  // rows from before part models have NULL: no model was in their key
+  const remodelled = changedModels(row.models ?? {}, models);
+  if (remodelled.length) {
+    throw new PermanentRenderError(
+      `part models changed since this render was requested (${remodelled.join(', ')}): nothing was stored under its cache key; submit the request again to render the current models`,
     );
   }
   const keyed = row.renderer_version ?? 'unknown (requested before versions were recorded)';

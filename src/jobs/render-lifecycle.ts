@@ -37,6 +37,8 @@ export interface KeyInputs {
   request: NormalisedRequest;
   partVersions: Record<string, number>;
   rendererVersion: string;
+  /** part ID -> model sha256 (sql/0010); empty or absent: no part had a model */
+  models?: Record<string, string>;
   /** the admission estimate, CPU-seconds (cost-model.ts) */
   estimatedCostS: number;
 }
@@ -51,6 +53,7 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
       request: JSON.stringify(k.request),
       part_versions: JSON.stringify(k.partVersions),
       renderer_version: k.rendererVersion,
+      models: k.models && Object.keys(k.models).length ? JSON.stringify(k.models) : null,
       estimated_cost_s: k.estimatedCostS,
     })
     .onConflict((oc) => oc.column('cache_key').doNothing())

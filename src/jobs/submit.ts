@@ -48,7 +48,8 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   const resolved = await resolveBuild(db, input.parts, input.state);
   const request = normaliseRequest(input.parts, input.state, options);
   const renderer = await rendererVersion();
-  const key = cacheKey(request, resolved.versions, renderer);
+  const models = resolved.build.models ?? {};
+  const key = cacheKey(request, resolved.versions, renderer, models);
   const estimate = estimateRenderCost(options);
   // the same answer for the same request, rendered before or not: limits are about what may be asked
   if (input.limits) checkRequestCost(estimate, input.limits, options);
@@ -79,7 +80,7 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
     };
     const priority = priorityFor(inFlight, estimate.seconds);
     let outcome: SubmitOutcome = 'new';
-    const inputs = { cacheKey: key, request, partVersions: resolved.versions, rendererVersion: renderer, estimatedCostS: estimate.seconds };
+    const inputs = { cacheKey: key, request, partVersions: resolved.versions, rendererVersion: renderer, models, estimatedCostS: estimate.seconds };
     const existing = await trx.selectFrom('renders').select('status').where('cache_key', '=', key).executeTakeFirst();
     if (!existing || existing.status === 'error') admit();
     let render = existing ? undefined : await createRender(trx, options.format, inputs);

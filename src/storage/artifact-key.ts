@@ -81,3 +81,11 @@ export const CHUNK_KEY_PREFIX = 'chunks/';
 export function chunkArtifactKey(cacheKey: string, plan: string, idx: number, file: string): string {
   return `${CHUNK_KEY_PREFIX}${cacheKey}/${plan}/${idx}/${file}`;
 }
+
+/** Prepared part models: `models/<sha256>.glb`, content-addressed (equal models share one object). */
+export const MODEL_KEY_PREFIX = 'models/';
+
+/** The prepared GLB whose sha256 is `sha256` (lower-case hex). */
+export function modelArtifactKey(sha256: string): string {
+  return `${MODEL_KEY_PREFIX}${sha256}.glb`;
+}

@@ -8,6 +8,7 @@ const BY_EXTENSION: Record<string, string> = {
   jpeg: 'image/jpeg',
   svg: 'image/svg+xml',
   gif: 'image/gif',
+  glb: 'model/gltf-binary',
   json: 'application/json',
   txt: 'text/plain; charset=utf-8',
 };

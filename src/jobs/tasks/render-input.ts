@@ -31,8 +31,8 @@ export interface RenderInput {
 
 /**
  * The request and build to render for `row`. `record` wraps database reads that must survive an
- * outage (the task's untilReachable). The parts' data and versions come from one query, so the
- * pixels rendered from this data are the key's pixels even if the catalog changes meanwhile.
+ * outage (the task's untilReachable). The parts' data, versions and models come from one query,
+ * so the pixels rendered from this data are the key's pixels even if the catalog changes meanwhile.
  */
 export async function loadRenderInput(db: Db, row: RenderRow, record: <T>(op: () => Promise<T>) => Promise<T>): Promise<RenderInput> {
   const request = parseStoredRequest(row.request);
@@ -43,6 +43,6 @@ export async function loadRenderInput(db: Db, row: RenderRow, record: <T>(op: ()
     if (err instanceof UnknownPartsError) throw new PermanentRenderError(`parts no longer in the catalog: ${err.ids.join(', ')}`);
     throw err;
   }
-  checkCacheKey(row, request, resolved.versions, await rendererVersion());
+  checkCacheKey(row, request, resolved.versions, await rendererVersion(), resolved.build.models);
   return { request, build: resolved.build };
 }
