@@ -69,7 +69,7 @@ Examples:
   addRenderOptionFlags(run, ['format', 'profile', 'width', 'height'])
     .option('--concurrency <n>', 'renderers at once, each with its own browser (default 1; about one per 2 cores)')
     .option('--farm', 'enqueue the renders on the job farm and follow them, instead of rendering here')
-    .option('--stale', 'also re-render entries drawn by an older renderer version')
+    .option('--stale', "also re-render stale entries: drawn by an older renderer version, or before a part's model changed")
     .option('--thumbnails', 'render part thumbnails (the image of GET /assets/parts/:id) instead')
     .option('--category <list>', 'with --thumbnails: only these categories')
     .option('--force', 'with --thumbnails: re-render thumbnails that are current')
@@ -98,7 +98,7 @@ Examples:
 
   pregen
     .command('ls')
-    .description('List pregenerated entries, newest first (stale = drawn by an older renderer).')
+    .description('List pregenerated entries, newest first (stale = drawn by an older renderer, or before a part model changed).')
     .option('--format <format>', orList(FORMATS))
     .option('--profile <profile>', orList(PROFILES))
     .option('--source <source>', 'e.g. build:DEMO-GLASS, matrix, file:list.ndjson')
@@ -136,7 +136,7 @@ Examples:
     .command('rm [keys...]')
     .description('Remove entries (rows and files): by key prefix, or by filter.')
     .option('--all', 'every entry')
-    .option('--stale', 'entries drawn by an older renderer')
+    .option('--stale', "entries drawn by an older renderer or with a part's older model")
     .option('--format <format>', orList(FORMATS))
     .option('--profile <profile>', orList(PROFILES))
     .option('--source <source>', 'e.g. build:DEMO-GLASS')

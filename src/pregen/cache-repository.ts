@@ -2,7 +2,7 @@
  * The `pregenerated` table: one row per combination key, pointing at a stored artifact.
  * Rows are written only after their artifact is stored, so a row never points at partial bytes.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PregeneratedTable } from '../db/schema.js';
 import type { PartIdMap } from '../model/part.js';
@@ -26,13 +26,21 @@ export interface PregenEntry {
   framesPerSecond: number | null;
   source: string;
   createdAt: Date;
+  /** part ID -> model sha256 of the visible parts drawn with a model (`visible.models`; {} before part models) */
+  models: Record<string, string>;
 }
 
-/** What saveEntry needs (createdAt is set by the database). */
-export type NewPregenEntry = Omit<PregenEntry, 'createdAt'>;
+/** What saveEntry needs (createdAt is set by the database; models are part of `visible`). */
+export type NewPregenEntry = Omit<PregenEntry, 'createdAt' | 'models'>;
 
 /** Content type per format. */
 export const CONTENT_TYPE_OF: Record<Format, string> = { video: 'video/mp4', sprite: 'image/webp' };
+
+/** The models an entry was drawn with: `visible.models`, absent on entries made without any. */
+function modelsOf(visible: Record<string, unknown>): Record<string, string> {
+  const m = visible.models;
+  return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, string>) : {};
+}
 
 function toEntry(r: Selectable<PregeneratedTable>): PregenEntry {
   return {
@@ -52,6 +60,7 @@ function toEntry(r: Selectable<PregeneratedTable>): PregenEntry {
     framesPerSecond: r.frames_per_second,
     source: r.source,
     createdAt: r.created_at,
+    models: modelsOf(r.visible),
   };
 }
 
@@ -61,18 +70,24 @@ export async function findEntry(db: Db, key: string): Promise<PregenEntry | null
   return row ? toEntry(row) : null;
 }
 
-/** Renderer version per key, for the keys that have an entry (planning skips those). */
-export async function existingKeys(db: Db, keys: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+/** What planning needs of an existing entry: who drew it, with which part models. */
+export interface ExistingEntry {
+  rendererVersion: string;
+  models: Record<string, string>;
+}
+
+/** Renderer version and models per key, for the keys that have an entry (planning skips those). */
+export async function existingKeys(db: Db, keys: readonly string[]): Promise<Map<string, ExistingEntry>> {
+  const out = new Map<string, ExistingEntry>();
   const unique = [...new Set(keys)];
   // chunks keep the IN list (and its parameters) bounded for big matrices
   for (let i = 0; i < unique.length; i += 1000) {
     const rows = await db.db
       .selectFrom('pregenerated')
-      .select(['combination_key', 'renderer_version'])
+      .select(['combination_key', 'renderer_version', 'visible'])
       .where('combination_key', 'in', unique.slice(i, i + 1000))
       .execute();
-    for (const r of rows) out.set(r.combination_key, r.renderer_version);
+    for (const r of rows) out.set(r.combination_key, { rendererVersion: r.renderer_version, models: modelsOf(r.visible) });
   }
   return out;
 }
@@ -113,19 +128,38 @@ export interface EntryFilter {
   profile?: string;
   /** keys starting with any of these (hex prefixes) */
   keyPrefixes?: string[];
-  /** only entries drawn by another renderer version than this one */
+  /** only stale entries: drawn by another renderer version than this one, or with other part models than the parts have now */
   staleAgainst?: string;
   /** only entries whose source is this (e.g. `build:DEMO-GLASS`) */
   source?: string;
   limit?: number;
 }
 
+/**
+ * True when the models an entry was drawn with (`visible.models`) are not the current models of
+ * its visible parts (sql/0010: a part's newest unretired part_models row): a model was added,
+ * replaced, rolled back or removed since. The combination key leaves models out, like the
+ * renderer version, so such an entry stays servable but stale until `pregen --stale` redraws it.
+ */
+const modelsStale = sql<boolean>`(COALESCE(pregenerated.visible -> 'models', '{}'::jsonb) IS DISTINCT FROM (
+  SELECT COALESCE(jsonb_object_agg(cm.part_id, cm.sha256), '{}'::jsonb)
+  FROM (
+    SELECT DISTINCT ON (m.part_id) m.part_id, m.sha256 FROM part_models m
+    WHERE m.retired_at IS NULL
+      AND m.part_id IN (SELECT jsonb_array_elements_text(v.ids) FROM jsonb_each(pregenerated.visible -> 'parts') AS v(cat, ids))
+    ORDER BY m.part_id, m.id DESC
+  ) cm
+))`;
+
 function filtered(db: Db, f: EntryFilter) {
-  let q = db.db.selectFrom('pregenerated').selectAll();
+  let q = db.db.selectFrom('pregenerated').selectAll().select(modelsStale.as('models_stale'));
   if (f.format) q = q.where('format', '=', f.format);
   if (f.profile) q = q.where('profile', '=', f.profile);
   if (f.source) q = q.where('source', '=', f.source);
-  if (f.staleAgainst) q = q.where('renderer_version', '<>', f.staleAgainst);
+  if (f.staleAgainst) {
+    const version = f.staleAgainst;
+    q = q.where((eb) => eb.or([eb('renderer_version', '<>', version), modelsStale]));
+  }
   if (f.keyPrefixes?.length) {
     const prefixes = f.keyPrefixes.map((p) => p.toLowerCase().replace(/[^0-9a-f]/g, ''));
     q = q.where((eb) => eb.or(prefixes.map((p) => eb('combination_key', 'like', `${p}%`))));
@@ -133,11 +167,17 @@ function filtered(db: Db, f: EntryFilter) {
   return q;
 }
 
+/** An entry with whether its part models are still the parts' current ones. */
+export interface CheckedEntry extends PregenEntry {
+  /** a visible part's model changed since the entry was drawn */
+  modelsStale: boolean;
+}
+
 /** Entries, newest first. */
-export async function listEntries(db: Db, f: EntryFilter = {}): Promise<PregenEntry[]> {
+export async function listEntries(db: Db, f: EntryFilter = {}): Promise<CheckedEntry[]> {
   let q = filtered(db, f).orderBy('created_at', 'desc').orderBy('combination_key');
   if (f.limit !== undefined) q = q.limit(f.limit);
-  return (await q.execute()).map(toEntry);
+  return (await q.execute()).map((r) => ({ ...toEntry(r), modelsStale: r.models_stale }));
 }
 
 /** Count and total bytes of all entries, for the `pregen ls` footer. */

@@ -29,8 +29,9 @@
  *
  * The key also holds the data versions of the visible parts (a re-imported part with new
  * specs looks different) and a rules version, bumped whenever these rules change. The renderer
- * version is not in the key: a newer renderer leaves an entry servable but stale (`pregen ls`
- * shows it; `pregen --stale` re-renders it).
+ * version and the part models (sql/0010) are not in the key: a newer renderer, or a visible
+ * part's new model, leaves an entry servable but stale (the entry records its models in
+ * `visible.models`; `pregen ls --stale` shows it; `pregen --stale` re-renders it).
  */
 import { createHash } from 'node:crypto';
 import { CATEGORIES, type Category, type Part, type PartIdMap } from '../model/part.js';

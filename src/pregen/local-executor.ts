@@ -65,7 +65,7 @@ async function renderOne(deps: PublishDeps, engine: RenderEngine, item: PlanItem
   try {
     const format = item.options.format;
     const result = await engine.render({
-      build: { parts: item.parts, state: null },
+      build: { parts: item.parts, state: null, ...(Object.keys(item.models).length ? { models: item.models } : {}) },
       options: item.options,
       outDir: tmp,
       outputs: { [format]: true, screenshot: false },

@@ -24,7 +24,7 @@ export interface PlanOptions {
   profiles: Profile[];
   /** frame sizes; empty = each format's default (video 1280x720, sprite 512x512) */
   sizes: { width: number; height: number }[];
-  /** the current renderer version: with `stale`, entries of other versions render again */
+  /** the current renderer version: with `stale`, entries of other versions (or drawn with other part models) render again */
   rendererVersion: string;
   stale?: boolean;
 }
@@ -49,8 +49,21 @@ export interface PlanItem {
   input: RenderOptions;
   options: ResolvedRenderOptions;
   material: CombinationMaterial | null;
+  /** part ID -> sha256 of the build's current part models (what the render draws); {} when none */
+  models: Record<string, string>;
   /** frames one render of this item draws */
   frames: number;
+}
+
+/** The models of the parts a combination shows: what an entry records and staleness compares. */
+export function visibleModels(material: CombinationMaterial, models: Record<string, string>): Record<string, string> {
+  const ids = Object.values(material.visible).flat().sort();
+  return Object.fromEntries(ids.filter((id) => models[id]).map((id) => [id, models[id]!]));
+}
+
+function sameModels(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** `512x512,1280x720` -> sizes; an input error names the bad one. */
@@ -137,6 +150,7 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
         input: v.input,
         options: v.options,
         material,
+        models: resolved?.build.models ?? {},
         frames: v.options.frames,
       });
     }
@@ -153,10 +167,15 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
       continue;
     }
     firstOfKey.set(item.key, item);
-    const version = existing.get(item.key);
-    if (version !== undefined && !(opts.stale && version !== opts.rendererVersion)) {
+    const entry = existing.get(item.key);
+    if (entry === undefined) continue;
+    const olderRenderer = entry.rendererVersion !== opts.rendererVersion;
+    // the key leaves models out (combination.ts): an entry drawn with another model is stale
+    const otherModels = !sameModels(entry.models, visibleModels(item.material!, item.models));
+    if (!(opts.stale && (olderRenderer || otherModels))) {
       item.action = 'cached';
-      item.reason = version === opts.rendererVersion ? 'already pregenerated' : 'already pregenerated (older renderer; --stale re-renders)';
+      const why = [olderRenderer ? 'older renderer' : '', otherModels ? 'other part models' : ''].filter(Boolean).join(', ');
+      item.reason = why ? `already pregenerated (${why}; --stale re-renders)` : 'already pregenerated';
     }
   }
   return items;

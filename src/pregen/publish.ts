@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { pregenArtifactKey } from '../storage/artifact-key.js';
 import { CONTENT_TYPE_OF, saveEntry } from './cache-repository.js';
-import type { PlanItem } from './plan.js';
+import { visibleModels, type PlanItem } from './plan.js';
 
 export interface PublishDeps {
   db: Db;
@@ -21,6 +21,8 @@ export async function publishFile(deps: PublishDeps, item: PlanItem, file: strin
   const artifactKey = pregenArtifactKey(item.key, format);
   const stored = await deps.store.putFile(artifactKey, file, CONTENT_TYPE_OF[format]);
   const material = item.material!;
+  // the models the pixels were drawn with, so `pregen ls --stale` finds the entry once one changes
+  const models = visibleModels(material, item.models);
   await saveEntry(deps.db, {
     key: item.key,
     format,
@@ -29,7 +31,7 @@ export async function publishFile(deps: PublishDeps, item: PlanItem, file: strin
     profile: item.options.profile,
     options: { ...material.options },
     parts: item.partIds,
-    visible: { parts: material.visible, traces: material.traces, versions: material.versions, rules: material.rules },
+    visible: { parts: material.visible, traces: material.traces, versions: material.versions, rules: material.rules, ...(Object.keys(models).length ? { models } : {}) },
     artifactKey,
     contentType: CONTENT_TYPE_OF[format],
     bytes: stored.size,
