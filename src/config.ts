@@ -171,6 +171,14 @@ export const configSchema = z.object({
   webhookConcurrency: z.coerce.number().int().min(0).max(64).default(4),
   /** bound on one webhook POST, seconds */
   webhookTimeoutSeconds: z.coerce.number().int().min(1).max(120).default(10),
+  /** Part models (src/part-models/): the largest model file (a .gltf with its files: all together), bytes; 413 above */
+  modelMaxBytes: z.coerce.number().int().min(1024).max(2 ** 31).default(64 * 1024 * 1024),
+  /** triangles one part's prepared model may have: more are simplified down to it (meshoptimizer) */
+  modelMaxTriangles: z.coerce.number().int().min(100).max(10_000_000).default(150_000),
+  /** a prepared model's textures are resized to at most this many pixels a side */
+  modelMaxTextureSize: z.coerce.number().int().min(16).max(16_384).default(2048),
+  /** nodes a model may have (anchors included) */
+  modelMaxNodes: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -224,6 +232,10 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   webhookAllowHttp: 'RENDER_FARM_WEBHOOK_ALLOW_HTTP',
   webhookConcurrency: 'RENDER_FARM_WEBHOOK_CONCURRENCY',
   webhookTimeoutSeconds: 'RENDER_FARM_WEBHOOK_TIMEOUT',
+  modelMaxBytes: 'RENDER_FARM_MODEL_MAX_BYTES',
+  modelMaxTriangles: 'RENDER_FARM_MODEL_MAX_TRIANGLES',
+  modelMaxTextureSize: 'RENDER_FARM_MODEL_MAX_TEXTURE',
+  modelMaxNodes: 'RENDER_FARM_MODEL_MAX_NODES',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */

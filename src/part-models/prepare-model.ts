@@ -1,0 +1,248 @@
+/**
+ * A validated model made ready for the stage, with glTF-Transform (never by hand): duplicates
+ * merged (materials with distinct names kept: RGB materials are recognised by name), vertices
+ * welded, unused data pruned (empty leaf nodes kept: case anchors are empty nodes), meshes of one
+ * material joined (anchors untouched), simplified with meshoptimizer down to the triangle budget,
+ * textures resized and re-encoded to WebP with sharp, and meshopt-compressed for storage and
+ * transfer. The result is a GLB three.js's GLTFLoader reads with MeshoptDecoder
+ * (EXT_meshopt_compression, KHR_mesh_quantization, EXT_texture_webp), content-addressed by its
+ * sha256 and the same bytes for the same input.
+ *
+ * Sizes: the scene's bounding box (metres, the authoring frame of src/model/part-models.ts) is
+ * checked against the part's catalog size; off by more than a factor of 2 on any axis is refused
+ * (a model in centimetres, inches or on its side) unless `fit` scales it uniformly into the box.
+ *
+ * Triangle budget: over `modelMaxTriangles` the model is simplified (error bound loosened in
+ * steps); if it is still over after the last step it is refused, never stored over budget.
+ */
+import { createHash } from 'node:crypto';
+import { getBounds, type Document, type Transform } from '@gltf-transform/core';
+import { dedup, join, meshopt, prune, simplify, textureCompress, weld } from '@gltf-transform/functions';
+import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
+import sharp from 'sharp';
+import { normalizeSpecs } from '../model/normalize-specs.js';
+import type { Category, SpecsByCategory } from '../model/part.js';
+import { expectedModelSizeMm, isModelCategory, MODEL_CATEGORIES } from '../model/part-models.js';
+import { ModelRejectedError } from './model-errors.js';
+import type { ModelInput } from './model-input.js';
+import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
+import type { ModelLimits } from './model-limits.js';
+import { validateModel } from './validate-model.js';
+
+export type Vec3 = [number, number, number];
+
+/** A prepared model and what preparation did. */
+export interface PreparedModel {
+  glb: Uint8Array;
+  /** lower-case hex sha256 of `glb`: the content address */
+  sha256: string;
+  triangles: number;
+  originalTriangles: number;
+  originalBytes: number;
+  preparedBytes: number;
+  nodes: number;
+  textures: number;
+  /** the prepared model's bounding box, mm [x, y, z] (after any fit) */
+  sizeMm: Vec3;
+  /** the box the part is expected to fill, mm (expectedModelSizeMm) */
+  expectedMm: Vec3;
+  /** the uniform scale applied (1 unless fitted) */
+  scale: number;
+  /** names of the nodes starting with `anchor_` (CASE_ANCHORS) */
+  anchors: string[];
+  warnings: string[];
+}
+
+/** The part a model is for: its category and catalog specs give the expected size. */
+export interface ModelPart {
+  id: string;
+  category: Category;
+  specs: unknown;
+}
+
+export interface PrepareOptions {
+  limits: ModelLimits;
+  /** scale the model uniformly into the expected box instead of refusing a wrong size */
+  fit?: boolean;
+}
+
+/** A measured axis may be this many times larger or smaller than expected. */
+export const SIZE_TOLERANCE = 2;
+
+/** Simplification steps: the error bound (a fraction of the mesh's size) loosened until under budget. */
+const SIMPLIFY_ERRORS = [0.001, 0.01, 0.05];
+
+const AXES = ['x', 'y', 'z'] as const;
+
+/** The prefix of every CASE_ANCHORS name: such nodes are anchors, kept and reported. */
+export const ANCHOR_PREFIX = 'anchor_';
+
+function boundsMm(doc: Document): Vec3 | null {
+  const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
+  if (!scene) return null;
+  const { min, max } = getBounds(scene);
+  if (!min.every(Number.isFinite) || !max.every(Number.isFinite)) return null;
+  return [0, 1, 2].map((i) => round((max[i] - min[i]) * 1000)) as Vec3;
+}
+
+function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function formatMm(v: Vec3): string {
+  return `${v.map((n) => round(n)).join(' x ')} mm`;
+}
+
+/** Scales the whole scene about the origin: each root node's translation and scale. */
+function scaleScene(doc: Document, s: number): void {
+  for (const scene of doc.getRoot().listScenes()) {
+    for (const node of scene.listChildren()) {
+      const t = node.getTranslation();
+      const k = node.getScale();
+      node.setTranslation([t[0] * s, t[1] * s, t[2] * s]);
+      node.setScale([k[0] * s, k[1] * s, k[2] * s]);
+    }
+  }
+}
+
+/**
+ * Checks (and with `fit`, fixes) the model's size against the part's; returns the scale applied.
+ * Throws ModelRejectedError with the measured and expected size per axis.
+ */
+function checkSize(doc: Document, name: string, part: ModelPart, expected: Vec3, fit: boolean, warnings: string[]): number {
+  const measured = boundsMm(doc);
+  if (!measured) throw new ModelRejectedError(`${name}: the scene has no geometry to measure: the model is empty`);
+  const off = AXES.filter((_, i) => !(measured[i] >= expected[i] / SIZE_TOLERANCE && measured[i] <= expected[i] * SIZE_TOLERANCE));
+  if (!off.length) return 1;
+  if (!fit) {
+    throw new ModelRejectedError(
+      `${name}: measures ${formatMm(measured)} (x, y, z) but ${part.category} ${part.id} is about ${formatMm(expected)}: ` +
+        `off by more than ${SIZE_TOLERANCE}x on ${off.join(', ')}. Models are in metres, +Y up, front +Z (README "Part models"); fix the export, or use --fit to scale it`,
+      AXES.map((a, i) => ({ message: `${a}: measured ${round(measured[i])} mm, expected ${round(expected[i])} mm`, axis: a, measuredMm: measured[i], expectedMm: expected[i] })),
+    );
+  }
+  // the largest uniform scale that keeps every axis inside the expected box
+  const ratios = AXES.map((_, i) => (measured[i] > 0 ? expected[i] / measured[i] : Infinity));
+  const scale = Math.min(...ratios);
+  if (!Number.isFinite(scale) || scale <= 0) throw new ModelRejectedError(`${name}: the scene has no extent to fit: the model is empty`);
+  scaleScene(doc, scale);
+  warnings.push(`scaled by ${round(scale, 4)} to fit ${formatMm(expected)} (it measured ${formatMm(measured)})`);
+  const after = measured.map((m) => m * scale) as Vec3;
+  const stillOff = AXES.filter((_, i) => after[i] < expected[i] / SIZE_TOLERANCE);
+  if (stillOff.length) {
+    warnings.push(`after fitting, ${stillOff.join(', ')} is under half the expected size (${formatMm(after)} vs ${formatMm(expected)}): check the model's axes (+Y up, front +Z)`);
+  }
+  return scale;
+}
+
+/**
+ * join() moves the primitives of joined nodes into one of them and leaves the others with empty
+ * meshes; its own clean-up would prune every empty leaf, anchors too. So: drop those emptied
+ * nodes here, and only them (empties the artist made, anchors or not, stay).
+ */
+const dropEmptiedNodes = (): Transform => (doc: Document) => {
+  for (const node of doc.getRoot().listNodes()) {
+    const mesh = node.getMesh();
+    if (!mesh || mesh.listPrimitives().length > 0) continue;
+    node.setMesh(null);
+    if (!node.listChildren().length && !node.getCamera() && !node.getSkin() && !node.listExtensions().length && !node.getName().startsWith(ANCHOR_PREFIX)) {
+      node.dispose();
+    }
+  }
+};
+
+/** Simplifies down to the budget, loosening the error bound in steps; returns the triangles left. */
+async function simplifyToBudget(doc: Document, name: string, budget: number, warnings: string[]): Promise<number> {
+  let triangles = countTriangles(doc);
+  const before = triangles;
+  for (const error of SIMPLIFY_ERRORS) {
+    if (triangles <= budget) break;
+    // aim a little under the budget: the simplifier stops near, not exactly at, the target
+    const ratio = Math.min(1, (budget * 0.95) / triangles);
+    await doc.transform(simplify({ simplifier: MeshoptSimplifier, ratio, error }));
+    triangles = countTriangles(doc);
+  }
+  if (triangles > budget) {
+    throw new ModelRejectedError(
+      `${name}: ${before} triangles, and still ${triangles} after simplification, over the budget of ${budget} per part: ` +
+        `decimate it in the authoring tool (or raise RENDER_FARM_MODEL_MAX_TRIANGLES)`,
+    );
+  }
+  if (triangles < before) warnings.push(`simplified from ${before} to ${triangles} triangles (budget ${budget})`);
+  return triangles;
+}
+
+/**
+ * Validates `input` (validate-model.ts) and prepares it for `part`. Throws ModelRejectedError
+ * for a category that takes no model, an invalid or empty model, a wrong size (without `fit`)
+ * or a model still over the triangle budget after simplification; ModelTooLargeError over the
+ * byte limit.
+ */
+export async function prepareModel(input: ModelInput, part: ModelPart, opts: PrepareOptions): Promise<PreparedModel> {
+  const { limits } = opts;
+  const category = part.category;
+  if (!isModelCategory(category)) {
+    throw new ModelRejectedError(`${part.id} is a ${category}: models are taken for ${MODEL_CATEGORIES.join(', ')} only (${category} stays procedural)`);
+  }
+  const report = await validateModel(input, limits);
+  const warnings = [...report.warningMessages];
+  const logger = new CollectingLogger();
+  const doc = await readModelDocument(input, logger);
+  doc.setLogger(logger);
+
+  const originalTriangles = countTriangles(doc);
+  if (originalTriangles === 0) throw new ModelRejectedError(`${input.name}: the scene draws no triangles: export the meshes (not only empties, lines or points)`);
+
+  const expected = expectedModelSizeMm(category, normalizeSpecs(category, { id: part.id, specs: part.specs as SpecsByCategory[typeof category] }, []));
+  const scale = checkSize(doc, input.name, part, expected, opts.fit === true, warnings);
+
+  const anchorNames = (d: Document) => d.getRoot().listNodes().map((n) => n.getName()).filter((n) => n.startsWith(ANCHOR_PREFIX));
+  const anchorsBefore = anchorNames(doc);
+
+  await doc.transform(
+    // distinct names stay distinct: an `RGB_ring` must not merge into an identical `ring`
+    dedup({ keepUniqueNames: true }),
+    weld(),
+    // empty leaves are anchors; extras carry the `rgb` tag
+    prune({ keepLeaves: true, keepExtras: true }),
+    // join's own clean-up prunes empty leaves: off, done below with anchors kept
+    join({ keepNamed: false, cleanup: false, filter: (node) => !node.getName().startsWith(ANCHOR_PREFIX) }),
+    dropEmptiedNodes(),
+    dedup({ keepUniqueNames: true }),
+    prune({ keepLeaves: true, keepExtras: true }),
+  );
+
+  const triangles = originalTriangles > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles, warnings) : countTriangles(doc);
+
+  const textures = doc.getRoot().listTextures().length;
+  if (textures) {
+    const max = limits.modelMaxTextureSize;
+    await doc.transform(textureCompress({ encoder: sharp, targetFormat: 'webp', resize: [max, max] }));
+  }
+  const sizeMm = boundsMm(doc) ?? expected;
+  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+
+  const anchors = anchorNames(doc);
+  const lost = anchorsBefore.filter((a) => !anchors.includes(a));
+  if (lost.length) warnings.push(`anchors lost in preparation: ${lost.join(', ')}`);
+  warnings.push(...logger.warnings.filter((w) => !warnings.includes(w)));
+
+  const glb = await (await modelIO(logger)).writeBinary(doc);
+  const originalBytes = Object.values(input.resources).reduce((n, b) => n + b.byteLength, input.bytes.byteLength);
+  return {
+    glb,
+    sha256: createHash('sha256').update(glb).digest('hex'),
+    triangles,
+    originalTriangles,
+    originalBytes,
+    preparedBytes: glb.byteLength,
+    nodes: doc.getRoot().listNodes().length,
+    textures,
+    sizeMm,
+    expectedMm: expected,
+    scale,
+    anchors,
+    warnings,
+  };
+}
