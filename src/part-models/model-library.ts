@@ -43,7 +43,7 @@ export interface ModelRecord {
 }
 
 /** The part a model is for, as listings show it. */
-export interface ModelPart {
+export interface PartBrief {
   id: string;
   name: string;
   category: Category;
@@ -104,7 +104,7 @@ function toRecord(r: Selectable<PartModelsTable>): ModelRecord {
   };
 }
 
-async function partOf(db: Db, partId: string): Promise<ModelPart & { specs: unknown }> {
+async function partOf(db: Db, partId: string): Promise<PartBrief & { specs: unknown }> {
   const [part] = await getPartsByIds(db, [partId]);
   if (!part) throw new UnknownModelPartError(partId);
   return { id: part.id, name: part.name, category: part.category, specs: part.specs };
@@ -143,7 +143,7 @@ export interface AddModelOptions {
 
 /** A model added: its row, what preparation did (without the bytes), and whether it was already current. */
 export interface AddedModel {
-  part: ModelPart;
+  part: PartBrief;
   model: ModelRecord;
   prepared: Omit<PreparedModel, 'glb'>;
   /** the part's current model already had these bytes: no row was added */
@@ -159,7 +159,7 @@ export async function addModel(db: Db, store: ArtifactStore, partId: string, inp
   const part = await partOf(db, partId);
   const prepared = await prepareModel(input, part, { limits: opts.limits, fit: opts.fit });
   const { glb, ...info } = prepared;
-  const summary: ModelPart = { id: part.id, name: part.name, category: part.category };
+  const summary: PartBrief = { id: part.id, name: part.name, category: part.category };
   const current = (await currentModelRecords(db, [part.id]))[part.id];
   if (current?.sha256 === prepared.sha256 && (await store.stat(modelArtifactKey(prepared.sha256)))) {
     return { part: summary, model: current, prepared: info, unchanged: true };
@@ -263,7 +263,7 @@ export async function importModels(db: Db, store: ArtifactStore, dirOrManifest: 
 
 /** A part with its current model, as `models list` shows it. */
 export interface ModelListItem {
-  part: ModelPart;
+  part: PartBrief;
   model: ModelRecord;
 }
 
@@ -289,7 +289,7 @@ export async function listModels(db: Db, filter: { category?: string } = {}): Pr
 
 /** A part's model and its history. */
 export interface ModelDetail {
-  part: ModelPart;
+  part: PartBrief;
   /** null: the part has no model (never had one, or it was removed) */
   current: ModelRecord | null;
   /** every row, newest first, retired ones included */
