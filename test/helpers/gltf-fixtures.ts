@@ -5,6 +5,7 @@
  * budget, and broken files. Each returns GLB bytes (or .gltf JSON + files) ready to write.
  */
 import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core';
+import sharp from 'sharp';
 
 export type Vec3 = [number, number, number];
 
@@ -31,9 +32,10 @@ function rgb(hex: string): [number, number, number] {
 }
 
 /** Positions and indices of an axis-aligned box with each face split into n x n quads. */
-function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array; normals: Float32Array; indices: Uint32Array } {
+function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array } {
   const positions: number[] = [];
   const normals: number[] = [];
+  const uvs: number[] = [];
   const indices: number[] = [];
   const half = size.map((s) => s / 2) as Vec3;
   // each face: normal axis, sign, and the two in-plane axes (u x v = normal)
@@ -57,6 +59,7 @@ function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array
         const nn: Vec3 = [0, 0, 0];
         nn[axis] = sign;
         normals.push(...nn);
+        uvs.push(i / n, j / n);
       }
     }
     for (let i = 0; i < n; i++) {
@@ -67,7 +70,7 @@ function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array
       }
     }
   }
-  return { positions: new Float32Array(positions), normals: new Float32Array(normals), indices: new Uint32Array(indices) };
+  return { positions: new Float32Array(positions), normals: new Float32Array(normals), uvs: new Float32Array(uvs), indices: new Uint32Array(indices) };
 }
 
 /** A document builder: boxes and empty nodes under one root node, one scene. */
@@ -111,6 +114,29 @@ export class FixtureDoc {
       .setMaterial(this.material(spec.material ?? 'paint', spec.color ?? '#808080', spec.extras, spec.alpha ?? 1));
     const node = this.doc.createNode(name).setMesh(this.doc.createMesh(name).addPrimitive(prim));
     this.root.addChild(node);
+    return node;
+  }
+
+  /**
+   * A box whose material has a `sizePx` x `sizePx` PNG base-colour texture made with sharp: an
+   * 8 x 8 checker of two colours scaled up (not one colour: prune would fold a solid texture
+   * into the material's factor).
+   */
+  async texturedBox(sizePx: number, spec: BoxSpec, name = 'textured'): Promise<Node> {
+    const cells = 8;
+    const raw = Buffer.alloc(cells * cells * 3);
+    for (let i = 0; i < cells * cells; i++) raw.set((i + Math.floor(i / cells)) % 2 ? [230, 40, 150] : [250, 220, 0], i * 3);
+    const png = await sharp(raw, { raw: { width: cells, height: cells, channels: 3 } })
+      .resize(sizePx, sizePx, { kernel: 'nearest' })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    const texture = this.doc.createTexture(`${name}_albedo`).setImage(new Uint8Array(png)).setMimeType('image/png');
+    const node = this.box({ ...spec, material: spec.material ?? `${name}_material` }, name);
+    const prim = node.getMesh()!.listPrimitives()[0]!;
+    const g = boxGeometry(spec.size, spec.at ?? [0, 0, 0], spec.subdivisions ?? 1);
+    prim.setAttribute('TEXCOORD_0', this.doc.createAccessor().setType('VEC2').setArray(g.uvs).setBuffer(this.buffer));
+    // a material of its own: the shared one of box() may be used without a texture elsewhere
+    prim.setMaterial(prim.getMaterial()!.clone().setBaseColorTexture(texture));
     return node;
   }
 
@@ -169,6 +195,13 @@ export function rgbFan(sizeMm = 120, tag: 'name' | 'extras' = 'name'): FixtureDo
   f.box({ size: [s, s, 0.025], color: '#151515', material: 'frame' }, 'frame');
   const ring = tag === 'name' ? { material: 'RGB_ring' } : { material: 'ring', extras: { rgb: true } };
   f.box({ ...ring, size: [s * 0.8, s * 0.8, 0.004], at: [0, 0, 0.0135], color: '#ffffff' }, 'ring');
+  return f;
+}
+
+/** A GPU (as distinctiveGpu's shroud) whose shroud carries a `textureSizePx`-square PNG texture. */
+export async function texturedGpu(textureSizePx: number, lengthMm = 300, slotWidth = 2.5): Promise<FixtureDoc> {
+  const f = new FixtureDoc('gpu');
+  await f.texturedBox(textureSizePx, { size: [0.126, (slotWidth * 20.32) / 1000, lengthMm / 1000], color: '#ffffff', material: 'shroud' }, 'shroud');
   return f;
 }
 
