@@ -6,6 +6,9 @@
  */
 import { getBounds } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { Box3, Vector3 } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { describe, expect, it } from 'vitest';
 import { demoPart } from '../../src/catalog/demo-catalog.js';
 import { isRgbMaterial, MODEL_CATEGORIES } from '../../src/model/part-models.js';
@@ -83,6 +86,14 @@ describe('prepareModel', () => {
     // five steel panels became one mesh; the glass window stays its own
     expect(doc.getRoot().listMeshes()).toHaveLength(2);
     expect(p.nodes).toBe(8); // root, steel, window, 5 anchors
+  });
+
+  it("loads in three.js's GLTFLoader with MeshoptDecoder, at its size, anchors in place", async () => {
+    const p = await prepareModel(await glbInput('case.glb', caseWithAnchors(230, 485, 470)), pcCase, { limits });
+    const gltf = await new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parseAsync(p.glb.slice().buffer, '');
+    const size = new Box3().setFromObject(gltf.scene).getSize(new Vector3());
+    expect([size.x, size.y, size.z].map((v) => v * 1000)).toEqual([expect.closeTo(230, 0), expect.closeTo(485, 0), expect.closeTo(470, 0)]);
+    expect(gltf.scene.getObjectByName('anchor_psu_bay')?.position.toArray()).toEqual([0, 0.05, expect.closeTo(-0.47 / 2 + 0.1, 6)]);
   });
 
   it('keeps RGB material names, and the rgb extras tag', async () => {
