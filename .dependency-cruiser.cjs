@@ -12,7 +12,7 @@ const FLOORS = [
   ['model'], // the house vocabulary: parts, builds, render request, sprite layout, stage contract
   ['errors.ts', 'config.ts', 'log.ts', 'package-root.ts', 'version.ts', 'metrics.ts', 'log-pretty.ts', 'ensure-dir.ts', 'temp-dirs.ts'],
   ['db'],
-  ['storage', 'catalog', 'auth', 'part-models'], // part-models: validating and preparing artists' glTF models (no database)
+  ['storage', 'catalog', 'auth', 'part-models'], // part-models: validating and preparing artists' glTF models; the library of each part's models
   ['encode'],
   ['render'],
   ['thumbnails'],

@@ -20,6 +20,7 @@ const COMMANDS: (() => Promise<Register>)[] = [
   () => import('./keys.js'),
   () => import('./catalog.js'),
   () => import('./builds.js'),
+  () => import('./models.js'),
   () => import('./jobs.js'),
   () => import('./webhooks.js'),
   () => import('./doctor.js'),

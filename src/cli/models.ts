@@ -1,0 +1,211 @@
+/**
+ * `render-farm models add|import|list|show|rm|rollback`: artists' glTF models of parts
+ * (src/part-models/model-library.ts). A refused model is a user error (exit 2) and stores
+ * nothing; `import` adds what it can and exits 1 when any file was refused.
+ */
+import os from 'node:os';
+import type { Command } from 'commander';
+import type { Config } from '../config.js';
+import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
+import { ExitError } from './errors.js';
+import { configFor, printJson, withDb } from './common.js';
+
+/** Who the rows name as their author: the local user (an API key names itself instead). */
+function who(): string {
+  try {
+    return `cli:${os.userInfo().username}`;
+  } catch {
+    // no passwd entry (some containers): still say it came from the CLI
+    return 'cli';
+  }
+}
+
+const short = (sha: string) => sha.slice(0, 12);
+
+function mib(n: number | null): string {
+  if (n === null) return '-';
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+const when = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');
+
+/** Opens the database and the store, with the configured limits. */
+async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db, store: ArtifactStore) => Promise<T>): Promise<T> {
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  const store = await openArtifactStore(cfg);
+  return withDb(cfg, async (db) => {
+    // models are given to catalog parts: a fresh data dir has the demo ones, as under `serve`
+    if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+    return fn(db, store);
+  });
+}
+
+function addedText(a: AddedModel): string {
+  const p = a.prepared;
+  if (a.unchanged) return `${a.part.category} ${a.part.id} (${a.part.name}) already has this model (${short(a.model.sha256)}): nothing changed\n`;
+  const lines = [
+    `added the model of ${a.part.category} ${a.part.id} (${a.part.name}): ${short(a.model.sha256)}`,
+    `  ${p.triangles.toLocaleString('en')} triangles${p.originalTriangles !== p.triangles ? ` (from ${p.originalTriangles.toLocaleString('en')})` : ''}, ` +
+      `${mib(p.preparedBytes)} (from ${mib(p.originalBytes)}), ${p.sizeMm.map((v) => Math.round(v)).join(' x ')} mm` +
+      `${p.scale !== 1 ? `, scaled x${p.scale.toPrecision(3)}` : ''}${p.anchors.length ? `, anchors ${p.anchors.join(', ')}` : ''}`,
+    ...p.warnings.map((w) => `  warning: ${w}`),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** An added model as --json prints it: the row and what preparation did. */
+const addedJson = (a: AddedModel) => ({ part: a.part, model: a.model, unchanged: a.unchanged, prepared: a.prepared });
+
+function importJson(items: ImportItem[]) {
+  return {
+    added: items.filter((i) => i.ok).length,
+    failed: items.filter((i) => !i.ok).length,
+    items: items.map((i) => (i.ok ? { partId: i.part, file: i.file, ok: true, ...addedJson(i.added) } : { partId: i.part, file: i.file, ok: false, error: i.error })),
+  };
+}
+
+function historyTable(rows: ModelRecord[], table: (h: string[], r: string[][]) => string): string {
+  return table(
+    ['SHA256', 'STATE', 'TRIANGLES', 'BYTES', 'FILE', 'BY', 'ADDED', 'RETIRED'],
+    rows.map((r, i) => [
+      short(r.sha256),
+      r.retiredAt ? 'retired' : rows.findIndex((x) => !x.retiredAt) === i ? 'current' : 'previous',
+      String(r.triangles ?? '-'),
+      mib(r.preparedBytes),
+      r.originalName ?? '-',
+      r.createdBy ?? '-',
+      when(r.createdAt),
+      when(r.retiredAt),
+    ]),
+  );
+}
+
+export default function register(program: Command): void {
+  const models = program
+    .command('models')
+    .description("Artists' glTF models of parts: a part with a model renders with it instead of its procedural model.")
+    .addHelpText(
+      'after',
+      `
+Models are glTF 2.0 (.glb, or .gltf with its files), authored in metres, +Y up, front facing +Z
+(README "Part models"); each is validated, checked against the part's catalog size, optimised
+and stored once by its sha256. Limits: RENDER_FARM_MODEL_MAX_BYTES, _TRIANGLES, _TEXTURE, _NODES.
+
+Examples:
+  $ render-farm models add okgxgd18p ./rtx4070.glb
+  $ render-farm models import ./models/               # every <partId>.glb in the folder
+  $ render-farm models list --category GPU
+  $ render-farm models rollback okgxgd18p`,
+    );
+
+  models
+    .command('add <partId> <file>')
+    .description("Give a part a model (.glb or .gltf); replaces its current one, which stays as history.")
+    .option('--fit', "scale a model whose size is off by more than 2x to the part's catalog size instead of refusing it")
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models add okgxgd18p ./rtx4070.glb\n  $ render-farm models add adp88gxul ./case.gltf --fit --json')
+    .action(async (partId: string, file: string, opts: { fit?: boolean; json?: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
+      const { addModel } = await import('../part-models/model-library.js');
+      const { readModelFile } = await import('../part-models/model-input.js');
+      const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+      const limits = modelLimitsFrom(cfg);
+      // read (and size-checked) before the database opens: a bad path fails fast
+      const input = await readModelFile(file, limits.modelMaxBytes);
+      const added = await withLibrary(cfg, (db, store) => addModel(db, store, partId, input, { limits, fit: opts.fit, who: who() }));
+      if (opts.json) printJson(addedJson(added));
+      else process.stdout.write(addedText(added));
+    });
+
+  models
+    .command('import <dirOrManifest>')
+    .description('Add many models: a folder of <partId>.glb|.gltf files, or a manifest.json mapping files to parts. Exit 1 if any was refused.')
+    .option('--fit', "scale models whose size is off to their part's size (a manifest item's \"fit\" wins)")
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+A manifest: {"models": [{"part": "okgxgd18p", "file": "gpus/rtx4070.glb", "fit": false}]}
+(file paths relative to the manifest). Each model is added or refused on its own.
+
+Examples:
+  $ render-farm models import ./models/
+  $ render-farm models import ./models/manifest.json --json`,
+    )
+    .action(async (target: string, opts: { fit?: boolean; json?: boolean }, cmd: Command) => {
+      const cfg = configFor(cmd);
+      const { importModels } = await import('../part-models/model-library.js');
+      const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+      const limits = modelLimitsFrom(cfg);
+      const items = await withLibrary(cfg, (db, store) => importModels(db, store, target, { limits, fit: opts.fit, who: who() }));
+      const failed = items.filter((i) => !i.ok).length;
+      if (opts.json) printJson(importJson(items));
+      else {
+        for (const i of items) {
+          if (i.ok) process.stdout.write(`ok      ${i.part}  ${i.added.unchanged ? 'unchanged' : short(i.added.model.sha256)}  ${i.added.prepared.triangles} triangles  ${i.file}\n`);
+          else process.stdout.write(`refused ${i.part}  ${i.file}: ${i.error.message}\n`);
+        }
+        process.stdout.write(`${items.length - failed} of ${items.length} models added\n`);
+      }
+      if (failed) throw new ExitError(1, `${failed} of ${items.length} models were refused (see above); fix them and import again: added ones stay`);
+    });
+
+  models
+    .command('list')
+    .description('Parts with a model: part, category, sha256, triangles, size, when added.')
+    .option('--category <category>', 'only parts of this category (e.g. GPU)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models list\n  $ render-farm models list --category PCCase --json')
+    .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
+      const { listModels } = await import('../part-models/model-library.js');
+      const items = await withLibrary(configFor(cmd), (db) => listModels(db, { category: opts.category }));
+      if (opts.json) return printJson(items);
+      if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
+      const { table } = await import('./table.js');
+      const rows = items.map((i) => [i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), when(i.model.createdAt), i.part.name]);
+      process.stdout.write(table(['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'ADDED', 'NAME'], rows));
+    });
+
+  models
+    .command('show <partId>')
+    .description("A part's current model and every earlier one (newest first).")
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models show okgxgd18p')
+    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+      const { showModel } = await import('../part-models/model-library.js');
+      const detail = await withLibrary(configFor(cmd), (db) => showModel(db, partId));
+      if (opts.json) return printJson(detail);
+      const { part, current, history } = detail;
+      process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);
+      process.stdout.write(current ? `current model: ${current.sha256}\n` : 'no current model: it renders with its procedural model\n');
+      if (history.length) {
+        const { table } = await import('./table.js');
+        process.stdout.write(historyTable(history, table));
+      }
+    });
+
+  models
+    .command('rm <partId>')
+    .description('Remove the part\'s model: it renders with its procedural model again (history is kept).')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models rm okgxgd18p')
+    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+      const { removeModel } = await import('../part-models/model-library.js');
+      const retired = await withLibrary(configFor(cmd), (db) => removeModel(db, partId));
+      if (opts.json) return printJson({ partId, retired });
+      process.stdout.write(`removed the model of ${partId} (${retired.length} version${retired.length === 1 ? '' : 's'} retired); it renders with its procedural model again\n`);
+    });
+
+  models
+    .command('rollback <partId>')
+    .description('Go back to the model the part had before its current one (the current one is retired).')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models rollback okgxgd18p')
+    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+      const { rollbackModel } = await import('../part-models/model-library.js');
+      const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId));
+      if (opts.json) return printJson({ partId, ...r });
+      process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${short(r.retired.sha256)} retired\n`);
+    });
+}
