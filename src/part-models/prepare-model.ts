@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getBounds, type Document, type Transform } from '@gltf-transform/core';
-import { dedup, join, meshopt, prune, simplify, textureCompress, weld } from '@gltf-transform/functions';
+import { dedup, join, meshopt, prune, simplify, textureCompress, unpartition, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
@@ -221,7 +221,8 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     await doc.transform(textureCompress({ encoder: sharp, targetFormat: 'webp', resize: [max, max] }));
   }
   const sizeMm = boundsMm(doc) ?? expected;
-  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  // a GLB holds one buffer: a .gltf may come with several
+  await doc.transform(unpartition(), meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
 
   const anchors = anchorNames(doc);
   const lost = anchorsBefore.filter((a) => !anchors.includes(a));

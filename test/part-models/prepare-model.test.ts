@@ -4,7 +4,7 @@
  * says so), what preparation keeps (anchors, RGB material names), budgets, fitting, textures,
  * and that the prepared bytes are deterministic and valid.
  */
-import { getBounds } from '@gltf-transform/core';
+import { getBounds, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { Box3, Vector3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -131,6 +131,25 @@ describe('prepareModel', () => {
     const { json, files } = await gltfWithExternalBuffer([0.126, 0.06, 0.305]);
     const p = await prepareModel(modelInputFromBytes('part.gltf', new TextEncoder().encode(json), files), gpu, { limits });
     expect(p.triangles).toBe(12);
+  });
+
+  it('prepares a .gltf with data: URIs and two buffers into one GLB, deterministically', async () => {
+    const f = await texturedGpu(64, 305, 3);
+    const second = f.doc.createBuffer('second');
+    const stripe = f.box({ size: [0.01, 0.02, 0.2], at: [-0.06, 0, 0], color: '#00ff00', material: 'stripe' }, 'stripe');
+    for (const a of stripe.getMesh()!.listPrimitives()[0]!.listAttributes()) a.setBuffer(second);
+    const { json, resources } = await new NodeIO().writeJSON(f.doc, { basename: 'part' });
+    expect(json.buffers).toHaveLength(2);
+    for (const b of json.buffers!) b.uri = `data:application/octet-stream;base64,${Buffer.from(resources[b.uri!]!).toString('base64')}`;
+    for (const im of json.images!) im.uri = `data:image/png;base64,${Buffer.from(resources[im.uri!]!).toString('base64')}`;
+    const input = modelInputFromBytes('embedded.gltf', new TextEncoder().encode(JSON.stringify(json)));
+    expect(input.resources).toEqual({});
+    const a = await prepareModel(input, gpu, { limits });
+    const b = await prepareModel(input, gpu, { limits });
+    expect(b.sha256).toBe(a.sha256);
+    expect([a.triangles, a.textures]).toEqual([24, 1]);
+    const back = (await (await modelIO()).readBinary(a.glb)).getRoot();
+    expect(back.listMaterials().map((m) => m.getName()).sort()).toEqual(['shroud', 'stripe']);
   });
 
   it('refuses a model 10x too large, with measured and expected sizes, and fits it with fit', async () => {
