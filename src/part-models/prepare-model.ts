@@ -29,6 +29,7 @@ import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './
 import type { ModelLimits } from './model-limits.js';
 import { validateModel } from './validate-model.js';
 
+/** [x, y, z] */
 export type Vec3 = [number, number, number];
 
 /** A prepared model and what preparation did. */
