@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health.js';
 import { jobEventRoutes } from './routes/job-events.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { modelRoutes } from './routes/models.js';
 import { partsRoutes } from './routes/parts.js';
 import { renderRoutes } from './routes/render.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -24,6 +25,8 @@ export function createApp(ctx: ApiContext): Express {
   // scheme and host of returned URLs (src/api/context.ts)
   app.set('trust proxy', ctx.cfg.trustProxy);
   app.use(cors);
+  // before the JSON parser: PUT /models takes the model file itself as the body
+  app.use(modelRoutes(ctx));
   app.use(jsonBody(ctx.cfg.bodyLimit));
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import * as s from './schemas.js';
+import type { Config } from '../config.js';
 import { eventPaths, eventWebhooks } from './openapi-events.js';
+import { modelPaths } from './openapi-models.js';
 
 type Schema = z.ZodType;
 const json = (schema: Schema, io: 'input' | 'output') => {
@@ -22,7 +24,7 @@ const errors = (...codes: number[]) =>
           {
             400: 'invalid request (body, query, environment, conflicting options)',
             401: 'missing, invalid, expired, environment- or origin-mismatched credentials',
-            403: 'the token lacks the required scope',
+            403: 'the token lacks the required scope (models:write: admin API keys only)',
             404: 'not found',
             413: 'request body too large',
             415: 'a request body that is not JSON: send Content-Type: application/json',
@@ -52,7 +54,8 @@ const secured = (scope: string | null) => ({
   parameters: [envParam],
 });
 
-export function buildOpenApi(version: string): Record<string, unknown> {
+/** `cfg`: the model limits the document quotes (default: the built-in defaults). */
+export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes' | 'modelMaxTriangles' | 'modelMaxTextureSize' | 'modelMaxNodes'>): Record<string, unknown> {
   const helpers = { json, ok, body, errors, secured, envParam };
   return {
     openapi: '3.1.0',
@@ -63,7 +66,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         'Renders 360-degree turntable videos (MP4) and sprite sheets (WebP) of PC builds, and serves part and build data. ' +
         'Authenticate with `Authorization: Bearer <token>`: a session token minted by POST /auth/render-session (browsers), ' +
         'or a long-lived API key (server-side only; from a browser it still works but the response carries X-Service-Auth-Deprecation). ' +
-        'Errors have the body {error, message, details?}.',
+        'Errors have the body {error, message, details?}. ' +
+        'Scopes: render:submit, render:status, data:read (API keys have all three; session tokens what they were minted with); ' +
+        'models:write only on admin API keys (`render-farm keys create --admin`), for the part model endpoints (/models), never on session tokens.',
     },
     components: {
       securitySchemes: {
@@ -74,6 +79,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     webhooks: eventWebhooks(helpers),
     paths: {
       ...eventPaths(helpers),
+      ...modelPaths(helpers, cfg),
       '/auth/render-session': {
         post: {
           summary: 'Mint a session token (API key only)',

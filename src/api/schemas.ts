@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CATEGORIES } from '../model/part.js';
+import { MODEL_CATEGORIES } from '../model/part-models.js';
 import { interactiveStateSchema } from '../model/interactive-state.js';
 import { isNullOrigin, normaliseOrigin } from '../auth/origin.js';
 import { isAdminScope, TOKEN_SCOPES } from '../auth/scopes.js';
@@ -83,11 +84,24 @@ export const availablePartsQuery = z.object({
   environment: z.enum(['prod', 'staging']).optional(),
 });
 
+/** A part's current model as part listings show it (null: the part renders procedurally). */
+export const partModelField = z
+  .object({
+    sha256: z.string().meta({ description: 'content address of the prepared GLB (part of the render cache key)' }),
+    triangles: z.number().int(),
+    updated_at: z.string().meta({ format: 'date-time', description: 'when this model became the current one' }),
+  })
+  .nullable()
+  .meta({ description: 'the part model renders use (README "Part models"), or null: the procedural model' });
+
 export const partSummary = z.object({ id: z.string(), name: z.string(), image: z.string().meta({ format: 'uri' }) });
 export const partSummaryWithCategory = partSummary.extend({ category: z.enum(CATEGORIES) });
+/** Part listings of this API (/available-parts, /parts, /part/:id): the seed's fields plus `model`. */
+export const partListItem = partSummary.extend({ model: partModelField });
+export const partListItemWithCategory = partSummaryWithCategory.extend({ model: partModelField });
 
 export const availablePartsResponse = z.object({
-  data: z.record(z.string(), z.array(partSummary)),
+  data: z.record(z.string(), z.array(partListItem)),
   category: z.enum(CATEGORIES),
   pagination: z.object({
     total: z.number().int(),
@@ -106,7 +120,65 @@ export const partsBody = z
       .max(MAX_IDS, `ids may hold at most ${MAX_IDS} entries`),
   })
   .strict();
-export const partsResponse = z.object({ parts: z.array(partSummaryWithCategory) });
+export const partsResponse = z.object({ parts: z.array(partListItemWithCategory) });
+
+/** GET /part/:id: a part ID is 4..32 lower-case letters and digits (sql/0001); anything else is 404. */
+export const PART_ID = /^[a-z0-9]{4,32}$/;
+
+/** PUT /models/:partId query. */
+export const modelPutQuery = z.object({
+  fit: z
+    .enum(['true', 'false'], { error: 'fit must be true or false' })
+    .optional()
+    .transform((v) => v === 'true')
+    .meta({ description: 'scale a model whose bounding box is off by more than 2x on an axis to the part\'s real size instead of refusing it' }),
+  name: text()
+    .min(1)
+    .max(255)
+    .regex(/^[^/\\]+$/, 'name is a file name, not a path')
+    .optional()
+    .meta({ description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json)' }),
+  environment: z.enum(['prod', 'staging']).optional(),
+});
+
+/** GET /models query. */
+export const modelListQuery = z.object({
+  category: z
+    .enum(MODEL_CATEGORIES, { error: (i) => `category must be one of ${MODEL_CATEGORIES.join(', ')} (the categories that take models), not ${JSON.stringify(i.input)}` })
+    .optional(),
+  environment: z.enum(['prod', 'staging']).optional(),
+});
+
+/** A stored part model (a row of part_models) as the model API returns it. */
+export const partModelResponse = z.object({
+  part_id: z.string(),
+  sha256: z.string(),
+  triangles: z.number().int(),
+  original_triangles: z.number().int(),
+  bytes: z.number().int().meta({ description: 'size of the prepared GLB' }),
+  original_bytes: z.number().int().meta({ description: 'size of the uploaded file (with its files)' }),
+  original_name: z.string().nullable(),
+  scale: z.number().meta({ description: 'the factor ?fit=true applied (1: none)' }),
+  warnings: z.array(z.string()).optional().meta({ description: 'what preparation changed or noticed (PUT only): simplification, resized textures, validator warnings' }),
+  created_by: z.string().nullable(),
+  created_at: z.string().meta({ format: 'date-time' }),
+  url: z.string().meta({ format: 'uri', description: 'the prepared GLB (model/gltf-binary, meshopt-compressed)' }),
+});
+
+/** GET /models/:partId: the current model and every earlier one. */
+export const partModelHistoryResponse = z.object({
+  part_id: z.string(),
+  category: z.enum(CATEGORIES),
+  current: partModelResponse.nullable().meta({ description: 'what renders use; null: the procedural model' }),
+  history: z.array(partModelResponse.extend({ current: z.boolean(), retired_at: z.string().nullable() })).meta({
+    description: 'every model the part was given, newest first; POST /models/{partId}/rollback makes the one before the current one current again',
+  }),
+});
+
+export const modelListResponse = z.object({
+  models: z.array(partModelResponse.extend({ category: z.enum(CATEGORIES), name: z.string() })),
+});
+
 
 /** GET /build/:shareCode: control characters are 400; an unknown (or over-long) code is 404. */
 export const shareCodeParams = z.object({ shareCode: text() });

@@ -24,7 +24,9 @@ describe('data endpoints', () => {
       const items = r.json.data.GPU;
       expect(items.length).toBe(Math.min(20, gpuTotal));
       for (const p of items) {
-        expect(Object.keys(p).sort()).toEqual(['id', 'image', 'name']);
+        // the seed's fields, plus `model` (issue 19; null: no part model, see test/api/models-api.test.ts)
+        expect(Object.keys(p).sort()).toEqual(['id', 'image', 'model', 'name']);
+        expect(p.model).toBeNull();
         expect(p.id).toMatch(/^[a-z0-9]+$/);
         expect(p.image).toBe(`${api.url}/assets/parts/${p.id}`);
       }
@@ -92,7 +94,7 @@ describe('data endpoints', () => {
       const r = await post('/parts', { ids: [cpu.id, 'nosuchpart', gpus[1].id, gpus[0].id, cpu.id] });
       expect(r.status).toBe(200);
       expect(r.json.parts).toEqual([
-        { id: cpu.id, name: cpu.name, image: cpu.image, category: 'CPU' },
+        { id: cpu.id, name: cpu.name, image: cpu.image, category: 'CPU', model: null },
         { ...gpus[1], category: 'GPU' },
         { ...gpus[0], category: 'GPU' },
       ]);

@@ -57,6 +57,22 @@ describe('CLI as a child process', () => {
     expect((await cli('keys', 'create', '--customer', 'x', '--env', 'qa')).code).toBe(2);
   });
 
+  it('keys create --admin makes an admin key (models:write), listed as admin; token refuses models:write', async () => {
+    const created = await cli('keys', 'create', '--customer', 'ops', '--admin', '--json');
+    expect(created.code).toBe(0);
+    const { key, admin } = JSON.parse(created.stdout);
+    expect(admin).toBe(true);
+    expect((await findApiKey(t.db.db, key))?.admin).toBe(true);
+    const plain = JSON.parse((await cli('keys', 'create', '--customer', 'ops', '--json')).stdout);
+    expect(plain.admin).toBe(false);
+    const list = await cli('keys', 'list');
+    expect(list.stdout).toMatch(new RegExp(`${key.slice(0, 16)}….*  admin  active`));
+    expect(list.stdout).not.toMatch(new RegExp(`${plain.key.slice(0, 16)}….*admin`));
+    const token = await cli('token', '--customer', 'ops', '--scopes', 'data:read,models:write');
+    expect(token.code).toBe(2);
+    expect(token.stderr).toContain('models:write is for admin API keys only');
+  });
+
   it('token mints a verifiable JWT with the secret shared through the database', async () => {
     const r = await cli('token', '--customer', 'cli-co', '--scopes', 'data:read,render:submit', '--ttl', '60', '--origin', 'https://shop.example');
     expect(r.code).toBe(0);

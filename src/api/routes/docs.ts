@@ -17,7 +17,7 @@ const INIT = `window.ui = SwaggerUIBundle({ url: './openapi.json', dom_id: '#swa
 
 export function docsRoutes(ctx: ApiContext): Router {
   const r = Router();
-  const doc = buildOpenApi(ctx.version);
+  const doc = buildOpenApi(ctx.version, ctx.cfg);
   const uiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   r.get('/api-docs/openapi.json', (_req, res) => {
     res.json(doc);

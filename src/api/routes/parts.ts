@@ -1,13 +1,21 @@
-/** GET /available-parts (spec 4.2) and POST /parts (spec 4.7). */
+/** GET /available-parts (spec 4.2), POST /parts (spec 4.7) and GET /part/:id, each part with its `model`. */
 import { Router, type Request } from 'express';
 import { getPartsByIds, listParts } from '../../catalog/repository.js';
+import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';
 import { publicBase, type ApiContext } from '../context.js';
+import { notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { availablePartsQuery, partsBody } from '../schemas.js';
+import { availablePartsQuery, PART_ID, partsBody } from '../schemas.js';
 import { parseOr400 } from '../validate.js';
 import { partImageUrl } from './assets.js';
 
 export const DEFAULT_LIMIT = 20;
+
+/** The `model` field: the part's current model in brief, or null (procedural). */
+export function modelField(m: ModelRecord | undefined): { sha256: string; triangles: number; updated_at: string } | null {
+  // updated_at: when the row was added (after a rollback, the restored model's own date)
+  return m ? { sha256: m.sha256, triangles: m.triangles ?? 0, updated_at: new Date(m.createdAt).toISOString() } : null;
+}
 
 export function partsRoutes(ctx: ApiContext): Router {
   const r = Router();
@@ -18,9 +26,11 @@ export function partsRoutes(ctx: ApiContext): Router {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const skip = q.skip ?? 0;
     const { items, total } = await listParts(ctx.db, q.category, { limit, skip });
+    // one query for the page's models, not one per part
+    const models = await currentModelRecords(ctx.db, items.map((p) => p.id));
     const b = base(req);
     res.json({
-      data: { [q.category]: items.map((p) => ({ id: p.id, name: p.name, image: partImageUrl(b, p.id) })) },
+      data: { [q.category]: items.map((p) => ({ id: p.id, name: p.name, image: partImageUrl(b, p.id), model: modelField(models[p.id]) })) },
       category: q.category,
       pagination: { total, limit, skip, hasNext: skip + items.length < total, hasPrev: skip > 0 },
     });
@@ -28,15 +38,25 @@ export function partsRoutes(ctx: ApiContext): Router {
 
   r.post('/parts', requireAuth(ctx, 'data:read'), async (req, res) => {
     const { ids } = parseOr400(partsBody, req.body, 'body');
-    const rows = ids.length ? await getPartsByIds(ctx.db, [...new Set(ids)]) : [];
+    const unique = [...new Set(ids)];
+    const [rows, models] = unique.length ? await Promise.all([getPartsByIds(ctx.db, unique), currentModelRecords(ctx.db, unique)]) : [[], {}];
     const byId = new Map(rows.map((p) => [p.id, p]));
     const b = base(req);
     // request order, unknown IDs left out (they are simply not available)
-    const parts = [...new Set(ids)]
+    const parts = unique
       .map((id) => byId.get(id))
       .filter((p) => p !== undefined)
-      .map((p) => ({ id: p.id, name: p.name, image: partImageUrl(b, p.id), category: p.category }));
+      .map((p) => ({ id: p.id, name: p.name, image: partImageUrl(b, p.id), category: p.category, model: modelField(models[p.id]) }));
     res.json({ parts });
+  });
+
+  r.get('/part/:id', requireAuth(ctx, 'data:read'), async (req, res) => {
+    const id = req.params.id as string;
+    const unknown = () => notFound('part_not_found', `no part "${id}": see GET /available-parts for the part IDs`, [{ field: 'id', message: 'unknown part ID' }]);
+    if (!PART_ID.test(id)) throw unknown();
+    const [[part], models] = await Promise.all([getPartsByIds(ctx.db, [id]), currentModelRecords(ctx.db, [id])]);
+    if (!part) throw unknown();
+    res.json({ id: part.id, name: part.name, image: partImageUrl(base(req), part.id), category: part.category, model: modelField(models[part.id]) });
   });
   return r;
 }
