@@ -81,3 +81,8 @@ export const CHUNK_KEY_PREFIX = 'chunks/';
 export function chunkArtifactKey(cacheKey: string, plan: string, idx: number, file: string): string {
   return `${CHUNK_KEY_PREFIX}${cacheKey}/${plan}/${idx}/${file}`;
 }
+
+/** A prepared part model (src/model/part-models.ts), content-addressed: `models/<sha256>.glb`. */
+export function modelArtifactKey(sha256: string): string {
+  return `models/${sha256}.glb`;
+}
