@@ -104,3 +104,18 @@ export function withOverrides(source: ModelSource | null, models: Iterable<Uint8
   }
   return { source: async (sha) => map.get(sha) ?? (source ? source(sha) : null), shas };
 }
+
+/**
+ * storeModelSource over a store opened on first use: a process that renders no build with a
+ * model never opens (or creates) the artifact store.
+ */
+export function lazyStoreModelSource(open: () => Promise<ArtifactStore>, opts: StoreModelSourceOptions): ModelSource {
+  let source: Promise<ModelSource> | null = null;
+  return async (sha256) => {
+    source ??= open().then((store) => storeModelSource(store, opts));
+    source.catch(() => {
+      source = null;
+    });
+    return (await source)(sha256);
+  };
+}
