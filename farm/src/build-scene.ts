@@ -15,6 +15,7 @@ import { canonicalBuild } from './layout/canonical-build.js';
 import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
 import { caseStyle, normalizeSpecs } from '../../src/model/normalize-specs.js';
+import { applyPartModels, type ModelTemplates } from './layout/model-placement.js';
 import { placeFans, placeRadiator, type Placement } from './layout/placement.js';
 import { buildAirCooler } from './models/air-cooler.js';
 import { buildPump, buildRadiator, buildTubes, PUMP_FITTINGS, RADIATOR_CORE } from './models/aio.js';
@@ -35,6 +36,8 @@ export interface BuiltBuild {
   group: THREE.Group;
   warnings: string[];
   triangles: number;
+  /** part IDs drawn as artists' models, sorted */
+  models: string[];
   /** the case frame actually drawn, fan and radiator placement (for tests and debugging) */
   layout: CaseLayout | null;
   placement: Placement;
@@ -86,6 +89,8 @@ export type Detail = StageDetail;
 
 export interface BuildOptions {
   omit?: readonly Detail[];
+  /** part ID -> parsed model (glb-library.ts): those parts are drawn as their models (layout/model-placement.ts) */
+  models?: ModelTemplates;
 }
 
 export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): BuiltBuild {
@@ -149,6 +154,7 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
     } else {
       const parts = new THREE.Group();
       const pump = buildPump(kit, cooler.specs, cooler.name);
+      pump.name = 'pump'; // a part model replaces this alone (layout/model-placement.ts)
       pump.position.copy(top);
       parts.add(pump);
       radiator = placeRadiator(layout, cooler.specs, state?.radiator?.slot, warnings);
@@ -242,7 +248,8 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
     group.add(named(placeFan(kit, f.specs, f.slot.center, f.slot.inward, label), 'CaseFan', f.partId, { slot: f.slot.id }));
   }
 
-  return { group, warnings, triangles: countTriangles(group), layout, placement: { fans: placedFans, radiator }, kit };
+  const models = options.models?.size ? applyPartModels(group, options.models, kit, layout, warnings) : [];
+  return { group, warnings, triangles: countTriangles(group), models, layout, placement: { fans: placedFans, radiator }, kit };
 }
 
 /** Coolant tubes are black, or white on white coolers. */

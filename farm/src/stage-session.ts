@@ -7,6 +7,7 @@ import * as THREE from 'three';
 import type { Category, Part } from '../../src/model/part.js';
 import type { ParsedStageOptions, StageBuild, StageInfo } from '../../src/model/stage-contract.js';
 import { buildBuildGroup, buildPartModel } from './build-scene.js';
+import { loneModel, type ModelTemplates } from './layout/model-placement.js';
 import { buildBackground } from './scene/background.js';
 import { frameCamera, sweepOf } from './scene/camera.js';
 import { environmentFor } from './scene/environment.js';
@@ -21,7 +22,7 @@ import { addProxy } from './scene/proxies.js';
 import { addRgbSpill } from './scene/rgb-spill.js';
 import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js';
 import { countTriangles } from './util/geometry.js';
-import type { MaterialKit } from './util/materials.js';
+import { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
@@ -44,6 +45,8 @@ export class StageSession {
     build: StageBuild,
     /** parsed once by stage.ts (parseStageOptions): every field present and in range */
     readonly options: ParsedStageOptions,
+    /** part ID -> parsed model (glb-library.ts) for the parts of `build.models` */
+    models: ModelTemplates = new Map(),
   ) {
     const o = options;
     const preset = presetFor(o.scene);
@@ -53,11 +56,16 @@ export class StageSession {
     // the model: a whole build, or a lone part (part thumbnails)
     const lone = lonePart(build);
     let model: THREE.Object3D;
-    if (lone) {
+    const loneTemplate = lone && typeof lone.id === 'string' ? models.get(lone.id) : undefined;
+    if (lone && loneTemplate) {
+      // the part's model alone (thumbnails, `models preview`); its RGB takes the saved colour
+      this.kit = new MaterialKit(rgbOf(build));
+      model = loneModel(lone, loneTemplate, this.kit);
+    } else if (lone) {
       model = buildPartModel(lone);
       warnings.push(...((model.userData.warnings as string[] | undefined) ?? []));
     } else {
-      const built = buildBuildGroup(build, { omit: o.omit });
+      const built = buildBuildGroup(build, { omit: o.omit, models });
       warnings.push(...built.warnings);
       this.kit = built.kit;
       // one mesh per material for the whole build: draw calls dominate on a CPU rasteriser
@@ -68,7 +76,7 @@ export class StageSession {
     const proxy = addProxy(model);
     if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
     // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
-    if (profile.bloom && this.kit && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
+    if (profile.bloom && this.kit && !lone && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
     if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
     this.turntable.add(model);
     this.turntable.name = 'turntable';
@@ -213,7 +221,8 @@ export class StageSession {
   dispose(): void {
     this.turntable.traverse((o) => {
       const m = o as THREE.Mesh;
-      if (m.isMesh) m.geometry.dispose();
+      // part models share their geometry with the page's model library, which frees it on eviction
+      if (m.isMesh && !m.userData.sharedGeometry) m.geometry.dispose();
     });
     for (const d of this.disposables) d.dispose();
     this.seasonal?.dispose();
@@ -224,8 +233,15 @@ export class StageSession {
   }
 }
 
+/** The build's saved RGB colour and mode, as build-scene.ts reads them. */
+function rgbOf(build: StageBuild): { color: string | null; off: boolean } {
+  const rgb = build?.state?.rgb;
+  const color = typeof rgb?.color === 'string' && /^#[0-9a-f]{6}$/i.test(rgb.color) ? rgb.color.toLowerCase() : null;
+  return { color, off: rgb?.mode === 'off' };
+}
+
 /** A build of exactly one part and no case is drawn as that part alone (thumbnails). */
-function lonePart(build: StageBuild): Part | null {
+export function lonePart(build: StageBuild): Part | null {
   const all: Part[] = [];
   for (const [category, list] of Object.entries((build?.parts ?? {}) as Record<string, unknown>)) {
     if (!Array.isArray(list)) continue;

@@ -1,16 +1,20 @@
 /**
  * The stage page's entry (bundled by farm/build.ts): installs `window.renderStage`, the
  * StageApi of contract.ts. One WebGL renderer per page, reused across loads; each load
- * builds a StageSession. The page makes no network requests: everything is procedural.
+ * builds a StageSession. The page makes no network requests outside its own loopback origin:
+ * everything is procedural except part models, fetched from the stage server that served the
+ * page (`/models/<sha256>.glb`) and kept parsed across loads (models/glb-library.ts).
  */
 import * as THREE from 'three';
 import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions } from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
+import { GlbLibrary } from './models/glb-library.js';
 import { StageSession } from './stage-session.js';
 
 let canvas: HTMLCanvasElement | null = null;
 let renderer: THREE.WebGLRenderer | null = null;
 let session: StageSession | null = null;
+const library = new GlbLibrary();
 
 function ensureCanvas(): HTMLCanvasElement {
   if (!canvas) {
@@ -71,11 +75,23 @@ async function load(build: StageBuild, input: StageOptions): Promise<StageInfo> 
   session?.dispose();
   session = null;
   loadedKey = null;
-  const next = new StageSession(r, build, options);
+  // the build's models are fetched and parsed (or taken from the library) before the scene is built
+  const models = await library.templates(build?.models, partIdsOf(build));
+  const next = new StageSession(r, build, options, models);
   if (options.warm) await next.warm();
   session = next;
   loadedKey = JSON.stringify([build, options]);
-  return { ...next.info, warnings: [...next.info.warnings] };
+  return { ...next.info, warnings: [...next.info.warnings], models: { kept: library.size, parses: library.parses } };
+}
+
+/** The IDs of the parts of a build (JSON from Node: trust nothing). */
+function partIdsOf(build: StageBuild): Set<string> {
+  const ids = new Set<string>();
+  for (const list of Object.values((build?.parts ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue;
+    for (const p of list) if (p && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string') ids.add((p as { id: string }).id);
+  }
+  return ids;
 }
 
 function loaded(build: StageBuild, input: StageOptions): StageInfo | null {

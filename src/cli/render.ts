@@ -18,6 +18,8 @@ interface RenderFlags {
   json?: boolean;
   screenshotFormat?: string;
   screenshot?: boolean;
+  /** `--model <partId>=<file.glb>`, repeatable: try a model in this render without storing it */
+  model: string[];
   /** the render option flags (render-option-flags.ts) */
   [option: string]: unknown;
 }
@@ -29,7 +31,8 @@ export default function register(program: Command): void {
     .option('--parts <CAT=ids>', 'parts by category, repeatable: --parts PCCase=adp88gxul --parts "GPU=a RAM=b,c"', collect, [])
     .option('--share-code <code>', 'a saved build (its fan/radiator/RGB state is applied)')
     .option('--build <file.json>', 'a JSON file {"parts": {"CAT": ["id"]}, "state"?: {...}}')
-    .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)');
+    .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
+    .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (not stored; repeatable)', collect, []);
   addRenderOptionFlags(render)
     .option('--screenshot-format <fmt>', 'webp or png (default webp)')
     .option('--no-screenshot', 'skip the hero still')
@@ -41,7 +44,8 @@ export default function register(program: Command): void {
 Examples:
   $ render-farm render --share-code DEMO-GLASS --out ./out
   $ render-farm render --share-code DEMO-GLASS --format sprite --frame-quality high --out ./out
-  $ render-farm render --parts PCCase=adp88gxul --parts GPU=<id> --profile fast --width 640 --height 360 --out ./out --json`,
+  $ render-farm render --parts PCCase=adp88gxul --parts GPU=<id> --profile fast --width 640 --height 360 --out ./out --json
+  $ render-farm render --share-code DEMO-GLASS --model okgxgd18p=./my-gpu.glb --out ./out`,
     )
     .action(async (flags: RenderFlags, cmd: Command) => {
       const summary = await runRender(flags, cmd);
@@ -59,14 +63,15 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   if (shot !== false && shot !== 'webp' && shot !== 'png') throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
   // --gl is validated by config, with the other settings
   const cfg = configFor(cmd);
-  // a bad parts map fails here, before anything is created or started
+  // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
+  const models = await readModelFlags(flags.model ?? []);
 
   // a bad --out fails here, before the database starts and the browser launches
   const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
   const out = await ensureDirCreating(flags.out, 'output directory (flag --out)');
   try {
-    return await renderInto(out.path, flags, given, cfg, options, shot);
+    return await renderInto(out.path, flags, given, cfg, options, shot, models);
   } catch (err) {
     // a failed render leaves no empty --out behind; a directory the user made stays
     await removeCreatedDirs(out.created);
@@ -81,13 +86,20 @@ async function renderInto(
   cfg: import('../config.js').Config,
   options: import('../model/render-options.js').ResolvedRenderOptions,
   shot: false | 'webp' | 'png',
+  modelFiles: Map<string, Uint8Array>,
 ): Promise<unknown> {
   // the engine finds the tools before the database starts: a missing one fails in a second
   const { createRenderEngine } = await import('../render/engine.js');
-  const engine = await createRenderEngine(cfg);
+  const { lazyStoreModelSource, withOverrides } = await import('../render/model-source.js');
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  const path = await import('node:path');
+  // stored models of the build's parts; --model files go in front of them
+  const stored = lazyStoreModelSource(() => openArtifactStore(cfg), { cacheDir: path.join(cfg.dataDir, 'model-cache') });
+  const engine = await createRenderEngine(cfg, { models: stored });
+  const overrides = withOverrides(stored, modelFiles.values());
   let build;
   try {
-    build = await resolveBuild(flags, given, cfg);
+    build = withModelFlags(await resolveBuild(flags, given, cfg), [...modelFiles.keys()], overrides.shas);
   } catch (err) {
     await engine.close();
     throw err;
@@ -105,6 +117,7 @@ async function renderInto(
       outDir,
       signal: abort.signal,
       onProgress: progress.update,
+      ...(modelFiles.size ? { models: overrides.source } : {}),
     });
     progress.stop();
     if (!flags.json) {
@@ -155,6 +168,43 @@ async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
   const check = parsePartsMap(raw);
   if (!check.ok) throw new UsageError(`${where}: ${check.refusal.message}`);
   return { parts: check.parts, state };
+}
+
+/** `--model <partId>=<file.glb>` flags: part ID -> the file's bytes (a usage error names a bad flag or file). */
+async function readModelFlags(flags: string[]): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  const { readFile } = await import('node:fs/promises');
+  for (const flag of flags) {
+    const eq = flag.indexOf('=');
+    const id = eq > 0 ? flag.slice(0, eq) : '';
+    const file = eq > 0 ? flag.slice(eq + 1) : '';
+    if (!id || !file) throw new UsageError(`--model ${flag}: expected <partId>=<file.glb>`);
+    if (out.has(id)) throw new UsageError(`--model ${flag}: part ${id} is given twice`);
+    try {
+      // TODO(merge): prepareModel(input, part, { limits, fit }) from src/part-models/prepare-model.ts
+      // (validated, fitted, meshopt-compressed as `models add` stores it); raw GLBs load as they are
+      out.set(id, await readFile(file));
+    } catch (err) {
+      throw new UsageError(`--model ${flag}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** The build with each --model part drawn as its file (by sha256); a part not in the build is a usage error. */
+function withModelFlags(
+  build: import('../model/stage-contract.js').StageBuild,
+  ids: string[],
+  shas: string[],
+): import('../model/stage-contract.js').StageBuild {
+  if (ids.length === 0) return build;
+  const inBuild = new Set(Object.values(build.parts).flatMap((list) => (list ?? []).map((p) => p.id)));
+  const models = { ...(build.models ?? {}) };
+  ids.forEach((id, i) => {
+    if (!inBuild.has(id)) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...inBuild].sort().join(', ')})`);
+    models[id] = shas[i]!;
+  });
+  return { ...build, models };
 }
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */

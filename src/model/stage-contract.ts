@@ -183,6 +183,11 @@ export interface StageInfo {
   warnings: string[];
   /** the frame index of the hero angle (used for screenshots) */
   heroFrame: number;
+  /**
+   * The page's part-model library after load(): models kept parsed, and GLB parses since the page
+   * started (each sha256 is parsed once while it stays in the library; tests check this).
+   */
+  models?: { kept: number; parses: number };
 }
 
 export interface GlInfo {

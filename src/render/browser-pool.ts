@@ -12,6 +12,7 @@ import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { callStage, injectPageSource, waitForStage } from './call-stage.js';
+import type { ModelSource } from './model-source.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
 
 /** WebGL could not be brought up with any backend. */
@@ -31,6 +32,8 @@ export interface BrowserPoolOptions {
   /** Chromium refuses to run as root without --no-sandbox (containers) */
   noSandbox?: boolean;
   log?: (line: string) => void;
+  /** part models the stage server serves by default (a request may bring its own: renderer.ts) */
+  models?: ModelSource | null;
 }
 
 /** What a render gets while it holds the pool. */
@@ -112,7 +115,7 @@ export class BrowserPool {
 
   private async start(): Promise<Live> {
     const bundle = await this.opts.stage();
-    const server = await startStageServer(bundle);
+    const server = await startStageServer(bundle, this.opts.models ?? null);
     const order: GlBackendName[] = this.opts.glBackend === 'auto' ? ['egl', 'swiftshader'] : [this.opts.glBackend];
     const problems: string[] = [];
     try {

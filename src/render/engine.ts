@@ -6,6 +6,7 @@
  */
 import type { Config } from '../config.js';
 import type { BrowserPool } from './browser-pool.js';
+import type { ModelSource } from './model-source.js';
 import type { GlBackendName } from './chromium-args.js';
 import type { ChunkRequest, ChunkResult, RenderRequest, RenderResult, StillsRequest } from './renderer.js';
 import type { StageBundle } from './stage-server.js';
@@ -51,6 +52,12 @@ export interface EngineOptions {
   log?: (line: string) => void;
   /** the stage page; default the farm bundle (tests of the pipeline itself may pass another) */
   stage?: () => Promise<StageBundle>;
+  /**
+   * Part models for builds whose `models` name them (model-source.ts storeModelSource: workers,
+   * `render`, thumbnails); a request's own `models` goes in front. Default none: a build that
+   * names a model fails to load, naming the part.
+   */
+  models?: ModelSource | null;
 }
 
 export interface GlPolicy {
@@ -84,7 +91,7 @@ export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions 
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   // only assembling needs ffprobe: an engine that just renders must not fail without it
   const ffprobe = await findFfprobe(cfg, cfg.searchPath).catch((err: unknown) => err as Error);
-  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log });
+  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log, models: opts.models ?? null });
   return {
     pool,
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),

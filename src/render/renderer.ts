@@ -32,6 +32,7 @@ import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
 import { captureRequest, type PageH264, type PageRunRequest } from './page-capture.js';
 import { callStage } from './call-stage.js';
+import type { ModelSource } from './model-source.js';
 
 /** Which files to produce; by default the main result of options.format plus a WebP still. */
 export interface RenderOutputs {
@@ -63,6 +64,8 @@ export interface RenderRequest {
   videoEncoder?: 'auto' | 'x264';
   /** Tests only: render just the first N frames of the full turn (angles stay i*360/frames). */
   frameLimit?: number;
+  /** part models for this render (model-source.ts withOverrides), in front of the engine's source */
+  models?: ModelSource;
 }
 
 export interface RenderedFile {
@@ -104,7 +107,18 @@ export function outputsFor(options: ResolvedRenderOptions): RenderOutputs {
 
 /** Renders `req.build`; resolves with the files written into `req.outDir`. */
 export async function renderBuild(req: RenderRequest): Promise<RenderResult> {
-  return req.pool.use((session) => renderWith(session, req), req.signal);
+  return req.pool.use((session) => withModelSource(session, req.models, () => renderWith(session, req)), req.signal);
+}
+
+/** Runs `fn` with the stage server serving `models` (when given), then puts the pool's source back. */
+async function withModelSource<T>(session: RenderSession, models: ModelSource | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!models) return fn();
+  const previous = session.server.setModelSource(models);
+  try {
+    return await fn();
+  } finally {
+    session.server.setModelSource(previous);
+  }
 }
 
 /** One farm chunk of a render: frames [start, end) of the full turn (see renderChunk). */
@@ -145,7 +159,7 @@ export interface ChunkResult {
  */
 export async function renderChunk(req: ChunkRequest): Promise<ChunkResult> {
   checkChunk(req);
-  return req.pool.use((session) => renderChunkWith(session, req), req.signal);
+  return req.pool.use((session) => withModelSource(session, req.models, () => renderChunkWith(session, req)), req.signal);
 }
 
 function checkChunk(req: ChunkRequest): void {
@@ -621,11 +635,13 @@ export interface StillsRequest {
   indices: number[];
   transparent?: boolean;
   signal?: AbortSignal;
+  /** part models for these stills, in front of the engine's source */
+  models?: ModelSource;
 }
 
 /** Renders single frames as lossless PNGs in memory (thumbnails, tests): for a few frames only. */
 export async function renderStills(req: StillsRequest): Promise<Buffer[]> {
-  return req.pool.use(async (session) => {
+  return req.pool.use((session) => withModelSource(session, req.models, async () => {
     const token = randomBytes(9).toString('base64url');
     const out = new Map<number, Buffer>();
     const off = session.server.onFrames(token, async (i, b) => {
@@ -642,5 +658,5 @@ export async function renderStills(req: StillsRequest): Promise<Buffer[]> {
       off();
       await callStage(session.page, 'renderStage.dispose').catch(() => {});
     }
-  }, req.signal);
+  }), req.signal);
 }

@@ -2,10 +2,13 @@
  * A loopback HTTP server for the stage page. The page must be served over http (not
  * file:// or about:blank) for WebCodecs and fetch to work, and the page posts captured frames
  * back here as raw bytes: a binary POST measured cheaper than base64 through the DevTools
- * protocol. Only 127.0.0.1 listens; nothing else is served.
+ * protocol. Only 127.0.0.1 listens; nothing else is served. Part models (`GET /models/<sha256>.glb`)
+ * come from a ModelSource (model-source.ts): the page fetches them from its own origin, so the
+ * stage still reaches nothing outside the machine.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ModelSource } from './model-source.js';
 
 /** The stage page: an html document and its one script (served at any `*.js` path). */
 export interface StageBundle {
@@ -22,16 +25,38 @@ export interface StageServer {
   url: string;
   /** The receiver for frames posted under `token`; returns an unregister function. */
   onFrames(token: string, receiver: FrameReceiver): () => void;
+  /** Serves `/models/*` from `source` (null: every model is 404); returns the source it replaces. */
+  setModelSource(source: ModelSource | null): ModelSource | null;
   close(): Promise<void>;
 }
+
+const MODEL_PATH = /^\/models\/([0-9a-f]{64})\.glb$/;
 
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
 /** Starts the server on an ephemeral loopback port. */
-export async function startStageServer(bundle: StageBundle): Promise<StageServer> {
+export async function startStageServer(bundle: StageBundle, models: ModelSource | null = null): Promise<StageServer> {
   const receivers = new Map<string, FrameReceiver>();
+  let source = models;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const model = MODEL_PATH.exec(url.pathname);
+    if (req.method === 'GET' && model) {
+      const from = source;
+      if (!from) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('no model source');
+        return;
+      }
+      from(model[1]!).then(
+        (bytes) => {
+          if (!bytes) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no model ${model[1]}`);
+          // no-store: the page keeps parsed models itself (farm/src/models/glb-library.ts)
+          else res.writeHead(200, { 'content-type': 'model/gltf-binary', 'content-length': bytes.byteLength, 'cache-control': 'no-store' }).end(bytes);
+        },
+        (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+      );
+      return;
+    }
     const frame = /^\/frames\/([A-Za-z0-9_-]+)\/(\d+)$/.exec(url.pathname);
     if (req.method === 'POST' && frame) {
       const receiver = receivers.get(frame[1]!);
@@ -78,6 +103,11 @@ export async function startStageServer(bundle: StageBundle): Promise<StageServer
       return () => {
         if (receivers.get(token) === receiver) receivers.delete(token);
       };
+    },
+    setModelSource(next) {
+      const previous = source;
+      source = next;
+      return previous;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,94 @@
+/**
+ * `render-farm models preview <partId> --out still.png [--file model.glb]`: the part drawn as its
+ * model alone on the studio floor at the hero angle (render/model-preview.ts). With --file, that
+ * GLB (not stored: try a model before `models add`); without, the part's current stored model.
+ * `previewCommand` is the action; `registerModelsPreview` adds the subcommand to `models`.
+ */
+import type { Command } from 'commander';
+import { NotFoundError } from '../errors.js';
+import { configFor, intFlag, printJson, withDb } from './common.js';
+import { UsageError } from './errors.js';
+
+export interface PreviewFlags {
+  out?: string;
+  /** a GLB to preview instead of the stored model */
+  file?: string;
+  width?: string;
+  height?: string;
+  profile?: string;
+  json?: boolean;
+}
+
+/** The part has no stored model (and no --file was given). */
+export class NoPartModelError extends NotFoundError {
+  constructor(partId: string) {
+    super('part_model_not_found', `part ${partId} has no model: add one (render-farm models add ${partId} <file.glb>) or preview a file with --file <file.glb>`);
+    this.name = 'NoPartModelError';
+  }
+}
+
+/** Renders the preview; prints the written path (or a JSON summary with --json). */
+export async function previewCommand(partId: string, flags: PreviewFlags, cmd: Command): Promise<unknown> {
+  if (!flags.out) throw new UsageError('--out <still.png> is required');
+  if (!/\.(png|webp)$/i.test(flags.out)) throw new UsageError(`--out ${flags.out}: the still is written as .png or .webp`);
+  const width = intFlag('width', flags.width, 64, 4096) ?? 768;
+  const height = intFlag('height', flags.height, 64, 4096) ?? 768;
+  const profile = flags.profile ?? 'cinematic';
+  if (!['cinematic', 'flat', 'fast'].includes(profile)) throw new UsageError(`--profile must be cinematic, flat or fast, got "${profile}"`);
+  let bytes: Uint8Array | null = null;
+  if (flags.file) {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      bytes = await readFile(flags.file);
+    } catch (err) {
+      throw new UsageError(`--file ${flags.file}: ${(err as Error).message}`);
+    }
+  }
+  const cfg = configFor(cmd);
+  const { part, sha256 } = await withDb(cfg, async (db) => {
+    const { getPartsByIds } = await import('../catalog/repository.js');
+    const [row] = await getPartsByIds(db, [partId]);
+    if (!row) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+    const { resolveBuild } = await import('../catalog/resolve-build.js');
+    const { build } = await resolveBuild(db, { [row.category]: [row.id] });
+    const resolved = build.parts[row.category]?.[0];
+    if (!resolved) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+    if (bytes) return { part: resolved, sha256: null };
+    const { sql } = await import('kysely');
+    const found = await sql<{ sha256: string }>`SELECT sha256 FROM part_models WHERE part_id = ${partId} AND retired_at IS NULL ORDER BY id DESC LIMIT 1`.execute(db.db);
+    const sha = found.rows[0]?.sha256;
+    if (!sha) throw new NoPartModelError(partId);
+    return { part: resolved, sha256: sha };
+  });
+  const { createRenderEngine } = await import('../render/engine.js');
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  const { lazyStoreModelSource } = await import('../render/model-source.js');
+  const path = await import('node:path');
+  const models = bytes ? null : lazyStoreModelSource(() => openArtifactStore(cfg), { cacheDir: path.join(cfg.dataDir, 'model-cache') });
+  const engine = await createRenderEngine(cfg, { models });
+  try {
+    const { renderModelPreview } = await import('../render/model-preview.js');
+    const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile: profile as 'cinematic' });
+    if (flags.json) printJson({ partId, ...result });
+    else process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
+    return result;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Adds `preview` to the `models` command (the lead wires this into cli/models.ts). */
+export function registerModelsPreview(models: Command): Command {
+  return models
+    .command('preview <partId>')
+    .description('Render a part drawn as its model alone on the studio floor, hero angle (the stored model, or --file).')
+    .option('--out <still.png>', 'where to write the still (.png or .webp)')
+    .option('--file <model.glb>', 'preview this GLB instead of the stored model (nothing is stored)')
+    .option('--width <px>', 'default 768')
+    .option('--height <px>', 'default 768')
+    .option('--profile <name>', 'cinematic (default), flat or fast')
+    .option('--json', 'print a JSON summary')
+    .action(async (partId: string, flags: PreviewFlags, cmd: Command) => {
+      await previewCommand(partId, flags, cmd);
+    });
+}
