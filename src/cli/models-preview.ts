@@ -13,6 +13,8 @@ export interface PreviewFlags {
   out?: string;
   /** a GLB to preview instead of the stored model */
   file?: string;
+  /** with --file: scale it to the part's catalog size */
+  fit?: boolean;
   width?: string;
   height?: string;
   profile?: string;
@@ -35,16 +37,10 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   const height = intFlag('height', flags.height, 64, 4096) ?? 768;
   const profile = flags.profile ?? 'cinematic';
   if (!['cinematic', 'flat', 'fast'].includes(profile)) throw new UsageError(`--profile must be cinematic, flat or fast, got "${profile}"`);
-  let bytes: Uint8Array | null = null;
-  if (flags.file) {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      bytes = await readFile(flags.file);
-    } catch (err) {
-      throw new UsageError(`--file ${flags.file}: ${(err as Error).message}`);
-    }
-  }
   const cfg = configFor(cmd);
+  // a missing file or an external URI fails before anything starts
+  const input = flags.file ? await (await import('../part-models/model-input.js')).readModelFile(flags.file, cfg.modelMaxBytes) : null;
+  let bytes: Uint8Array | null = null;
   const { part, sha256 } = await withDb(cfg, async (db) => {
     const { getPartsByIds } = await import('../catalog/repository.js');
     const [row] = await getPartsByIds(db, [partId]);
@@ -53,19 +49,20 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
     const { build } = await resolveBuild(db, { [row.category]: [row.id] });
     const resolved = build.parts[row.category]?.[0];
     if (!resolved) throw new UsageError(`part ID not found in the catalog: ${partId}`);
-    if (bytes) return { part: resolved, sha256: null };
-    const { sql } = await import('kysely');
-    const found = await sql<{ sha256: string }>`SELECT sha256 FROM part_models WHERE part_id = ${partId} AND retired_at IS NULL ORDER BY id DESC LIMIT 1`.execute(db.db);
-    const sha = found.rows[0]?.sha256;
+    if (input) {
+      // prepared as `models add` would store it: what the preview shows is what a render would draw
+      const { prepareModel } = await import('../part-models/prepare-model.js');
+      const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+      bytes = (await prepareModel(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true })).glb;
+      return { part: resolved, sha256: null };
+    }
+    const sha = build.models?.[partId];
     if (!sha) throw new NoPartModelError(partId);
     return { part: resolved, sha256: sha };
   });
   const { createRenderEngine } = await import('../render/engine.js');
-  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
-  const { lazyStoreModelSource } = await import('../render/model-source.js');
-  const path = await import('node:path');
-  const models = bytes ? null : lazyStoreModelSource(() => openArtifactStore(cfg), { cacheDir: path.join(cfg.dataDir, 'model-cache') });
-  const engine = await createRenderEngine(cfg, { models });
+  // the stored model comes through the engine's default source (the configured store)
+  const engine = await createRenderEngine(cfg, bytes ? { models: null } : {});
   try {
     const { renderModelPreview } = await import('../render/model-preview.js');
     const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile: profile as 'cinematic' });
@@ -77,17 +74,19 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   }
 }
 
-/** Adds `preview` to the `models` command (the lead wires this into cli/models.ts). */
+/** Adds `preview` to the `models` command. */
 export function registerModelsPreview(models: Command): Command {
   return models
     .command('preview <partId>')
     .description('Render a part drawn as its model alone on the studio floor, hero angle (the stored model, or --file).')
     .option('--out <still.png>', 'where to write the still (.png or .webp)')
     .option('--file <model.glb>', 'preview this GLB instead of the stored model (nothing is stored)')
+    .option('--fit', "with --file: scale the model to the part's catalog size instead of refusing one off by more than 2x")
     .option('--width <px>', 'default 768')
     .option('--height <px>', 'default 768')
     .option('--profile <name>', 'cinematic (default), flat or fast')
     .option('--json', 'print a JSON summary')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models preview okgxgd18p --out gpu.png\n  $ render-farm models preview okgxgd18p --file ./rtx4070.glb --out try.png')
     .action(async (partId: string, flags: PreviewFlags, cmd: Command) => {
       await previewCommand(partId, flags, cmd);
     });

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Command } from 'commander';
+import { registerModelsPreview } from './models-preview.js';
 import type { Config } from '../config.js';
 import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
@@ -208,4 +209,6 @@ Examples:
       if (opts.json) return printJson({ partId, ...r });
       process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${short(r.retired.sha256)} retired\n`);
     });
+
+  registerModelsPreview(models);
 }

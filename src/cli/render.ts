@@ -20,6 +20,8 @@ interface RenderFlags {
   screenshot?: boolean;
   /** `--model <partId>=<file.glb>`, repeatable: try a model in this render without storing it */
   model: string[];
+  /** scale --model files to the part's catalog size instead of refusing a size off by over 2x */
+  fit?: boolean;
   /** the render option flags (render-option-flags.ts) */
   [option: string]: unknown;
 }
@@ -32,7 +34,8 @@ export default function register(program: Command): void {
     .option('--share-code <code>', 'a saved build (its fan/radiator/RGB state is applied)')
     .option('--build <file.json>', 'a JSON file {"parts": {"CAT": ["id"]}, "state"?: {...}}')
     .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
-    .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (not stored; repeatable)', collect, []);
+    .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable)', collect, [])
+    .option('--fit', 'with --model: scale a model to its part\'s catalog size instead of refusing one off by more than 2x');
   addRenderOptionFlags(render)
     .option('--screenshot-format <fmt>', 'webp or png (default webp)')
     .option('--no-screenshot', 'skip the hero still')
@@ -65,7 +68,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd);
   // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
-  const models = await readModelFlags(flags.model ?? []);
+  const models = await readModelFlags(flags.model ?? [], cfg);
 
   // a bad --out fails here, before the database starts and the browser launches
   const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
@@ -86,20 +89,22 @@ async function renderInto(
   cfg: import('../config.js').Config,
   options: import('../model/render-options.js').ResolvedRenderOptions,
   shot: false | 'webp' | 'png',
-  modelFiles: Map<string, Uint8Array>,
+  modelFiles: Map<string, import('../part-models/model-input.js').ModelInput>,
 ): Promise<unknown> {
   // the engine finds the tools before the database starts: a missing one fails in a second
   const { createRenderEngine } = await import('../render/engine.js');
-  const { lazyStoreModelSource, withOverrides } = await import('../render/model-source.js');
-  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
-  const path = await import('node:path');
+  const { configuredModelSource, withOverrides } = await import('../render/model-source.js');
   // stored models of the build's parts; --model files go in front of them
-  const stored = lazyStoreModelSource(() => openArtifactStore(cfg), { cacheDir: path.join(cfg.dataDir, 'model-cache') });
+  const stored = await configuredModelSource(cfg);
   const engine = await createRenderEngine(cfg, { models: stored });
-  const overrides = withOverrides(stored, modelFiles.values());
   let build;
+  let overrides;
   try {
-    build = withModelFlags(await resolveBuild(flags, given, cfg), [...modelFiles.keys()], overrides.shas);
+    build = await resolveBuild(flags, given, cfg);
+    // each --model file is prepared as `models add` would store it (validated, sized, compressed)
+    const prepared = await prepareModelFlags(build, modelFiles, cfg, flags.fit === true);
+    overrides = withOverrides(stored, prepared.values());
+    build = withModelFlags(build, [...prepared.keys()], overrides.shas);
   } catch (err) {
     await engine.close();
     throw err;
@@ -171,22 +176,38 @@ async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
 }
 
 /** `--model <partId>=<file.glb>` flags: part ID -> the file's bytes (a usage error names a bad flag or file). */
-async function readModelFlags(flags: string[]): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  const { readFile } = await import('node:fs/promises');
+async function readModelFlags(flags: string[], cfg: import('../config.js').Config): Promise<Map<string, import('../part-models/model-input.js').ModelInput>> {
+  const out = new Map<string, import('../part-models/model-input.js').ModelInput>();
+  if (flags.length === 0) return out;
+  const { readModelFile } = await import('../part-models/model-input.js');
   for (const flag of flags) {
     const eq = flag.indexOf('=');
     const id = eq > 0 ? flag.slice(0, eq) : '';
     const file = eq > 0 ? flag.slice(eq + 1) : '';
     if (!id || !file) throw new UsageError(`--model ${flag}: expected <partId>=<file.glb>`);
     if (out.has(id)) throw new UsageError(`--model ${flag}: part ${id} is given twice`);
-    try {
-      // TODO(merge): prepareModel(input, part, { limits, fit }) from src/part-models/prepare-model.ts
-      // (validated, fitted, meshopt-compressed as `models add` stores it); raw GLBs load as they are
-      out.set(id, await readFile(file));
-    } catch (err) {
-      throw new UsageError(`--model ${flag}: ${(err as Error).message}`);
-    }
+    // a missing file or an external URI fails here (ModelRejectedError, exit 2), before anything starts
+    out.set(id, await readModelFile(file, cfg.modelMaxBytes));
+  }
+  return out;
+}
+
+/** Each --model file prepared for its part of the build (refused as `models add` refuses it). */
+async function prepareModelFlags(
+  build: import('../model/stage-contract.js').StageBuild,
+  inputs: Map<string, import('../part-models/model-input.js').ModelInput>,
+  cfg: import('../config.js').Config,
+  fit: boolean,
+): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  if (inputs.size === 0) return out;
+  const { prepareModel } = await import('../part-models/prepare-model.js');
+  const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+  const parts = Object.values(build.parts).flatMap((list) => list ?? []);
+  for (const [id, input] of inputs) {
+    const part = parts.find((p) => p.id === id);
+    if (!part) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...new Set(parts.map((p) => p.id))].sort().join(', ')})`);
+    out.set(id, (await prepareModel(input, part, { limits: modelLimitsFrom(cfg), fit })).glb);
   }
   return out;
 }

@@ -53,9 +53,10 @@ export interface EngineOptions {
   /** the stage page; default the farm bundle (tests of the pipeline itself may pass another) */
   stage?: () => Promise<StageBundle>;
   /**
-   * Part models for builds whose `models` name them (model-source.ts storeModelSource: workers,
-   * `render`, thumbnails); a request's own `models` goes in front. Default none: a build that
-   * names a model fails to load, naming the part.
+   * Part models for builds whose `models` name them; a request's own `models` goes in front.
+   * Default: the configured artifact store's (configuredModelSource, opened on first use, so an
+   * engine that draws no model never opens it). null: none, a build that names a model fails
+   * to load, naming the part.
    */
   models?: ModelSource | null;
 }
@@ -80,6 +81,11 @@ export function glPolicy(requested: 'auto' | GlBackendName, chromium: ToolLocati
 }
 
 /** Finds the tools (MissingToolError naming the fix when one is missing) and prepares a warm browser, launched on first use. */
+/** A whole loaded config (not a test's pick of the engine's settings): it names an artifact store. */
+function isFullConfig(cfg: EngineConfig): cfg is EngineConfig & Config {
+  return typeof (cfg as Partial<Config>).dataDir === 'string';
+}
+
 export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions = {}): Promise<RenderEngine> {
   // loaded here, not at the top: importing the engine's types must not load puppeteer
   const { findChromium, findFfmpeg, findFfprobe } = await import('./tool-paths.js');
@@ -87,11 +93,12 @@ export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions 
   const { farmStageBundle } = await import('./stage-bundle.js');
   const { renderBuild, renderChunk, renderStills } = await import('./renderer.js');
   const { rendererNote } = await import('./speed-note.js');
+  const { configuredModelSource } = await import('./model-source.js');
   const chromium = await findChromium(cfg, cfg.searchPath);
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   // only assembling needs ffprobe: an engine that just renders must not fail without it
   const ffprobe = await findFfprobe(cfg, cfg.searchPath).catch((err: unknown) => err as Error);
-  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log, models: opts.models ?? null });
+  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log, models: opts.models !== undefined ? opts.models : isFullConfig(cfg) ? await configuredModelSource(cfg) : null });
   return {
     pool,
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),

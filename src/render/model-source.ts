@@ -9,7 +9,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MODEL_SHA256 } from '../model/part-models.js';
+import type { Config } from '../config.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+
+/** The disk cache of stored models, under the data dir. */
+export const MODEL_CACHE_DIR = 'model-cache';
 import { modelArtifactKey } from '../storage/artifact-key.js';
 import { ArtifactNotFoundError } from '../storage/storage-errors.js';
 
@@ -118,4 +122,13 @@ export function lazyStoreModelSource(open: () => Promise<ArtifactStore>, opts: S
     });
     return (await source)(sha256);
   };
+}
+
+/**
+ * The configured artifact store's models through a disk cache in the data dir: what workers,
+ * `render`, pregen and previews draw stored models from (the store opens on the first model).
+ */
+export async function configuredModelSource(cfg: Config): Promise<ModelSource> {
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  return lazyStoreModelSource(() => openArtifactStore(cfg), { cacheDir: path.join(cfg.dataDir, MODEL_CACHE_DIR) });
 }
