@@ -9,8 +9,8 @@ import { registerModelsPreview } from './models-preview.js';
 import type { Config } from '../config.js';
 import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { ExitError } from './errors.js';
-import { configFor, printJson, withDb } from './common.js';
+import { ExitError, UsageError } from './errors.js';
+import { configFor, intFlag, printJson, withDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -208,6 +208,32 @@ Examples:
       const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId));
       if (opts.json) return printJson({ partId, ...r });
       process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${short(r.retired.sha256)} retired\n`);
+    });
+
+  models
+    .command('example <partId>')
+    .description("Write an example model of a part's category, sized from its specs: the authoring frame, RGB and glass materials, a case's anchors (a starting point; nothing is stored).")
+    .option('--out <file.glb>', 'where to write it')
+    .option('--triangles <n>', 'subdivide to about this many triangles (benchmarks)')
+    .option('--texture <px>', 'a checker texture of this size on the main body')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ render-farm models example adp88gxul --out case.glb   # a case with its anchors\n  $ render-farm models example okgxgd18p --out gpu.glb && render-farm models add okgxgd18p gpu.glb')
+    .action(async (partId: string, opts: { out?: string; triangles?: string; texture?: string; json?: boolean }, cmd: Command) => {
+      if (!opts.out || !/\.glb$/i.test(opts.out)) throw new UsageError('--out <file.glb> is required');
+      const triangles = intFlag('triangles', opts.triangles, 12, 2_000_000);
+      const texturePx = intFlag('texture', opts.texture, 8, 8192);
+      const cfg = configFor(cmd);
+      const part = await withDb(cfg, async (db) => {
+        if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+        const [row] = await (await import('../catalog/repository.js')).getPartsByIds(db, [partId]);
+        if (!row) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+        return row;
+      });
+      const { exampleModel } = await import('../part-models/example-models.js');
+      const glb = await (await exampleModel(part, { triangles, texturePx })).glb();
+      await (await import('node:fs/promises')).writeFile(opts.out, glb);
+      if (opts.json) return printJson({ partId, category: part.category, out: opts.out, bytes: glb.byteLength });
+      process.stdout.write(`${opts.out}: an example ${part.category} model for ${partId} (${glb.byteLength.toLocaleString('en')} bytes); conventions: README "Part models"\n`);
     });
 
   registerModelsPreview(models);
