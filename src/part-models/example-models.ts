@@ -54,7 +54,8 @@ async function draw(category: ModelCategory, specs: SpecsByCategory[ModelCategor
       await box({ ...body, size: [X, t, Z], at: [0, t / 2, 0] }, 'floor');
       await box({ ...body, size: [X, t, Z], at: [0, Y - t / 2, 0] }, 'roof');
       await box({ ...body, size: [X, Y, t], at: [0, Y / 2, -Z / 2 + t / 2] }, 'rear');
-      await box({ ...body, size: [X, Y, t], at: [0, Y / 2, Z / 2 - t / 2] }, 'front');
+      // a glass front, so the front fans show (a mesh front would be an alpha-textured material)
+      await box({ size: [X - 2 * t, Y - 2 * t, 0.004], at: [0, Y / 2, Z / 2 - 0.002], color: '#c8d4dc', material: 'front_glass', alpha: 0.2 }, 'front');
       await box({ ...body, size: [t, Y, Z], at: [X / 2 - t / 2, Y / 2, 0] }, 'tray_side_panel');
       // the window: glass by alpha (BLEND, opacity 0.2), drawn with the stage's glass
       await box({ size: [0.004, Y - 2 * t, Z - 2 * t], at: [-X / 2 + 0.002, Y / 2, 0], color: '#c8d4dc', material: 'glass', alpha: 0.2 }, 'window');
@@ -65,7 +66,7 @@ async function draw(category: ModelCategory, specs: SpecsByCategory[ModelCategor
       sketch.empty(CASE_ANCHORS.motherboardTray, [trayX - mm(8), Y - mm(5 + 30), -Z / 2 + mm(5 + 14)]);
       sketch.empty(CASE_ANCHORS.psuBay, [trayX - mm(12 + 75), mm(5 + 2 + 43), -Z / 2 + mm(5 + 2 + 80)]);
       const fan = 0.12;
-      const front = Math.max(1, Math.min(3, Math.floor((Y - 0.12) / (fan + 0.005))));
+      const front = Math.max(1, Math.min(3, Math.floor((Y - 0.05) / (fan + 0.005))));
       for (let i = 0; i < front; i++) sketch.empty(`${CASE_ANCHORS.fanPrefix}front_${i + 1}`, [-mm(5), Y - 0.1 - i * (fan + 0.005), Z / 2 - 0.02]);
       sketch.empty(`${CASE_ANCHORS.fanPrefix}rear_1`, [trayX - 0.09, Y - 0.1, -Z / 2 + 0.02]);
       break;

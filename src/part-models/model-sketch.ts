@@ -27,8 +27,9 @@ export interface BoxSpec {
 
 function rgb(hex: string): [number, number, number] {
   const n = parseInt(hex.slice(1), 16);
-  // glTF base colours are linear; sketches only need distinct, saturated values
-  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
+  // glTF base colours are linear, CSS hex colours sRGB: convert, as an exporter does
+  const linear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return [linear(((n >> 16) & 255) / 255), linear(((n >> 8) & 255) / 255), linear((n & 255) / 255)];
 }
 
 /** Positions and indices of an axis-aligned box with each face split into n x n quads. */
@@ -92,8 +93,8 @@ export class ModelSketch {
       m = this.doc
         .createMaterial(name)
         .setBaseColorFactor([...rgb(color), alpha])
-        .setMetallicFactor(0.2)
-        .setRoughnessFactor(0.5)
+        .setMetallicFactor(0)
+        .setRoughnessFactor(0.6)
         // the fixtures' winding is not checked per face: draw both sides
         .setDoubleSided(true);
       if (alpha < 1) m.setAlphaMode('BLEND');
