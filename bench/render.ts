@@ -18,6 +18,13 @@
  * same run, interleaved (each repeat times old then new, or new then old, alternating; best
  * of --repeat, default 2), printing old and new ms/frame and new/old per case: the only fair
  * comparison on a shared machine. Naive is skipped unless --naive-frames is given.
+ *
+ * --models: part models (issue 19) against the procedural build, same run, interleaved as for
+ * --baseline: DEMO-GLASS with its case, GPU, cooler and board given ~50k-triangle GLBs with a
+ * 1024 px texture each (the example models of src/part-models/example-models.ts, prepared as
+ * `models add` does), served to the page as a worker would. Also prints the stage load with
+ * models (cold: fetched and parsed; warm: from the page's library) against the procedural load,
+ * and the Chromium tree's RSS while 32 distinct models pass through one page (the library keeps 16).
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
@@ -34,7 +41,13 @@ import { createRenderEngine } from '../src/render/engine.js';
 import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
 import { renderBuild, type RenderResult } from '../src/render/renderer.js';
 import { findFfmpeg } from '../src/render/tool-paths.js';
-import { demoStageBuild } from '../src/catalog/demo-catalog.js';
+import { DEMO_PARTS, demoStageBuild } from '../src/catalog/demo-catalog.js';
+import type { Category } from '../src/model/part.js';
+import { exampleModel } from '../src/part-models/example-models.js';
+import { modelInputFromBytes } from '../src/part-models/model-input.js';
+import { modelLimitsFrom } from '../src/part-models/model-limits.js';
+import { prepareModel } from '../src/part-models/prepare-model.js';
+import { withOverrides } from '../src/render/model-source.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -47,6 +60,7 @@ const naiveFrames = Number(flag('--naive-frames') ?? (baselineRef ? 0 : quick ? 
 const only = flag('--only')?.split(',');
 const repeat = Math.max(1, Number(flag('--repeat') ?? (baselineRef ? 2 : 1)));
 const frameLimit = quick ? 24 : undefined;
+const modelsRun = args.includes('--models');
 
 const CASES: Array<{ name: string; options: RenderOptions }> = [
   { name: 'sprite-512-cinematic', options: { format: 'sprite', profile: 'cinematic' } },
@@ -60,7 +74,7 @@ const run = promisify(execFile);
 // the project's engine and GL policy (one per stage or backend compared)
 const cfg = loadConfig();
 const ffmpegPath = (await findFfmpeg({})).path;
-const build: StageBuild = demoStageBuild('DEMO-GLASS');
+const demo: StageBuild = demoStageBuild('DEMO-GLASS');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
 
 /** CPU milliseconds used so far by this process and all its descendants (Linux /proc; 0 elsewhere). */
@@ -103,7 +117,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: numb
 }
 
 /** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
-async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number): Promise<{ ms: number; cpu: number; loadCpu: number; triangles: number }> {
+async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; triangles: number }> {
   return pool.use(async ({ page }) => {
     // the stage load's CPU, to take out of the full pipeline's CPU (its time is excluded too)
     const loading = await measured(
@@ -136,7 +150,7 @@ async function naive(pool: BrowserPool, o: ResolvedRenderOptions, frames: number
   const started = performance.now();
   await pool.use(async ({ page }) => {
     await page.setViewport({ width: o.width, height: o.height });
-    await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify(o)})`);
+    await page.evaluate(`window.renderStage.load(${JSON.stringify(demo)}, ${JSON.stringify(o)})`);
     for (let i = 0; i < frames; i++) {
       await page.evaluate(`window.renderStage.renderFrame(${i})`);
       const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: o.width, height: o.height } });
@@ -186,8 +200,8 @@ interface CaseResult {
 }
 
 /** One timing of a case on one stage: the pure loop, then the full pipeline. */
-async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOptions, frames: number): Promise<CaseResult> {
-  const pure = await pureLoop(pool, o, frames);
+async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<CaseResult> {
+  const pure = await pureLoop(pool, o, frames, build);
   const m = await measured(() =>
     renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(tmp, name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
   );
@@ -195,18 +209,136 @@ async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOption
   return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, r: m.value, triangles: pure.triangles };
 }
 
+/** Resident memory (MB) of this process's Chromium descendants (Linux /proc; 0 elsewhere). */
+function chromiumRssMb(): number {
+  try {
+    const parent = new Map<number, number>();
+    const rss = new Map<number, number>();
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+        if (!/chrom/i.test(s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')))) continue;
+        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+        parent.set(+d, +f[1]!);
+        rss.set(+d, (+f[21]! * 4096) / 1e6);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    let total = 0;
+    for (const [pid, mb] of rss) {
+      // only this run's browsers: a Chromium whose ancestors include this process
+      for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p) ?? ppidOf(p)) {
+        if (p === process.pid) {
+          total += mb;
+          break;
+        }
+      }
+    }
+    return total;
+  } catch {
+    return 0;
+  }
+}
+
+/** The parent of a (non-Chromium) process, from /proc. */
+function ppidOf(pid: number): number | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return +s.slice(s.lastIndexOf(')') + 2).split(' ')[1]!;
+  } catch {
+    return undefined;
+  }
+}
+
+interface BenchModels {
+  pool: BrowserPool;
+  build: StageBuild;
+  triangles: number[];
+  /** prepared GLBs of 32 distinct GPU variants, for the memory probe */
+  variants: Uint8Array[];
+}
+
+/** The prepared models of DEMO-GLASS's case, GPU, cooler and board (~50k triangles, 1024 px texture each) and a pool serving them. */
+async function benchModels(): Promise<BenchModels> {
+  const limits = modelLimitsFrom(cfg);
+  const t0 = performance.now();
+  const glbs: Uint8Array[] = [];
+  const ids: string[] = [];
+  const triangles: number[] = [];
+  for (const category of ['PCCase', 'GPU', 'CPUCooler', 'Motherboard'] as Category[]) {
+    const part = demo.parts[category]![0]!;
+    const raw = await (await exampleModel(part, { triangles: 50_000, texturePx: 1024 })).glb();
+    const prepared = await prepareModel(modelInputFromBytes(`${category}.glb`, raw), part, { limits });
+    glbs.push(prepared.glb);
+    ids.push(part.id);
+    triangles.push(prepared.triangles);
+  }
+  // distinct bytes per variant: GPUs of other lengths (every OpenDB length is a real card's)
+  const gpu = DEMO_PARTS.find((p) => p.id === demo.parts.GPU![0]!.id)!;
+  const variants: Uint8Array[] = [];
+  for (let i = 0; i < 32; i++) {
+    const part = { ...gpu, specs: { ...(gpu.specs as object), lengthMm: 240 + i * 3 } };
+    const raw = await (await exampleModel(part, { triangles: 50_000, texturePx: 1024 })).glb();
+    variants.push((await prepareModel(modelInputFromBytes(`gpu-${i}.glb`, raw), part, { limits })).glb);
+  }
+  const served = withOverrides(null, [...glbs, ...variants]);
+  const build: StageBuild = { ...demo, models: Object.fromEntries(ids.map((id, i) => [id, served.shas[i]!])) };
+  console.log(`models: ${triangles.join(', ')} triangles (case, GPU, cooler, board) and 32 GPU variants prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { pool: (await createRenderEngine(cfg, { models: served.source })).pool, build, triangles, variants };
+}
+
+/**
+ * Load times (procedural, with models cold and warm) and the Chromium tree's memory while 32
+ * distinct ~50k-triangle models pass through one page.
+ */
+async function modelProbes(m: BenchModels): Promise<void> {
+  const o = resolveRenderOptions({ format: 'video', profile: 'cinematic' });
+  const options = { ...o, transparent: false };
+  const timeLoad = (pool: BrowserPool, b: StageBuild) =>
+    pool.use(async ({ page }) => {
+      const t = await measured(async () => page.evaluate(`window.renderStage.load(${JSON.stringify(b)}, ${JSON.stringify(options)})`));
+      await page.evaluate('window.renderStage.dispose()');
+      return t.wall;
+    });
+  // a fresh page library: a build whose models the page has not parsed yet (variant shas)
+  const gpuId = demo.parts.GPU![0]!.id;
+  const served = withOverrides(null, m.variants);
+  const coldBuild = (i: number): StageBuild => ({ ...demo, models: { [gpuId]: served.shas[i]! } });
+  const procedural = await timeLoad(fast, demo);
+  const warm = await timeLoad(m.pool, m.build);
+  const again = await timeLoad(m.pool, m.build);
+  const memPool = (await createRenderEngine(cfg, { models: served.source })).pool;
+  try {
+    const cold = await timeLoad(memPool, coldBuild(0));
+    const warmOne = await timeLoad(memPool, coldBuild(0));
+    console.log(JSON.stringify({ probe: 'stage load 720p cinematic', procedural_ms: Math.round(procedural), one_50k_gpu_model_cold_ms: Math.round(cold), same_warm_ms: Math.round(warmOne), four_models_warm_ms: Math.round(Math.min(warm, again)), cold_extra_ms: Math.round(cold - procedural) }));
+    const mem: Record<string, number> = { before: Math.round(chromiumRssMb()) };
+    for (let i = 1; i < 32; i++) {
+      await timeLoad(memPool, coldBuild(i));
+      if ((i + 1) % 8 === 0) mem[`after_${i + 1}_models`] = Math.round(chromiumRssMb());
+    }
+    console.log(JSON.stringify({ probe: 'Chromium RSS MB (all of this run), 32 distinct GPU models through one page, library keeps 16', ...mem }));
+  } finally {
+    await memPool.close();
+  }
+}
+
 const better = (a: CaseResult | null, b: CaseResult): CaseResult =>
   !a ? b : { ...(b.full < a.full ? b : a), pure: b.pure.ms < a.pure.ms ? b.pure : a.pure };
 
 const fast = (await createRenderEngine(cfg)).pool;
 const baseline = baselineRef ? await baselineStage(baselineRef) : null;
+if (baseline && modelsRun) throw new Error('--models and --baseline: one comparison at a time');
+const models = modelsRun ? await benchModels() : null;
 // an interrupted run still removes its temporary worktree
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void (baseline?.cleanup() ?? Promise.resolve()).finally(() => process.exit(130));
   });
 }
-const old = baseline ? (await createRenderEngine(cfg, { stage: baseline.bundle })).pool : null;
+const old = baseline ? (await createRenderEngine(cfg, { stage: baseline.bundle })).pool : models ? models.pool : null;
 const coldStart = performance.now();
 const info = await fast.info();
 const cold = performance.now() - coldStart;
@@ -226,9 +358,12 @@ try {
     for (let k = 0; k < repeat; k++) {
       // interleaved, in alternating order, so both stages see the same machine load
       const oldFirst = k % 2 === 0;
-      if (old && oldFirst) then = better(then, await timeCase(old, `${c.name}-old`, o, frames));
-      now = better(now, await timeCase(fast, c.name, o, frames));
-      if (old && !oldFirst) then = better(then, await timeCase(old, `${c.name}-old`, o, frames));
+      // --models: "new" is the build with models, "old" the procedural one, both on this stage
+      const nowRun = () => (models ? timeCase(models.pool, `${c.name}-models`, o, frames, models.build) : timeCase(fast, c.name, o, frames, demo));
+      const thenRun = () => (models ? timeCase(fast, c.name, o, frames, demo) : timeCase(old!, `${c.name}-old`, o, frames, demo));
+      if (old && oldFirst) then = better(then, await thenRun());
+      now = better(now, await nowRun());
+      if (old && !oldFirst) then = better(then, await thenRun());
     }
     const { r, full, pure } = now!;
     const row: Record<string, unknown> = {
@@ -264,6 +399,7 @@ try {
     console.log(JSON.stringify(row));
   }
 } finally {
+  if (models) await modelProbes(models);
   await fast.close();
   await old?.close();
   await baseline?.cleanup();
@@ -283,8 +419,12 @@ if (naiveFrames > 0) {
 await rm(tmp, { recursive: true, force: true });
 console.log(`load at end ${load()}`);
 if (args.includes('--json')) console.log(JSON.stringify(rows, null, 2));
-else if (baseline) {
-  console.log(`\nnew (this tree) vs old (${baseline.commit}), same run, ms/frame (best of ${repeat}):`);
+else if (baseline || models) {
+  console.log(
+    models
+      ? `\nnew = DEMO-GLASS with 4 part models (case, GPU, cooler, board; ${models.triangles.join(', ')} triangles) vs old = procedural, same run, ms/frame (best of ${repeat}):`
+      : `\nnew (this tree) vs old (${baseline!.commit}), same run, ms/frame (best of ${repeat}):`,
+  );
   console.table(
     rows.map((r) => ({
       case: r.case,
