@@ -77,35 +77,49 @@ const ffmpegPath = (await findFfmpeg({})).path;
 const demo: StageBuild = demoStageBuild('DEMO-GLASS');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
 
-/** CPU milliseconds used so far by this process and all its descendants (Linux /proc; 0 elsewhere). */
-function treeCpuMs(): number {
+interface ProcStat {
+  ppid: number;
+  name: string;
+  /** utime + stime, ms */
+  cpuMs: number;
+  rssMb: number;
+}
+
+/** This process's descendants from /proc (Linux; empty elsewhere). */
+function descendants(): ProcStat[] {
+  const all = new Map<number, ProcStat>();
   try {
-    const parent = new Map<number, number>();
-    const cpu = new Map<number, number>();
     for (const d of readdirSync('/proc')) {
       if (!/^\d+$/.test(d)) continue;
       try {
         const s = readFileSync(`/proc/${d}/stat`, 'utf8');
         const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-        parent.set(+d, +f[1]!);
-        cpu.set(+d, ((+f[11]! + +f[12]!) * 1000) / 100); // utime + stime, in USER_HZ (100)
+        // utime + stime in USER_HZ (100); rss in 4 KiB pages
+        all.set(+d, { ppid: +f[1]!, name: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), cpuMs: ((+f[11]! + +f[12]!) * 1000) / 100, rssMb: (+f[21]! * 4096) / 1e6 });
       } catch {
         // the process ended meanwhile
       }
     }
-    let total = 0;
-    for (const [pid, ms] of cpu) {
-      for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
-        if (p === process.pid) {
-          total += ms;
-          break;
-        }
-      }
-    }
-    return total;
   } catch {
-    return 0;
+    return [];
   }
+  const ours = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = all.get(p)?.ppid) if (p === process.pid) return true;
+    return false;
+  };
+  return [...all].filter(([pid]) => ours(pid)).map(([, stat]) => stat);
+}
+
+/** CPU milliseconds used so far by this process and all its descendants. */
+function treeCpuMs(): number {
+  return descendants().reduce((sum, p) => sum + p.cpuMs, 0);
+}
+
+/** Resident memory (MB) of this run's Chromium processes. */
+function chromiumRssMb(): number {
+  return descendants()
+    .filter((p) => /chrom/i.test(p.name))
+    .reduce((sum, p) => sum + p.rssMb, 0);
 }
 
 /** Runs fn, returning its result, wall ms and CPU ms (whole process tree). */
@@ -207,49 +221,6 @@ async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOption
   );
   const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
   return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, r: m.value, triangles: pure.triangles };
-}
-
-/** Resident memory (MB) of this process's Chromium descendants (Linux /proc; 0 elsewhere). */
-function chromiumRssMb(): number {
-  try {
-    const parent = new Map<number, number>();
-    const rss = new Map<number, number>();
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-        if (!/chrom/i.test(s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')))) continue;
-        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-        parent.set(+d, +f[1]!);
-        rss.set(+d, (+f[21]! * 4096) / 1e6);
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    let total = 0;
-    for (const [pid, mb] of rss) {
-      // only this run's browsers: a Chromium whose ancestors include this process
-      for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p) ?? ppidOf(p)) {
-        if (p === process.pid) {
-          total += mb;
-          break;
-        }
-      }
-    }
-    return total;
-  } catch {
-    return 0;
-  }
-}
-
-/** The parent of a (non-Chromium) process, from /proc. */
-function ppidOf(pid: number): number | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return +s.slice(s.lastIndexOf(')') + 2).split(' ')[1]!;
-  } catch {
-    return undefined;
-  }
 }
 
 interface BenchModels {

@@ -11,7 +11,7 @@
  * -Y, the board edge on +X); a case fan blows along +Z; an air cooler stands out of the board
  * toward -X.
  */
-import type { Category, SpecsByCategory } from './part.js';
+import { boardOutlineMm, GPU_CARD_HEIGHT_MM, SLOT_PITCH_MM, type SpecsByCategory } from './part.js';
 
 /** Categories a model may be given for (CPU and Storage are hidden or tiny in every shot). */
 export const MODEL_CATEGORIES = ['PCCase', 'Motherboard', 'CPUCooler', 'GPU', 'RAM', 'PSU', 'CaseFan'] as const;
@@ -23,25 +23,6 @@ export function isModelCategory(c: unknown): c is ModelCategory {
 
 /** The sha256 (lower-case hex) of a prepared GLB: its content address. */
 export const MODEL_SHA256 = /^[0-9a-f]{64}$/;
-
-/** GPU card height from the board face toward the window (farm/src/models/gpu.ts CARD_HEIGHT). */
-const CARD_HEIGHT_MM = 126;
-/** One expansion slot, mm. */
-const SLOT_MM = 20.32;
-
-/** Board outline (width along Z, height along Y), mm. */
-function boardOutline(ff: SpecsByCategory['Motherboard']['formFactor']): { width: number; height: number } {
-  switch (ff) {
-    case 'E-ATX':
-      return { width: 330, height: 305 };
-    case 'Micro ATX':
-      return { width: 244, height: 244 };
-    case 'Mini-ITX':
-      return { width: 170, height: 170 };
-    default:
-      return { width: 244, height: 305 };
-  }
-}
 
 /**
  * The box a part fills in the authoring frame, in millimetres [x, y, z], from its normalised
@@ -56,7 +37,7 @@ export function expectedModelSizeMm<C extends ModelCategory>(category: C, specs:
       return [s.widthMm, s.heightMm, s.depthMm];
     }
     case 'Motherboard': {
-      const o = boardOutline((specs as SpecsByCategory['Motherboard']).formFactor);
+      const o = boardOutlineMm((specs as SpecsByCategory['Motherboard']).formFactor);
       return [35, o.height, o.width];
     }
     case 'CPUCooler': {
@@ -67,7 +48,7 @@ export function expectedModelSizeMm<C extends ModelCategory>(category: C, specs:
     }
     case 'GPU': {
       const s = specs as SpecsByCategory['GPU'];
-      return [CARD_HEIGHT_MM, Math.max(1, s.slotWidth) * SLOT_MM, s.lengthMm];
+      return [GPU_CARD_HEIGHT_MM, Math.max(1, s.slotWidth) * SLOT_PITCH_MM, s.lengthMm];
     }
     case 'RAM': {
       const s = specs as SpecsByCategory['RAM'];

@@ -25,6 +25,26 @@ export function isCategory(value: unknown): value is Category {
 export const BOARD_FORM_FACTORS = ['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX'] as const;
 export type BoardFormFactor = (typeof BOARD_FORM_FACTORS)[number];
 
+/** A board's outline in millimetres (width along the case's depth, height), per form factor. */
+export function boardOutlineMm(ff: BoardFormFactor): { width: number; height: number } {
+  switch (ff) {
+    case 'E-ATX':
+      return { width: 330, height: 305 };
+    case 'Micro ATX':
+      return { width: 244, height: 244 };
+    case 'Mini-ITX':
+      return { width: 170, height: 170 };
+    default:
+      return { width: 244, height: 305 };
+  }
+}
+
+/** One expansion slot's pitch, mm (PCIe cards are this many mm thick per slot). */
+export const SLOT_PITCH_MM = 20.32;
+
+/** A graphics card's height from the board face toward the window, mm (the stage draws every card so). */
+export const GPU_CARD_HEIGHT_MM = 126;
+
 /*
  * Value domains of the specs, shared by the OpenDB import (catalog/opendb-map.ts) and the
  * normaliser both the import and the stage run (normalize-specs.ts).

@@ -12,7 +12,7 @@ import { seedDemoCatalog } from '../../src/catalog/repository.js';
 import type { Part } from '../../src/model/part.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
-import { distinctiveGpu, notGltf } from '../helpers/gltf-fixtures.js';
+import { distinctiveGpu, gltfWithExternalBuffer, notGltf } from '../helpers/gltf-fixtures.js';
 
 const gpu = DEMO_PARTS.find((p) => p.category === 'GPU') as Part<'GPU'>;
 
@@ -75,4 +75,31 @@ describe('models CLI', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`part ${gpu.id} has no model`);
   }, 120_000);
+
+  it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {
+    const huge = path.join(tmp, 'huge.glb');
+    await fs.writeFile(huge, await distinctiveGpu(gpu.specs.lengthMm * 10, gpu.specs.slotWidth * 10).glb());
+    const external = path.join(tmp, 'part.gltf');
+    await fs.writeFile(external, (await gltfWithExternalBuffer()).json);
+    const cpu = DEMO_PARTS.find((p) => p.category === 'CPU')!;
+    const before = { rows: (await rows()).length, stored: await stored() };
+
+    const tooBig = await cli('models', 'add', gpu.id, huge);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toMatch(/measured .* expected|expected .* measured/i);
+    expect(tooBig.stderr).toContain('--fit');
+    const missing = await cli('models', 'add', gpu.id, external);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('self-contained');
+    const wrong = await cli('models', 'add', cpu.id, good);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/CPU/);
+    expect((await rows()).length).toBe(before.rows);
+    expect(await stored()).toEqual(before.stored);
+
+    const fitted = await cli('models', 'add', gpu.id, huge, '--fit', '--json');
+    expect(fitted.code, fitted.stderr).toBe(0);
+    expect(JSON.parse(fitted.stdout).prepared.scale).toBeCloseTo(0.1, 1);
+    expect((await cli('models', 'rm', gpu.id)).code).toBe(0);
+  }, 90_000);
 });

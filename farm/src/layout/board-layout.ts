@@ -3,7 +3,7 @@
  * u runs from the rear (I/O) edge toward the front of the case, v from the top edge downward.
  * Values follow the ATX family drawings closely enough to look right, not to manufacture.
  */
-import type { BoardFormFactor } from '../../../src/model/part.js';
+import { boardOutlineMm, SLOT_PITCH_MM, type BoardFormFactor } from '../../../src/model/part.js';
 
 export interface BoardLayout {
   /** size along u (toward the case front) and v (downward) */
@@ -20,20 +20,10 @@ export interface BoardLayout {
   m2: { u: number; v: number; length: number }[];
 }
 
-const SLOT_PITCH = 20.32;
+const SLOT_PITCH = SLOT_PITCH_MM;
 
-export function boardSize(ff: BoardFormFactor): { width: number; height: number } {
-  switch (ff) {
-    case 'E-ATX':
-      return { width: 330, height: 305 };
-    case 'Micro ATX':
-      return { width: 244, height: 244 };
-    case 'Mini-ITX':
-      return { width: 170, height: 170 };
-    default:
-      return { width: 244, height: 305 };
-  }
-}
+/** The board's outline (model/part.ts: the part-model size check uses it too). */
+export const boardSize = boardOutlineMm;
 
 /** Layout of a board with `memorySlots` DIMMs, `pcie` x16 slots and `m2` M.2 sockets. */
 export function boardLayout(ff: BoardFormFactor, memorySlots: number, pcie: number, m2: number): BoardLayout {

@@ -11,14 +11,14 @@
  * power connector (its cable is in cables.ts).
  */
 import * as THREE from 'three';
-import type { GpuSpecs } from '../../../src/model/part.js';
+import { GPU_CARD_HEIGHT_MM, SLOT_PITCH_MM, type GpuSpecs } from '../../../src/model/part.js';
 import { canvasTexture, fitText, SANS } from '../util/canvas-texture.js';
 import { box, cylinder, paintRainbow, planarUv, roundedBox } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 import { buildFan } from './fan.js';
 
-export const CARD_HEIGHT = 126;
-const SLOT = 20.32;
+export const CARD_HEIGHT = GPU_CARD_HEIGHT_MM;
+const SLOT = SLOT_PITCH_MM;
 
 export function gpuThickness(specs: GpuSpecs): number {
   return specs.slotWidth * SLOT - 3;
