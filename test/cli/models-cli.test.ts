@@ -86,7 +86,7 @@ describe('models CLI', () => {
 
     const tooBig = await cli('models', 'add', gpu.id, huge);
     expect(tooBig.code).toBe(2);
-    expect(tooBig.stderr).toMatch(/measured .* expected|expected .* measured/i);
+    expect(tooBig.stderr).toMatch(/measures .* mm .* but .* is about .* mm/);
     expect(tooBig.stderr).toContain('--fit');
     const missing = await cli('models', 'add', gpu.id, external);
     expect(missing.code).toBe(2);
