@@ -61,6 +61,8 @@ const only = flag('--only')?.split(',');
 const repeat = Math.max(1, Number(flag('--repeat') ?? (baselineRef ? 2 : 1)));
 const frameLimit = quick ? 24 : undefined;
 const modelsRun = args.includes('--models');
+/** --model-triangles N: triangles of each of the four models (default 50000) */
+const modelTriangles = Number(flag('--model-triangles') ?? 50_000);
 
 const CASES: Array<{ name: string; options: RenderOptions }> = [
   { name: 'sprite-512-cinematic', options: { format: 'sprite', profile: 'cinematic' } },
@@ -240,7 +242,7 @@ async function benchModels(): Promise<BenchModels> {
   const triangles: number[] = [];
   for (const category of ['PCCase', 'GPU', 'CPUCooler', 'Motherboard'] as Category[]) {
     const part = demo.parts[category]![0]!;
-    const raw = await (await exampleModel(part, { triangles: 50_000, texturePx: 1024 })).glb();
+    const raw = await (await exampleModel(part, { triangles: modelTriangles, texturePx: 1024 })).glb();
     const prepared = await prepareModel(modelInputFromBytes(`${category}.glb`, raw), part, { limits });
     glbs.push(prepared.glb);
     ids.push(part.id);

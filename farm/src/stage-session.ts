@@ -24,6 +24,7 @@ import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js
 import { countTriangles } from './util/geometry.js';
 import { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
+import { applyModelLods, LOD_ERROR_PX, pixelSizeAt } from './models/model-lod.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
 export const HERO_YAW = (50 * Math.PI) / 180;
@@ -39,6 +40,8 @@ export class StageSession {
   private reflection: FloorReflection | null = null;
   private kit: MaterialKit | null = null;
   private readonly disposables: { dispose(): void }[] = [];
+  /** part-model triangles before and after their LOD for this frame size (model-lod.ts) */
+  modelTriangles = { before: 0, after: 0 };
 
   constructor(
     private readonly renderer: THREE.WebGLRenderer,
@@ -73,10 +76,6 @@ export class StageSession {
     }
     model.scale.setScalar(MM);
     const modelBox = new THREE.Box3().setFromObject(model);
-    const proxy = addProxy(model);
-    if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
-    // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
-    if (profile.bloom && this.kit && !lone && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
     if (lone && !modelBox.isEmpty()) model.position.y -= modelBox.min.y; // stand it on the floor
     this.turntable.add(model);
     this.turntable.name = 'turntable';
@@ -86,6 +85,15 @@ export class StageSession {
     const floorY = sweep.minY;
     const center = new THREE.Vector3(0, (sweep.minY + sweep.maxY) / 2, 0);
     const radius = Math.hypot(sweep.radius, (sweep.maxY - sweep.minY) / 2);
+    // framed before the proxy is made: part models get their LOD for this frame size first
+    frameCamera(this.camera, sweep, o.width / o.height, o.cameraZoom, o.cameraOffsetX, o.width, o.height);
+    const nearest = Math.max(this.camera.near, this.camera.position.distanceTo(center) - radius);
+    const lod = applyModelLods(model, pixelSizeAt(this.camera, nearest, o.height) * LOD_ERROR_PX);
+    this.modelTriangles = lod;
+    const proxy = addProxy(model);
+    if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
+    // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
+    if (profile.bloom && this.kit && !lone && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);
 
     // renderer state for this load
     const r = this.renderer;
@@ -108,8 +116,6 @@ export class StageSession {
       this.scene.environment = environmentFor(r, o.scene, preset, profile.envSize);
       this.scene.environmentIntensity = preset.env.intensity * (profile.neutralLights ? 0.9 : 1);
     }
-
-    frameCamera(this.camera, sweep, o.width / o.height, o.cameraZoom, o.cameraOffsetX, o.width, o.height);
 
     if (!o.transparent) {
       this.scene.background = this.bakeBackground(buildBackground(preset, !o.showBackground, 60));

@@ -9,6 +9,7 @@ import * as THREE from 'three';
 import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions } from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
 import { GlbLibrary } from './models/glb-library.js';
+import { lodReady } from './models/model-lod.js';
 import { StageSession } from './stage-session.js';
 
 let canvas: HTMLCanvasElement | null = null;
@@ -77,11 +78,12 @@ async function load(build: StageBuild, input: StageOptions): Promise<StageInfo> 
   loadedKey = null;
   // the build's models are fetched and parsed (or taken from the library) before the scene is built
   const models = await library.templates(build?.models, partIdsOf(build));
+  if (models.size > 0) await lodReady();
   const next = new StageSession(r, build, options, models);
   if (options.warm) await next.warm();
   session = next;
   loadedKey = JSON.stringify([build, options]);
-  return { ...next.info, warnings: [...next.info.warnings], models: { kept: library.size, parses: library.parses } };
+  return { ...next.info, warnings: [...next.info.warnings], models: { kept: library.size, parses: library.parses, triangles: next.modelTriangles } };
 }
 
 /** The IDs of the parts of a build (JSON from Node: trust nothing). */

@@ -187,7 +187,12 @@ export interface StageInfo {
    * The page's part-model library after load(): models kept parsed, and GLB parses since the page
    * started (each sha256 is parsed once while it stays in the library; tests check this).
    */
-  models?: { kept: number; parses: number };
+  models?: {
+    kept: number;
+    parses: number;
+    /** part-model triangles as parsed, and as drawn at this frame size (farm/src/models/model-lod.ts) */
+    triangles: { before: number; after: number };
+  };
 }
 
 export interface GlInfo {

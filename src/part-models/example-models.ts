@@ -13,7 +13,7 @@ import { ModelRejectedError } from './model-errors.js';
 import { ModelSketch, type BoxSpec, type Vec3 } from './model-sketch.js';
 
 export interface ExampleOptions {
-  /** about this many triangles (boxes subdivided evenly); default as few as the shapes need */
+  /** about this many triangles (boxes subdivided evenly, with 1.5 mm ridges); default as few as the shapes need */
   triangles?: number;
   /** a checker texture of this many pixels a side on the main body; default none */
   texturePx?: number;
@@ -27,18 +27,18 @@ export async function exampleModel(part: { id?: string; category: Category; spec
   if (!isModelCategory(category)) throw new ModelRejectedError(`${category} parts take no model (models are for ${['PCCase', 'Motherboard', 'CPUCooler', 'GPU', 'RAM', 'PSU', 'CaseFan'].join(', ')})`);
   const specs = normalizeSpecs(category, { specs: part.specs ?? {} } as never, []);
   // draw once to count the boxes, then again subdivided to the triangle target
-  const boxes = (await draw(category, specs, 1, undefined)).boxes;
+  const boxes = (await draw(category, specs, 1, undefined, 0)).boxes;
   const n = opts.triangles ? Math.max(1, Math.round(Math.sqrt(opts.triangles / (12 * boxes)))) : 1;
-  return (await draw(category, specs, n, opts.texturePx)).sketch;
+  return (await draw(category, specs, n, opts.texturePx, opts.triangles ? 0.0015 : 0)).sketch;
 }
 
-async function draw(category: ModelCategory, specs: SpecsByCategory[ModelCategory], subdivisions: number, texturePx: number | undefined): Promise<{ sketch: ModelSketch; boxes: number }> {
+async function draw(category: ModelCategory, specs: SpecsByCategory[ModelCategory], subdivisions: number, texturePx: number | undefined, relief: number): Promise<{ sketch: ModelSketch; boxes: number }> {
   const sketch = new ModelSketch(category.toLowerCase());
   let boxes = 0;
   let textured = texturePx === undefined;
   const box = async (spec: BoxSpec, name: string): Promise<Node> => {
     boxes++;
-    const s = { ...spec, subdivisions };
+    const s = { ...spec, subdivisions, relief };
     // the first box drawn is the main body: it carries the texture
     if (!textured) {
       textured = true;

@@ -23,6 +23,11 @@ export interface BoxSpec {
   alpha?: number;
   /** subdivisions per face side (triangles = 12 * n * n) */
   subdivisions?: number;
+  /**
+   * metres: subdivided faces get ridges this high (a wave of 8 cells), like fins or vents, so a
+   * dense sketch is not flat triangles a simplifier could fold away (benchmarks)
+   */
+  relief?: number;
 }
 
 function rgb(hex: string): [number, number, number] {
@@ -33,7 +38,7 @@ function rgb(hex: string): [number, number, number] {
 }
 
 /** Positions and indices of an axis-aligned box with each face split into n x n quads. */
-function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array } {
+function boxGeometry(size: Vec3, at: Vec3, n: number, relief = 0): { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array } {
   const positions: number[] = [];
   const normals: number[] = [];
   const uvs: number[] = [];
@@ -53,7 +58,8 @@ function boxGeometry(size: Vec3, at: Vec3, n: number): { positions: Float32Array
     for (let i = 0; i <= n; i++) {
       for (let j = 0; j <= n; j++) {
         const p: Vec3 = [0, 0, 0];
-        p[axis] = at[axis] + sign * half[axis];
+        const inner = i > 0 && i < n && j > 0 && j < n;
+        p[axis] = at[axis] + sign * (half[axis] + (inner ? relief * Math.sin((Math.PI * i) / 4) * Math.sin((Math.PI * j) / 4) : 0));
         p[u] = at[u] + (i / n - 0.5) * size[u] * sign;
         p[v] = at[v] + (j / n - 0.5) * size[v];
         positions.push(...p);
@@ -105,7 +111,7 @@ export class ModelSketch {
   }
 
   box(spec: BoxSpec, name = 'box'): Node {
-    const g = boxGeometry(spec.size, spec.at ?? [0, 0, 0], spec.subdivisions ?? 1);
+    const g = boxGeometry(spec.size, spec.at ?? [0, 0, 0], spec.subdivisions ?? 1, spec.relief ?? 0);
     const b = this.buffer;
     const prim = this.doc
       .createPrimitive()
@@ -134,7 +140,7 @@ export class ModelSketch {
     const texture = this.doc.createTexture(`${name}_albedo`).setImage(new Uint8Array(png)).setMimeType('image/png');
     const node = this.box({ ...spec, material: spec.material ?? `${name}_material` }, name);
     const prim = node.getMesh()!.listPrimitives()[0]!;
-    const g = boxGeometry(spec.size, spec.at ?? [0, 0, 0], spec.subdivisions ?? 1);
+    const g = boxGeometry(spec.size, spec.at ?? [0, 0, 0], spec.subdivisions ?? 1, spec.relief ?? 0);
     prim.setAttribute('TEXCOORD_0', this.doc.createAccessor().setType('VEC2').setArray(g.uvs).setBuffer(this.buffer));
     // a material of its own: the shared one of box() may be used without a texture elsewhere
     prim.setMaterial(prim.getMaterial()!.clone().setBaseColorTexture(texture));

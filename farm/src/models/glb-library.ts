@@ -10,6 +10,7 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { disposeLods } from './model-lod.js';
 import { MODEL_SHA256 } from '../../../src/model/part-models.js';
 
 /** Parses GLB bytes (meshopt-compressed or not) into a scene in the authoring frame (metres). */
@@ -27,6 +28,7 @@ export function disposeModel(root: THREE.Object3D): void {
   root.traverse((o) => {
     const mesh = o as THREE.Mesh;
     if (!mesh.isMesh) return;
+    disposeLods(mesh.geometry);
     mesh.geometry.dispose();
     for (const m of Array.isArray(mesh.material) ? mesh.material : [mesh.material]) {
       for (const v of Object.values(m)) if (v instanceof THREE.Texture) textures.add(v);

@@ -25,6 +25,16 @@ export function isGlowMaterial(m: THREE.Material): boolean {
   return m.name.startsWith('rgb:') && m.name !== 'rgb:off';
 }
 
+/** The mesh the floor mirror draws in place of a part model's mesh: its coarse LOD, same material and place. */
+function mirrorStandIn(geometry: THREE.BufferGeometry, material: THREE.Material): THREE.Mesh {
+  const m = new THREE.Mesh(geometry, material);
+  m.name = 'mirror-lod';
+  // the LOD belongs to the model library's template (glb-library.ts disposes it)
+  m.userData = { sharedGeometry: true, mirrorStandIn: true };
+  m.layers.set(MIRROR_LAYER);
+  return m;
+}
+
 /** Adds the proxy to `model` (so it turns with it), puts glowing meshes on GLOW_LAYER, opaque and glowing ones on MIRROR_LAYER. */
 export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
   model.updateMatrixWorld(true);
@@ -32,7 +42,7 @@ export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
   const parts: { geometry: THREE.BufferGeometry; matrix: THREE.Matrix4 }[] = [];
   model.traverse((o) => {
     const mesh = o as THREE.Mesh;
-    if (!mesh.isMesh || Array.isArray(mesh.material)) return;
+    if (!mesh.isMesh || Array.isArray(mesh.material) || mesh.userData.mirrorStandIn) return;
     const material = mesh.material as THREE.Material;
     if (isGlowMaterial(material)) {
       mesh.layers.enable(GLOW_LAYER);
@@ -43,8 +53,11 @@ export function addProxy(model: THREE.Object3D): THREE.Mesh | null {
     // thin, many-triangle things (wire bundles, fan blades) add little to a shadow, an
     // occluder or a reflection, and their vertices are single-threaded work on llvmpipe
     if (THIN.test(material.name)) return;
-    mesh.layers.enable(MIRROR_LAYER);
-    parts.push({ geometry: mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
+    // a part model's coarser LOD (models/model-lod.ts) stands in for it in these passes
+    const coarse = mesh.userData.coarseGeometry as THREE.BufferGeometry | undefined;
+    if (coarse && coarse !== mesh.geometry) mesh.add(mirrorStandIn(coarse, material));
+    else mesh.layers.enable(MIRROR_LAYER);
+    parts.push({ geometry: coarse ?? mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
   });
   if (parts.length === 0) return null;
   let vertices = 0;

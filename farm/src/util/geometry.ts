@@ -136,7 +136,8 @@ export function countTriangles(root: THREE.Object3D): number {
   let n = 0;
   root.traverse((o) => {
     const mesh = o as THREE.Mesh;
-    if (!mesh.isMesh || !mesh.geometry) return;
+    // a part model's coarse LOD for the floor mirror repeats a mesh, as the proxy does
+    if (!mesh.isMesh || !mesh.geometry || mesh.userData.mirrorStandIn) return;
     const g = mesh.geometry;
     const per = g.index ? g.index.count : (g.getAttribute('position')?.count ?? 0);
     const instances = (mesh as THREE.InstancedMesh).isInstancedMesh ? (mesh as THREE.InstancedMesh).count : 1;
