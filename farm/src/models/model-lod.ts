@@ -3,8 +3,8 @@
  * than a frame can show (a 50k-triangle GPU covers ~30k pixels of a 720p frame), and on a CPU
  * rasteriser every triangle costs in every pass (shadow, mirror, glow mask, main). Before the
  * scene is drawn, each model mesh is simplified (meshoptimizer, positions only, seams kept) down
- * to a geometric error of a fraction of a pixel at the nearest distance the turntable brings it
- * to the camera: what is removed cannot be seen at that size. The error is snapped to powers of
+ * to a geometric error of one pixel at the nearest distance the turntable brings it to the
+ * camera: what is removed is below what the frame can show at that size. The error is snapped to powers of
  * two, so a sprite size and a video size each have one LOD per geometry, cached on the parsed
  * template (glb-library.ts disposes them with it) and shared by every load and chunk of that
  * size. Deterministic: the same model, options and frame size give the same triangles.
@@ -12,8 +12,8 @@
 import * as THREE from 'three';
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 
-/** The error allowed, in pixels at the nearest approach: half a pixel cannot be told apart. */
-export const LOD_ERROR_PX = 0.5;
+/** The error allowed, in pixels at the nearest approach: a pixel, the usual screen-space bound (FXAA blends edges by about that much). */
+export const LOD_ERROR_PX = 1;
 
 /**
  * The passes that draw silhouettes or a blurred, half-size picture (the shadow map, the glow
