@@ -14,71 +14,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { demoPart } from '../../src/catalog/demo-catalog.js';
 import type { Part } from '../../src/model/part.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
-import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import { apiSprite, startApiWithWorker, type ApiWithWorker } from '../helpers/api-worker.js';
 import { distinctiveGpu } from '../helpers/gltf-fixtures.js';
 import { diffFraction } from '../helpers/pixels.js';
 import { runProcess } from '../helpers/run-process.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 const bin = path.resolve('bin/render-farm');
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 const gpu = demoPart('gpuTriple3Fan') as Part<'GPU'>;
 
 describe('a part model renders the same through the API, a worker and the CLI', () => {
-  let api: TestApi;
-  let engine: RenderEngine;
-  let worker: RunningWorker;
-  let backend: string;
+  let farm: ApiWithWorker;
   let out: string;
   let glbFile: string;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    // the worker's engine draws models from the configured store: the one the API writes to
+    farm = await startApiWithWorker();
     out = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-model-entry-'));
     glbFile = path.join(out, 'gpu.glb');
     await fs.writeFile(glbFile, await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth).glb());
-    // the engine's default model source is the configured store: the one the API writes to
-    engine = await createRenderEngine(api.t.cfg);
-    backend = (await engine.info()).backend;
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine,
-    });
   }, 180_000);
   afterAll(async () => {
-    await worker?.stop();
-    await engine?.close();
-    await api?.close();
+    await farm?.close();
     if (out) await fs.rm(out, { recursive: true, force: true });
   });
-
-  async function apiSprite(): Promise<{ bytes: Buffer; jobId: string }> {
-    const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
-    const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode: 'DEMO-GLASS', ...SMALL } });
-    expect([200, 202]).toContain(s.status);
-    const r = await waitFor('the API render', () => api.call('GET', `/render-build/${s.json.job_id}`, { token }), {
-      until: (r) => r.json.status === 'completed' || r.json.status === 'error',
-      timeoutMs: 120_000,
-      show: (r) => JSON.stringify(r.json),
-    });
-    if (r.json.status !== 'completed') throw new Error(`API render: ${JSON.stringify(r.json)}`);
-    return { bytes: Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer()), jobId: s.json.job_id };
-  }
 
   async function cliSprite(name: string, extra: string[] = []): Promise<Buffer> {
     const dir = path.join(out, name);
     // the CLI shares the API's database and artifact store (where the stored model is)
     const env = {
       ...process.env,
-      DATABASE_URL: api.t.url,
+      DATABASE_URL: farm.api.t.url,
       RENDER_FARM_DATA_DIR: path.join(out, 'cli-data'),
-      STORAGE_URL: `file://${path.join(api.t.cfg.dataDir, 'artifacts')}`,
-      RENDER_FARM_GL: backend,
+      STORAGE_URL: `file://${path.join(farm.api.t.cfg.dataDir, 'artifacts')}`,
+      RENDER_FARM_GL: farm.backend,
     };
     const r = await runProcess(process.execPath, [bin, 'render', '--share-code', 'DEMO-GLASS', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', dir, ...extra], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -86,7 +56,8 @@ describe('a part model renders the same through the API, a worker and the CLI', 
   }
 
   it('API + worker, render --share-code and render --model give one picture, which differs from the procedural one', async () => {
-    const before = await apiSprite();
+    const api = farm.api;
+    const before = await apiSprite(api, 'DEMO-GLASS', SMALL);
     const viaModelFlag = await cliSprite('model-flag', ['--model', `${gpu.id}=${glbFile}`]);
 
     const admin = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
@@ -97,7 +68,7 @@ describe('a part model renders the same through the API, a worker and the CLI', 
     });
     expect(put.status).toBe(201);
 
-    const after = await apiSprite();
+    const after = await apiSprite(api, 'DEMO-GLASS', SMALL);
     // a new cache key: a new render, not the cached procedural one
     expect(after.jobId).not.toBe(before.jobId);
     const viaCli = await cliSprite('share-code');

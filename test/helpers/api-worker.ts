@@ -1,0 +1,58 @@
+/**
+ * A test API with one real graphile worker (a warm Chromium engine) behind it, and a render
+ * through it: submit a saved build's sprite with a fresh session token, wait, download. For tests
+ * that compare what the API renders with what the CLI renders.
+ */
+import { expect } from 'vitest';
+import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
+import { createLogger } from '../../src/log.js';
+import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
+import { startTestApi, type TestApi } from './api.js';
+import { waitFor } from './wait-for.js';
+
+export interface ApiWithWorker {
+  api: TestApi;
+  engine: RenderEngine;
+  worker: RunningWorker;
+  /** the WebGL backend the worker draws with: a CLI must use the same for equal pixels */
+  backend: string;
+  close(): Promise<void>;
+}
+
+/** The API, then an engine (its default model source is the API's configured store) and a worker of concurrency 1. */
+export async function startApiWithWorker(): Promise<ApiWithWorker> {
+  const api = await startTestApi();
+  const engine = await createRenderEngine(api.t.cfg);
+  const backend = (await engine.info()).backend;
+  const worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
+    concurrency: 1,
+    renderTimeoutMs: 120_000,
+    drainTimeoutMs: 10_000,
+    engine,
+  });
+  return {
+    api,
+    engine,
+    worker,
+    backend,
+    close: async () => {
+      await worker.stop();
+      await engine.close();
+      await api.close();
+    },
+  };
+}
+
+/** Submits `shareCode` as a sprite with `options` (a token per render: one minted early may expire), waits for it and downloads it. */
+export async function apiSprite(api: TestApi, shareCode: string, options: Record<string, unknown>): Promise<{ bytes: Buffer; jobId: string }> {
+  const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
+  const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...options } });
+  expect([200, 202]).toContain(s.status);
+  const r = await waitFor(`the API render of ${shareCode}`, () => api.call('GET', `/render-build/${s.json.job_id}`, { token }), {
+    until: (r) => r.json.status === 'completed' || r.json.status === 'error',
+    timeoutMs: 120_000,
+    show: (r) => JSON.stringify(r.json),
+  });
+  if (r.json.status !== 'completed') throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
+  return { bytes: Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer()), jobId: s.json.job_id };
+}
