@@ -23,6 +23,14 @@ CREATE TABLE part_models (
 -- the current model of a part (and its history, newest first) is one index range
 CREATE INDEX part_models_part ON part_models (part_id, id DESC);
 
+-- the one definition of "a part's current model": every reader (the render's parts query, the
+-- library, the part listings, pregen's staleness check) selects from this view. A filter on
+-- part_id is pushed into the DISTINCT ON and served by the index above.
+CREATE VIEW current_part_models AS
+  SELECT DISTINCT ON (part_id) * FROM part_models
+  WHERE retired_at IS NULL
+  ORDER BY part_id, id DESC;
+
 -- renders.models: part ID -> model sha256 the cache key was computed with (as part_versions),
 -- so a worker that finds another model for a part fails the render saying so instead of
 -- taking it for a rolling deploy. NULL: no part of the build had a model.

@@ -278,18 +278,7 @@ export async function resolveBuildParts(db: Db, partIdMap: PartIdMap | Record<st
   const rows = unique.length
     ? await db.db
         .selectFrom('parts as p')
-        .leftJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom('part_models as m')
-              .select('m.sha256')
-              .whereRef('m.part_id', '=', 'p.id')
-              .where('m.retired_at', 'is', null)
-              .orderBy('m.id', 'desc')
-              .limit(1)
-              .as('cm'),
-          (join) => join.onTrue(),
-        )
+        .leftJoin('current_part_models as cm', 'cm.part_id', 'p.id')
         .select(['p.id', 'p.category', 'p.name', 'p.specs', 'p.version', 'cm.sha256 as model'])
         .where('p.id', 'in', unique)
         .execute()

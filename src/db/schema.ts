@@ -225,6 +225,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   pregenerated: PregeneratedTable;
   part_models: PartModelsTable;
+  /** view: each part's newest unretired part_models row (sql/0010) */
+  current_part_models: PartModelsTable;
   renders: RendersTable;
   jobs: JobsTable;
   workers: WorkersTable;

@@ -115,13 +115,9 @@ export async function currentModelRecords(db: Db, partIds: readonly string[]): P
   const unique = [...new Set(partIds)];
   if (unique.length === 0) return {};
   const rows = await db.db
-    .selectFrom('part_models')
+    .selectFrom('current_part_models')
     .selectAll()
-    .distinctOn('part_id')
     .where('part_id', 'in', unique)
-    .where('retired_at', 'is', null)
-    .orderBy('part_id')
-    .orderBy('id', 'desc')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.part_id, toRecord(r)]));
 }
@@ -273,14 +269,12 @@ export async function listModels(db: Db, filter: { category?: string } = {}): Pr
     throw new UserError('invalid_category', `unknown category "${filter.category}": use ${CATEGORIES.join(', ')}`);
   }
   let q = db.db
-    .selectFrom('part_models as m')
+    .selectFrom('current_part_models as m')
     .innerJoin('parts as p', 'p.id', 'm.part_id')
     .selectAll('m')
-    .select(['p.name as part_name', 'p.category as part_category'])
-    .distinctOn('m.part_id')
-    .where('m.retired_at', 'is', null);
+    .select(['p.name as part_name', 'p.category as part_category']);
   if (filter.category) q = q.where('p.category', '=', filter.category as Category);
-  const rows = await q.orderBy('m.part_id').orderBy('m.id', 'desc').execute();
+  const rows = await q.execute();
   const order = (c: Category) => CATEGORIES.indexOf(c);
   return rows
     .map(({ part_name, part_category, ...r }) => ({ part: { id: r.part_id, name: part_name, category: part_category }, model: toRecord(r) }))

@@ -137,18 +137,14 @@ export interface EntryFilter {
 
 /**
  * True when the models an entry was drawn with (`visible.models`) are not the current models of
- * its visible parts (sql/0010: a part's newest unretired part_models row): a model was added,
+ * its visible parts (sql/0010's current_part_models view): a model was added,
  * replaced, rolled back or removed since. The combination key leaves models out, like the
  * renderer version, so such an entry stays servable but stale until `pregen --stale` redraws it.
  */
 const modelsStale = sql<boolean>`(COALESCE(pregenerated.visible -> 'models', '{}'::jsonb) IS DISTINCT FROM (
   SELECT COALESCE(jsonb_object_agg(cm.part_id, cm.sha256), '{}'::jsonb)
-  FROM (
-    SELECT DISTINCT ON (m.part_id) m.part_id, m.sha256 FROM part_models m
-    WHERE m.retired_at IS NULL
-      AND m.part_id IN (SELECT jsonb_array_elements_text(v.ids) FROM jsonb_each(pregenerated.visible -> 'parts') AS v(cat, ids))
-    ORDER BY m.part_id, m.id DESC
-  ) cm
+  FROM current_part_models cm
+  WHERE cm.part_id IN (SELECT jsonb_array_elements_text(v.ids) FROM jsonb_each(pregenerated.visible -> 'parts') AS v(cat, ids))
 ))`;
 
 function filtered(db: Db, f: EntryFilter) {
