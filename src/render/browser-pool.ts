@@ -143,10 +143,11 @@ export class BrowserPool {
     const cpu = await this.startWith(cpuOrder(launchOrder(this.opts.glBackend === 'gpu' ? 'auto' : this.opts.glBackend, this.opts.chromiumSource ?? 'system')), null);
     const fallback = `the GPU process crashed (${why}${first}); this render fell back to the CPU (${cpu.backend}: ${shortRenderer(cpu.gl.renderer)})${this.gpuCrashes >= MAX_GPU_CRASHES ? `; after ${this.gpuCrashes} crashes this worker stays on the CPU` : ''}`;
     this.opts.log?.(`render: ${fallback}`);
-    const session: Live = { ...cpu, fallback, gpu: { found: false, detail: fallback } };
-    if (this.gpuCrashes >= MAX_GPU_CRASHES) this.live = Promise.resolve(session);
+    cpu.gpu = { found: false, detail: fallback };
+    // kept for later renders (without this render's warning) once the GPU is given up
+    if (this.gpuCrashes >= MAX_GPU_CRASHES) this.live = Promise.resolve(cpu);
     try {
-      return await fn(session);
+      return await fn({ ...cpu, fallback });
     } finally {
       if (this.gpuCrashes < MAX_GPU_CRASHES) void shutdown(cpu);
     }
