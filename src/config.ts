@@ -111,8 +111,8 @@ export const configSchema = z.object({
   searchPath: optionalString,
   /** look for system-installed Chromium/ffmpeg/ffprobe; false: configured paths and npm-packaged binaries only */
   systemTools: bool.default(true),
-  /** WebGL backend: auto tries ANGLE over EGL (Mesa or a GPU), then SwiftShader */
-  glBackend: z.enum(['auto', 'egl', 'swiftshader']).default('auto'),
+  /** WebGL backend: auto tries a GPU (ANGLE over Vulkan), then ANGLE over EGL (Mesa or a vendor driver), then SwiftShader */
+  glBackend: z.enum(['auto', 'gpu', 'egl', 'swiftshader']).default('auto'),
   /** render jobs one worker process runs at once (rendering is CPU-bound: 1 per 2 cores) */
   workerConcurrency: z.coerce.number().int().min(1).max(64).default(1),
   /** a single render is aborted (and retried) after this long */
@@ -400,6 +400,14 @@ export function baseUrl(cfg: Config, listeningPort?: number): string {
   if (cfg.publicBaseUrl) return cfg.publicBaseUrl.replace(/\/+$/, '');
   const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
   return `http://${host}:${listeningPort ?? cfg.port}`;
+}
+
+/**
+ * The environment a child program inherits (Chromium: the GPU probe reads LD_LIBRARY_PATH and
+ * VK_DRIVER_FILES from it and sets them for the launch), with `extra` on top.
+ */
+export function childEnvironment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  return { ...env, ...extra };
 }
 
 /** Reads one environment variable that tools outside the config need (e.g. CI detection). */

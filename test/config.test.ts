@@ -38,7 +38,7 @@ describe('config', () => {
     expect(() => loadConfig({ embeddedPgPort: 'abc' }, {})).toThrow('embeddedPgPort (flag --pg-port): expected a number, got "abc"');
     expect(() => loadConfig({}, { RENDER_FARM_PG_PORT: '70000' })).toThrow('embeddedPgPort (env RENDER_FARM_PG_PORT): must be at most 65535, got "70000"');
     expect(() => loadConfig({ workerConcurrency: '0' }, {})).toThrow('workerConcurrency (flag --concurrency): must be at least 1, got "0"');
-    expect(() => loadConfig({ glBackend: 'vulkan' }, {})).toThrow('glBackend (flag --gl): expected one of auto, egl, swiftshader, got "vulkan"');
+    expect(() => loadConfig({ glBackend: 'vulkan' }, {})).toThrow('glBackend (flag --gl): expected one of auto, gpu, egl, swiftshader, got "vulkan"');
     expect(() => loadConfig({}, { RENDER_FARM_SEED_DEMO: 'maybe' })).toThrow(/seedDemo \(env RENDER_FARM_SEED_DEMO\): expected true or false.*got "maybe"/);
     // secrets and passwords never appear
     expect(() => loadConfig({}, { RENDER_FARM_SIGNING_SECRET: 'hunter2' })).toThrow(/signingSecret \(env RENDER_FARM_SIGNING_SECRET\): must be at least 32 characters \(value not shown\)$/);

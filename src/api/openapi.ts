@@ -183,7 +183,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
         get: {
           summary: 'Liveness and dependencies (no auth)',
           description:
-            'queue: renders queued and processing, and by_kind: renders and part thumbnails in parts (queued by catalog import in batch jobs, low priority; processing: the parts of running batches; failed: parts of thumbnail jobs that used up their attempts); workers: live workers (heartbeat within 30 s); renderers: the GL backend of each, where its Chromium and ffmpeg come from (system, config or npm package), and a note when it renders on the slow path (SwiftShader, about 3x slower than Mesa over EGL).',
+            'queue: renders queued and processing, and by_kind: renders and part thumbnails in parts (queued by catalog import in batch jobs, low priority; processing: the parts of running batches; failed: parts of thumbnail jobs that used up their attempts); workers: live workers (heartbeat within 30 s); renderers: the GL backend of each (gpu: ANGLE over Vulkan on a GPU, egl: Mesa llvmpipe or a vendor EGL driver, swiftshader), whether it draws on a GPU (gpu.found, gpu.detail: driver and renderer, or why none), where its Chromium and ffmpeg come from (system, config or npm package), and a note when it renders on the slow path (SwiftShader, about 3x slower than Mesa over EGL).',
           responses: { 200: ok(s.healthResponse), ...errors(503) },
         },
       },

@@ -1,5 +1,5 @@
-/** One doctor check's outcome: a row of the table, with the fix when it did not pass. */
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+/** One doctor check's outcome: a row of the table, with the fix when it did not pass. info: a fact, neither pass nor fail (no GPU). */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 
 export interface CheckResult {
   id: string;

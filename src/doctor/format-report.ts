@@ -2,7 +2,7 @@
 import type { CheckResult } from './check.js';
 import type { DoctorReport } from './run-doctor.js';
 
-const LABEL: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
+const LABEL: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'WARN', fail: 'FAIL', skip: 'skip', info: '--' };
 
 export function formatReport(report: DoctorReport, width = 120): string {
   const idWidth = Math.max(5, ...report.checks.map((c) => c.id.length));

@@ -22,7 +22,7 @@ export interface DoctorReport {
   checks: CheckResult[];
 }
 
-export const CHECK_IDS = ['chromium', 'webgl', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
+export const CHECK_IDS = ['chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
 
 const DEBUG = 'run with LOG_LEVEL=debug to see why';
 
@@ -42,7 +42,7 @@ export const CHECK_LIMITS = {
   ports: { timeoutMs: 10_000, fix: 'pass --port or set PORT, and --pg-port or RENDER_FARM_PG_PORT' },
   postgres: { timeoutMs: 90_000, fix: `check DATABASE_URL names a running PostgreSQL that answers (or unset it for the embedded one); ${DEBUG}` },
   artifacts: { timeoutMs: 20_000, fix: 'check STORAGE_URL (and for S3: S3_ENDPOINT, credentials, that the bucket exists); a filesystem store needs a local, writable directory' },
-} satisfies Record<Exclude<(typeof CHECK_IDS)[number], 'webcodecs'>, CheckLimit>;
+} satisfies Record<Exclude<(typeof CHECK_IDS)[number], 'webcodecs' | 'gpu'>, CheckLimit>;
 
 /** A row for a check that was not run because one it needs failed. */
 const skipped = (id: string, detail: string): CheckResult => ({ id, status: 'skip', detail, ms: 0 });
@@ -82,15 +82,17 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
   if (chromium) {
     const found = chromium;
     let webcodecs: CheckOutcome | undefined;
+    let gpu: CheckOutcome | undefined;
     add(
       await runCheck(
         'webgl',
         async () => {
           try {
             const { checkWebGl } = await import('./webgl-check.js');
-            const gpu = await checkWebGl(cfg, found.path, found.source === 'package');
-            webcodecs = gpu.webcodecs;
-            return gpu.webgl;
+            const checks = await checkWebGl(cfg, found.path, found.source === 'package');
+            webcodecs = checks.webcodecs;
+            gpu = checks.gpu;
+            return checks.webgl;
           } catch (err) {
             // launch errors read "what (facts): fix"; the facts may hold "(...): " themselves
             const message = (err as Error).message;
@@ -105,9 +107,11 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
         CHECK_LIMITS.webgl,
       ),
     );
+    add(gpu ? { id: 'gpu', ...gpu, ms: 0 } : skipped('gpu', 'needs a working Chromium'));
     add(webcodecs ? { id: 'webcodecs', ...webcodecs, ms: 0 } : skipped('webcodecs', 'needs a working Chromium'));
   } else {
     add(skipped('webgl', 'needs Chromium'));
+    add(skipped('gpu', 'needs Chromium'));
     add(skipped('webcodecs', 'needs Chromium'));
   }
   add(await runCheck('ffmpeg', () => checkFfmpeg(cfg), CHECK_LIMITS.ffmpeg));

@@ -1,7 +1,8 @@
 /**
  * Doctor: launches Chromium the way a worker does, reports the WebGL backend it really got
- * (EGL over Mesa llvmpipe, a GPU, or SwiftShader), times a probe render on the real stage, and
- * asks WebCodecs for an H.264 encoder (without one, videos take the slower x264 path).
+ * (a GPU over Vulkan or a vendor's EGL, EGL over Mesa llvmpipe, or SwiftShader), whether that is a
+ * GPU (the `gpu` row: driver and renderer, or none found and why), times a probe render on the
+ * real stage, and asks WebCodecs for an H.264 encoder (without one, videos take the slower x264 path).
  */
 import type { Config } from '../config.js';
 import { h264Bitrate, h264Codecs } from '../encode/h264-config.js';
@@ -15,6 +16,7 @@ export const PROBE = { width: 512, height: 512, profile: 'cinematic' as const, f
 
 export interface GpuChecks {
   webgl: CheckOutcome;
+  gpu: CheckOutcome;
   webcodecs: CheckOutcome;
 }
 
@@ -22,9 +24,9 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
   const { callStage } = await import('../render/call-stage.js');
-  const pool = new BrowserPool({ chromiumPath, glBackend: cfg.glBackend, stage: farmStageBundle });
+  const pool = new BrowserPool({ chromiumPath, glBackend: cfg.glBackend, chromiumSource: chromiumFromPackage ? 'package' : 'system', stage: farmStageBundle });
   try {
-    return await pool.use(async ({ page, backend, gl }) => {
+    return await pool.use(async ({ page, backend, gl, gpu: gpuStatus }) => {
       const resolved = resolveRenderOptions({ format: 'sprite', width: PROBE.width, height: PROBE.height, profile: PROBE.profile });
       await callStage(page, 'renderStage.load', probeBuild(), toStageOptions({ ...resolved, frames: PROBE.frames }));
       const msPerFrame = await callStage(page, '__rfTimeFrames', PROBE.frames);
@@ -42,6 +44,10 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
               data,
             }
           : { status: 'ok', detail: `${backend}: ${gl.renderer}; ${probe}`, data };
+      // a GPU is optional: without one the row is neither a pass nor a warning
+      const gpu: CheckOutcome = gpuStatus.found
+        ? { status: 'ok', detail: `${gpuStatus.detail}; ${probe}`, data: { found: true, backend, renderer: gl.renderer, msPerFrame: data.msPerFrame } }
+        : { status: 'info', detail: gpuStatus.detail, data: { found: false, backend, renderer: gl.renderer } };
       const webcodecs: CheckOutcome = codec
         ? { status: 'ok', detail: `H.264 encoder in the page (${codec} at 1280x720): videos skip re-encoding`, data: { codec } }
         : {
@@ -50,7 +56,7 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
             fix: 'use a Chromium build with proprietary codecs (Debian/Ubuntu chromium, Google Chrome); x264 still works',
             data: { codec: null },
           };
-      return { webgl, webcodecs };
+      return { webgl, gpu, webcodecs };
     });
   } finally {
     await pool.close();

@@ -4,8 +4,11 @@
  * must make no outside requests; the GL flags pick the WebGL implementation.
  */
 
-/** A concrete WebGL implementation: ANGLE over EGL (Mesa llvmpipe or a real GPU) or SwiftShader. */
-export type GlBackendName = 'egl' | 'swiftshader';
+/**
+ * A concrete WebGL implementation: ANGLE over Vulkan on a GPU (gpu-probe.ts), ANGLE over EGL
+ * (Mesa llvmpipe, or a vendor's EGL driver), or SwiftShader.
+ */
+export type GlBackendName = 'gpu' | 'egl' | 'swiftshader';
 
 export interface ChromiumArgsOptions {
   backend: GlBackendName;
@@ -17,10 +20,47 @@ export interface ChromiumArgsOptions {
 
 /** GL flags for a backend. ANGLE on EGL measured ~3x faster than SwiftShader on llvmpipe hosts. */
 export function glFlags(backend: GlBackendName): string[] {
-  return backend === 'egl'
-    ? ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist']
-    : ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+  switch (backend) {
+    case 'gpu':
+      // the NVIDIA driver cannot answer ANGLE's surfaceless query: the GPU process crashed
+      // (exit_code=11) without this (bench/device/README.md); the ICD list is gpu-probe.ts's
+      return ['--use-gl=angle', '--use-angle=vulkan', '--disable-angle-features=supportsSurfacelessQueryExtension', '--ignore-gpu-blocklist'];
+    case 'egl':
+      return ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist'];
+    case 'swiftshader':
+      return ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+  }
 }
+
+/**
+ * Chromium features a render does not need that start processes or spend CPU in the
+ * background (puppeteer merges this list with its own: Translate, MediaRouter, OptimizationHints).
+ */
+export const DISABLED_FEATURES = [
+  // browser UI preloaded into a renderer of its own (the omnibox popup), never shown headless
+  'PreloadTopChromeWebUI',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+  // the on-device model service (a utility process seen using half a core for 90 s during a
+  // scale run: its performance-class benchmark) and the optimization guide that drives it
+  'OptimizationGuideModelExecution',
+  'OptimizationGuideOnDeviceModel',
+  'OptGuideOnDeviceModel',
+  'OnDeviceModelPerformanceParams',
+  'OnDeviceModelBackgroundDownload',
+  'OptimizationGuideModelDownloading',
+  'OptimizationHintsFetching',
+  'OptimizationTargetPrediction',
+  'SegmentationPlatform',
+  // media routing (Cast discovery), translate, prerendering: nothing for a render page
+  'MediaRouter',
+  'DialMediaRouteProvider',
+  'Translate',
+  'Prerender2',
+  'HeavyAdIntervention',
+  'LensOverlay',
+];
 
 /** The full argument list passed to Chromium (puppeteer adds --headless and the debugging pipe). */
 export function buildChromiumArgs(opts: ChromiumArgsOptions): string[] {
@@ -37,7 +77,23 @@ export function buildChromiumArgs(opts: ChromiumArgsOptions): string[] {
     '--disable-domain-reliability',
     '--disable-client-side-phishing-detection',
     '--metrics-recording-only',
+    // no crash reports (Debian's chromium starts no crash handler then; --disable-crashpad-for-testing
+    // made its first page unattachable for puppeteer: "Requesting main frame too early")
     '--disable-breakpad',
+    // no processes beyond the browser, the GPU process and one renderer (test/render/idle-cpu):
+    // the network service runs on a browser thread (the page talks to loopback only); no zygote
+    // (it forks renderers for the sandbox, which is off); one renderer, no spare one kept warm
+    // for a next navigation, no per-site processes (one page of our own). The storage service
+    // stays a process of its own: Chromium starts it out of process unconditionally, short of
+    // --single-process, which would put the GPU and renderer into the browser too.
+    ...(opts.noSandbox ? ['--no-zygote'] : []),
+    '--enable-features=NetworkServiceInProcess2',
+    '--renderer-process-limit=1',
+    '--disable-site-isolation-trials',
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
+    '--disable-extensions',
+    '--disable-component-extensions-with-background-pages',
+    '--disable-default-apps',
     // a hidden tab must keep rendering at full speed
     '--disable-background-timer-throttling',
     '--disable-renderer-backgrounding',

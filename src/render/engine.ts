@@ -5,7 +5,7 @@
  * owner, and reports the GL backend it ended up with.
  */
 import type { Config } from '../config.js';
-import type { BrowserPool } from './browser-pool.js';
+import type { BrowserPool, GpuStatus } from './browser-pool.js';
 import type { ModelSource } from './model-source.js';
 import type { GlBackendName } from './chromium-args.js';
 import type { ChunkRequest, ChunkResult, RenderRequest, RenderResult, StillsRequest } from './renderer.js';
@@ -21,6 +21,8 @@ export type EngineChunkRequest = Omit<ChunkRequest, 'pool' | 'ffmpegPath'>;
 export interface EngineInfo {
   backend: GlBackendName;
   glRenderer: string;
+  /** whether renders draw on a GPU: the driver and renderer, or why none is used (`none found (CPU: egl llvmpipe): ...`) */
+  gpu: GpuStatus;
   chromium: string;
   ffmpeg: string;
   /** where the tools came from: a system install, a configured path, or an npm package */
@@ -63,6 +65,8 @@ export interface EngineOptions {
 
 export interface GlPolicy {
   glBackend: 'auto' | GlBackendName;
+  /** the npm-packaged Chromium has no EGL backend: auto skips it there (gpu-fallback.ts launchOrder) */
+  chromiumSource: ToolLocation['source'];
   noSandbox: boolean;
 }
 
@@ -72,8 +76,8 @@ export interface GlPolicy {
  */
 export function glPolicy(requested: 'auto' | GlBackendName, chromium: ToolLocation): GlPolicy {
   return {
-    // the Chromium that @sparticuz/chromium ships has no EGL: ANGLE over EGL would only fail first
-    glBackend: requested === 'auto' && chromium.source === 'package' ? 'swiftshader' : requested,
+    glBackend: requested,
+    chromiumSource: chromium.source,
     // the page is our own bundle with every outside request blocked, so the sandbox guards
     // nothing here, and it cannot start as root or in most containers
     noSandbox: true,
@@ -117,6 +121,7 @@ export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions 
       return {
         backend: i.backend,
         glRenderer: i.gl.renderer,
+        gpu: i.gpu,
         chromium: chromium.path,
         ffmpeg: ffmpeg.path,
         chromiumSource: chromium.source,

@@ -100,13 +100,15 @@ export interface PageHelpers {
   __rfAbortRun(reason: string): void;
   /** ms per frame of `frames` frames back to back after a finished warm-up frame (the doctor's probe) */
   __rfTimeFrames(frames: number): number;
+  /** whether the stage's WebGL context is lost (its GPU process died): browser-pool.ts falls back to the CPU */
+  __rfContextLost(): boolean;
   /** the hero still of each build; resolves to the builds that failed */
   __rfStillsBatch(req: PageBatchRequest): Promise<Array<{ index: number; error: string }>>;
   /** makes a running batch (and its capture) stop */
   __rfAbortBatch(reason: string): void;
 }
 
-/** Installs `window.__rfRun`, `__rfH264Codec`, `__rfAbortRun` and `__rfTimeFrames` in the page (idempotent). */
+/** Installs `window.__rfRun`, `__rfH264Codec`, `__rfAbortRun`, `__rfTimeFrames` and `__rfContextLost` in the page (idempotent). */
 export const PAGE_CAPTURE_SOURCE = `
 (() => {
   if (window.__rfRun) return;
@@ -255,6 +257,11 @@ export const PAGE_CAPTURE_SOURCE = `
     for (let i = 0; i < frames; i++) window.renderStage.renderFrame(i);
     g.readPixels(0, 0, 1, 1, g.RGBA, g.UNSIGNED_BYTE, new Uint8Array(4));
     return (performance.now() - t0) / frames;
+  };
+
+  window.__rfContextLost = () => {
+    const c = window.renderStage.canvas(), g = c.getContext('webgl2') || c.getContext('webgl');
+    return !g || g.isContextLost();
   };
 
   window.__rfRun = async (req) => {

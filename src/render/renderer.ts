@@ -388,7 +388,8 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
       glRenderer: session.gl.renderer,
       framesPerSecond: fpsOf(total, turn.rendered - turn.renderStart),
       frames: total,
-      warnings: info.warnings ?? [],
+      // a GPU crash this render survived on the CPU (browser-pool.ts) is reported with it
+      warnings: [...(info.warnings ?? []), ...(session.fallback ? [session.fallback] : [])],
       ...(videoPath ? { videoPath } : {}),
     };
     req.onProgress?.({ stage: 'done', frame: total, total, fps: result.framesPerSecond });
@@ -488,7 +489,8 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
       timings: { load: Math.round(turn.loaded - started), render: Math.round(turn.rendered - turn.renderStart), encode: Math.round(end - turn.rendered), total: Math.round(end - started) },
       backend: session.backend,
       glRenderer: session.gl.renderer,
-      warnings: info.warnings ?? [],
+      // a GPU crash this render survived on the CPU (browser-pool.ts) is reported with it
+      warnings: [...(info.warnings ?? []), ...(session.fallback ? [session.fallback] : [])],
       ...(videoPath ? { videoPath } : {}),
     };
     req.onProgress?.({ stage: 'done', frame: frames, total: frames, fps: result.framesPerSecond });

@@ -134,7 +134,8 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
     stopped_at: Date | null;
     beat_s: number;
   }>`
-    SELECT id, hostname, pid, backend->>'backend' AS backend, stopped_at, extract(epoch FROM now() - last_seen)::float AS beat_s
+    -- a GPU behind EGL (a vendor's driver) shows as egl+gpu; 'gpu' is ANGLE over Vulkan (render/gpu-probe.ts)
+    SELECT id, hostname, pid, backend->>'backend' || CASE WHEN backend->'gpu'->>'found' = 'true' AND backend->>'backend' <> 'gpu' THEN '+gpu' ELSE '' END AS backend, stopped_at, extract(epoch FROM now() - last_seen)::float AS beat_s
       FROM workers
      WHERE stopped_at IS NULL OR stopped_at > now() - make_interval(secs => ${GONE_FOR_S})
      ORDER BY hostname, pid`.execute(db.db);

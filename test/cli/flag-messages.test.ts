@@ -38,7 +38,7 @@ describe('flag error messages', () => {
   it('--gl bogus gives the same one line in render and pregen', async () => {
     const render = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', path.join(dataDir, 'out'), '--gl', 'bogus']);
     const pregen = await cli(['pregen', '--builds', 'all', '--dry-run', '--gl', 'bogus']);
-    const line = 'render-farm: invalid configuration: glBackend (flag --gl): expected one of auto, egl, swiftshader, got "bogus"';
+    const line = 'render-farm: invalid configuration: glBackend (flag --gl): expected one of auto, gpu, egl, swiftshader, got "bogus"';
     expect([render.code, render.stderr.trim()]).toEqual([2, line]);
     expect([pregen.code, pregen.stderr.trim()]).toEqual([2, line]);
   }, 60_000);

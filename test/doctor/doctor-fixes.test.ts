@@ -67,6 +67,7 @@ describe('doctor: a fix under every WARN and FAIL', () => {
       const row = (id: string) => report.checks.find((c) => c.id === id)!;
       for (const id of ['webgl', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']) expect(row(id).status, `${id}: ${row(id).detail}`).toBe('fail');
       expect(row('webcodecs').status).toBe('skip');
+      expect(row('gpu').status).toBe('skip');
       expect(row('ffmpeg').fix).toMatch(/libx264/);
       expect(row('ffprobe').fix).toBe(CHECK_LIMITS.ffprobe.fix);
       expect(row('data-dir').detail).toMatch(/not a directory/);

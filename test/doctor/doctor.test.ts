@@ -34,6 +34,7 @@ describe('render-farm doctor', () => {
     expect(row('chromium')).toMatchObject({ status: 'fail', detail: 'Chromium not found at /nonexistent/chromium (from CHROMIUM_PATH)' });
     expect(row('chromium').fix).toMatch(/unset CHROMIUM_PATH/);
     expect(row('webgl')).toMatchObject({ status: 'skip' });
+    expect(row('gpu')).toMatchObject({ status: 'skip' });
     expect(row('ffmpeg')).toMatchObject({ status: 'fail' });
     expect(row('ffmpeg').fix).toMatch(/FFMPEG_PATH/);
     expect(row('ffprobe').status).toBe('ok');
@@ -82,18 +83,22 @@ describe('render-farm doctor', () => {
     const seen: string[] = [];
     const report = await runDoctor(cfg, (c) => seen.push(c.id));
     const row = (id: string) => report.checks.find((c) => c.id === id)!;
-    expect(seen).toEqual(['chromium', 'webgl', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']);
+    expect(seen).toEqual(['chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']);
     for (const id of ['chromium', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']) expect(row(id).status, `${id}: ${row(id).detail}`).toBe('ok');
     // EGL on this machine; SwiftShader would be a warning, never a failure
     expect(['ok', 'warn']).toContain(row('webgl').status);
     expect(row('webgl').data).toMatchObject({ backend: expect.stringMatching(/^(egl|swiftshader)$/) });
     expect(row('webgl').data!.msPerFrame as number).toBeGreaterThan(0);
     expect(row('webgl').detail).toMatch(/512x512 cinematic probe: \d+ ms\/frame/);
+    // no GPU here: a fact, neither a pass nor a warning; with one, its driver, renderer and probe
+    if (row('gpu').data!.found) expect(row('gpu')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/ms\/frame$/) });
+    else expect(row('gpu')).toMatchObject({ status: 'info', detail: expect.stringMatching(/^none found \(CPU: (egl llvmpipe|swiftshader SwiftShader)\)/) });
     expect(row('postgres').detail).toMatch(/PostgreSQL \d+.*\(DATABASE_URL\): (\d+)\/\1 migrations applied/);
     expect(row('ffmpeg').data).toMatchObject({ libx264: true, concat: true });
     expect(report.ok).toBe(true);
     const table = formatReport(report, Infinity);
     expect(table).toMatch(/^postgres\s+ok\s+PostgreSQL/m);
+    if (!row('gpu').data!.found) expect(table).toMatch(/^gpu\s+--\s+none found \(CPU: /m);
     expect(table.trim().split('\n').at(-1)).toMatch(/^all checks passed/);
   }, 180_000);
 });

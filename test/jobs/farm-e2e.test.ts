@@ -186,6 +186,6 @@ describe('job farm end to end', () => {
   it('reports the live worker and its GL backend in /health', async () => {
     const h = await api.call('GET', '/health');
     expect(h.json.workers).toBeGreaterThanOrEqual(1);
-    expect(h.json.renderers[0]).toMatchObject({ backend: expect.stringMatching(/egl|swiftshader/), glRenderer: expect.any(String) });
+    expect(h.json.renderers[0]).toMatchObject({ backend: expect.stringMatching(/gpu|egl|swiftshader/), glRenderer: expect.any(String) });
   });
 });

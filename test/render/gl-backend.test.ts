@@ -61,7 +61,7 @@ describe('WebGL backend', () => {
     const cli = await run(process.execPath, [path.resolve('bin/render-farm'), 'render', '--share-code', 'DEMO-ITX', ...SMALL, '--no-screenshot', '--out', out, '--json'], { env });
     const forCli = JSON.parse(cli.stdout).backend;
 
-    expect(['egl', 'swiftshader']).toContain(forWorker);
+    expect(['gpu', 'egl', 'swiftshader']).toContain(forWorker);
     expect({ cli: forCli, pregen: forPregen }).toEqual({ cli: forWorker, pregen: forWorker });
   }, 180_000);
 });

@@ -31,7 +31,7 @@ async function probe(file: string) {
 describe('renderBuild', () => {
   it('reports the WebGL backend and renderer', async () => {
     const info = await engine.pool.info();
-    expect(['egl', 'swiftshader']).toContain(info.backend);
+    expect(['gpu', 'egl', 'swiftshader']).toContain(info.backend);
     expect(info.gl.renderer.length).toBeGreaterThan(0);
   });
 
