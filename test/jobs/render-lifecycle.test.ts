@@ -189,6 +189,24 @@ describe('render lifecycle', () => {
       await completeRender(trx, r.id, holder, { artifacts: {}, spriteLayout: null, backend: 'egl', framesPerSecond: 1, renderMs: 1 });
       expect(await sameAsNow(trx, 'finished_at')).toEqual({ same: true, after: true });
     });
+    // and a chunk's (claimed by a worker of a split render)
+    const c = await fresh();
+    const planner = holderOf((await claimRender(t.db.db, c.id, { workerId: 'P', lockedBy: null }))!);
+    const plan = '00000000-0000-4000-8000-0000000000d1';
+    await splitRender(t.db.db, c.id, planner, plan, [{ idx: 0, start: 0, end: 72 }]);
+    const chunkTimes = (trx: Kysely<Database>) =>
+      sql<{ started: boolean; finished: boolean | null; updated: boolean }>`
+        SELECT c.started_at = now() AS started, c.finished_at = now() AS finished, c.updated_at = now() AS updated
+        FROM render_chunks c WHERE c.render_id = ${c.id} AND c.plan = ${plan} AND c.idx = 0`.execute(trx).then((q) => q.rows[0]);
+    let w!: Holder;
+    await t.db.db.transaction().execute(async (trx) => {
+      w = holderOf((await claimChunk(trx, c.id, plan, 0, { workerId: 'W', lockedBy: null, pieces: () => ({}) }))!.chunk);
+      expect(await chunkTimes(trx)).toEqual({ started: true, finished: null, updated: true });
+    });
+    await t.db.db.transaction().execute(async (trx) => {
+      await completeChunk(trx, c.id, plan, 0, w, { pieces: {}, renderMs: 1, backend: 'egl' });
+      expect(await chunkTimes(trx)).toMatchObject({ finished: true, updated: true });
+    });
   });
 
   it('transitions still drive the render_events trigger', async () => {
