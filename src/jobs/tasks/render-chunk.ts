@@ -102,8 +102,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
           signal,
           onProgress,
         });
-        const before = await record(() => holdsChunk(db.db, renderId, plan, idx, me));
-        if (!before.held) return dropped(before);
+        // taken over meanwhile: drop before uploading (no overwriting the new holder's pieces, no
+        // orphans). Asked once: in a database outage the pieces are stored anyway, so the finished
+        // chunk is kept, and completeChunk's fence decides when PostgreSQL is back
+        const before = await holdsChunk(db.db, renderId, plan, idx, me).catch(() => undefined);
+        if (before && !before.held) return dropped(before);
         const keys = chunkPieceKeys(render, plan, idx);
         const pieces: ChunkPieces = {};
         for (const piece of result.pieces) {
