@@ -118,9 +118,10 @@ export const configSchema = z.object({
   /** a single render is aborted (and retried) after this long */
   renderTimeoutSeconds: z.coerce.number().int().min(10).max(86_400).default(900),
   /**
-   * Chunked renders (src/jobs/chunk-plan.ts): a render worth more than ~1.5 chunks is split
-   * into frame ranges of about this many seconds on the slowest live worker, rendered by any
-   * workers and assembled without re-encoding. 0: every render is one task.
+   * Chunked renders (src/jobs/chunk-plan.ts): a render is split into frame ranges of about
+   * this many seconds on the slowest live worker when that beats the whole render on the live
+   * workers (or it is worth over 3 chunks: fairness), rendered by any workers and assembled
+   * without re-encoding. 0: every render is one task.
    */
   chunkSeconds: z.coerce.number().min(0).max(3_600).default(10),
   /** on SIGTERM a worker waits this long for its running render before releasing it */

@@ -67,6 +67,8 @@ export interface RendersTable {
   attempts: ColumnType<number, number | undefined, number>;
   worker_id: string | null;
   locked_by: string | null;
+  /** the current holder's claim token, set by each claim (sql/0012_claim_tokens.sql) */
+  claim: ColumnType<string | null, string | null | undefined, string | null>;
   backend: string | null;
   frames_per_second: number | null;
   render_ms: number | null;
@@ -125,6 +127,8 @@ export interface RenderChunksTable {
   attempts: ColumnType<number, number | undefined, number>;
   worker_id: string | null;
   locked_by: string | null;
+  /** the current holder's claim token (sql/0012_claim_tokens.sql) */
+  claim: ColumnType<string | null, string | null | undefined, string | null>;
   pieces: Json<Record<string, string>> | null;
   render_ms: number | null;
   backend: string | null;

@@ -17,12 +17,25 @@
  * and the assemble task completes (or fails) the render. Each split has its own plan id: a
  * chunk or assemble job of an older plan (the render was retried meanwhile) finds nothing to do.
  *
+ * Fencing (issue 20). A worker taken for dead (a partition, a long pause) may come back and
+ * write to a render or chunk another worker has claimed since. Each claim sets a fresh claim
+ * token (sql/0012), and every later write by a worker (progress, complete, requeue, fail,
+ * split) takes effect only while the row still carries that worker's id AND token: the
+ * holder. A stale holder's write changes nothing and returns a `Stale` naming who holds the
+ * row now, which the caller logs and drops (no retry, and a stale last attempt never fails the
+ * render). A release (dead or drained worker) keeps the token: until someone claims the row
+ * again, the old holder's result is as good as anyone's, and its queue job is free again
+ * anyway. The assemble step holds no claim: its writes are fenced on the render's plan.
+ *
+ * Clock (issue 20): every stored time is the database's `now()`, never the worker's clock,
+ * so times compare with `created_at`, heartbeats and each other whatever a worker's clock says.
+ *
  * The render_events and webhook triggers (sql/0006, sql/0007) fire on these updates, so a
  * transition made anywhere else would still notify, but would not be found here: keep them here.
  * Functions take a kysely instance or transaction and do not retry; callers that must survive a
  * database outage wrap them (the render task's `record`).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { Database, RenderChunksTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import type { ChunkRange } from './chunk-plan.js';
@@ -30,6 +43,62 @@ import type { NormalisedRequest } from '../model/render-request.js';
 import type { RenderArtifacts, RenderRow } from './render-row.js';
 
 type Q = Kysely<Database>;
+type RenderUpdate = UpdateQueryBuilder<Database, 'renders', 'renders', UpdateResult>;
+type ChunkUpdate = UpdateQueryBuilder<Database, 'render_chunks', 'render_chunks', UpdateResult>;
+
+/** The database's clock: every stored time (see the file comment). */
+const NOW = sql<Date>`now()`;
+/** A fresh claim token. */
+const NEW_CLAIM = sql<string>`gen_random_uuid()`;
+
+/** Who holds a claimed render or chunk: the worker process and the token its claim set. */
+export interface Holder {
+  workerId: string;
+  claim: string;
+}
+
+/** The holder a claim returned (a claimed row always has both). */
+export function holderOf(row: { worker_id: string | null; claim: string | null }): Holder {
+  if (!row.worker_id || !row.claim) throw new Error('holderOf: the row was not claimed');
+  return { workerId: row.worker_id, claim: row.claim };
+}
+
+/** A write by a worker that no longer holds the row: nothing was written. */
+export interface Stale {
+  held: false;
+  /** the worker on the row now (null: none) */
+  holder: string | null;
+  /** the row's state now ('superseded': its render was split anew or moved on; 'gone': deleted) */
+  status: string;
+}
+
+/** The outcome of a fenced write: it took effect (with what it returns), or the caller's hold was stale. */
+export type Fenced<T extends object = object> = ({ held: true } & T) | Stale;
+
+/** The Stale of a fenced write's outcome, or undefined when it took effect. */
+export function staleOf(f: Fenced): Stale | undefined {
+  return f.held ? undefined : f;
+}
+
+/** For the log line of a stale write: "was taken over by <worker>" or "is no longer mine (<state>)". */
+export function staleReason(s: Stale, me: string): string {
+  return s.holder && s.holder !== me ? `was taken over by ${s.holder}` : `is no longer mine (${s.status})`;
+}
+
+/** Who may write a render: its holder (a whole render), or the assemble step of its current plan. */
+export type RenderFence = Holder | { plan: string };
+
+const HELD: { held: true } = { held: true };
+
+async function staleRender(db: Q, renderId: string): Promise<Stale> {
+  const r = await db.selectFrom('renders').select(['worker_id', 'status']).where('id', '=', renderId).executeTakeFirst();
+  return { held: false, holder: r?.worker_id ?? null, status: r?.status ?? 'gone' };
+}
+
+async function staleChunk(db: Q, renderId: string, plan: string, idx: number): Promise<Stale> {
+  const c = await db.selectFrom('render_chunks').select(['worker_id', 'status']).where('render_id', '=', renderId).where('plan', '=', plan).where('idx', '=', idx).executeTakeFirst();
+  return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
+}
 
 /** What the cache key of a new render was computed from, kept so the worker can check it (sql/0008). */
 export interface KeyInputs {
@@ -65,7 +134,7 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
 export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS: number): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, chunks_done: null, updated_at: new Date() })
+    .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, chunks_done: null, claim: null, updated_at: NOW })
     .where('cache_key', '=', cacheKey)
     .where('status', '=', 'error')
     .returningAll()
@@ -76,7 +145,7 @@ export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS
 export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRow['status']): Promise<{ id: string } | undefined> {
   return db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, chunk_plan: null, chunk_total: null, chunks_done: null, updated_at: new Date() })
+    .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, chunk_plan: null, chunk_total: null, chunks_done: null, claim: null, updated_at: NOW })
     .where('id', '=', renderId)
     .where('status', '=', seenStatus)
     .returning('id')
@@ -84,20 +153,22 @@ export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRo
 }
 
 /**
- * A worker takes a render: processing, attempt counted; undefined when there is nothing to do:
- * it is final, or it is already split into chunks (a second run of its queue job).
+ * A worker takes a render: processing, attempt counted, a fresh claim token (holderOf() of the
+ * row is what its later writes pass); undefined when there is nothing to do: it is final, or
+ * it is already split into chunks (a second run of its queue job).
  */
 export async function claimRender(db: Q, renderId: string, by: { workerId: string; lockedBy: string | null }): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
     .set((eb) => ({
       status: 'processing',
-      started_at: new Date(),
+      started_at: NOW,
       worker_id: by.workerId,
       locked_by: by.lockedBy,
+      claim: NEW_CLAIM,
       attempts: eb('attempts', '+', 1),
       progress: 0,
-      updated_at: new Date(),
+      updated_at: NOW,
     }))
     .where('id', '=', renderId)
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'processing'), eb('chunk_plan', 'is', null)])]))
@@ -105,14 +176,17 @@ export async function claimRender(db: Q, renderId: string, by: { workerId: strin
     .executeTakeFirst()) as RenderRow | undefined;
 }
 
-/** Progress of a processing render (0..0.99: only completion says 1). */
-export async function recordProgress(db: Q, renderId: string, fraction: number): Promise<void> {
-  await db
+/** Progress of a processing render (0..0.99: only completion says 1), by its holder. */
+export async function recordProgress(db: Q, renderId: string, by: Holder, fraction: number): Promise<Fenced> {
+  const r = await db
     .updateTable('renders')
-    .set({ progress: Math.max(0, Math.min(0.99, fraction)), updated_at: new Date() })
+    .set({ progress: Math.max(0, Math.min(0.99, fraction)), updated_at: NOW })
     .where('id', '=', renderId)
     .where('status', '=', 'processing')
-    .execute();
+    .where('worker_id', '=', by.workerId)
+    .where('claim', '=', by.claim)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }
 
 export interface Completion {
@@ -123,8 +197,18 @@ export interface Completion {
   renderMs: number;
 }
 
-export async function completeRender(db: Q, renderId: string, c: Completion): Promise<void> {
-  await db
+/**
+ * The rows a render write may touch: the holder's while processing, or released and not yet
+ * claimed again (queued, same token); the assemble step's while its plan is current.
+ */
+function fenceRender(q: RenderUpdate, by: RenderFence): RenderUpdate {
+  if ('plan' in by) return q.where('chunk_plan', '=', by.plan).where('status', '=', 'processing');
+  return q.where('worker_id', '=', by.workerId).where('claim', '=', by.claim).where('status', 'in', ['processing', 'queued']);
+}
+
+/** The render is done: its files, by its holder or its plan's assemble step. */
+export async function completeRender(db: Q, renderId: string, by: RenderFence, c: Completion): Promise<Fenced> {
+  const q = db
     .updateTable('renders')
     .set({
       status: 'completed',
@@ -135,21 +219,26 @@ export async function completeRender(db: Q, renderId: string, c: Completion): Pr
       backend: c.backend,
       frames_per_second: c.framesPerSecond,
       render_ms: Math.round(c.renderMs),
-      finished_at: new Date(),
-      updated_at: new Date(),
+      finished_at: NOW,
+      updated_at: NOW,
     })
-    .where('id', '=', renderId)
-    .execute();
+    .where('id', '=', renderId);
+  const r = await fenceRender(q, by).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }
 
-/** Final failure, with a human reason the job object shows. */
-export async function failRender(db: Q, renderId: string, reason: string): Promise<void> {
-  await db.updateTable('renders').set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() }).where('id', '=', renderId).execute();
+/** Final failure, with a human reason the job object shows; by its holder or its plan's assemble step. */
+export async function failRender(db: Q, renderId: string, by: RenderFence, reason: string): Promise<Fenced> {
+  const q = db.updateTable('renders').set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW }).where('id', '=', renderId);
+  const r = await fenceRender(q, by).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }
 
-/** A transient failure: queued again (graphile-worker retries the queue job), the reason kept. */
-export async function requeueRender(db: Q, renderId: string, reason: string): Promise<void> {
-  await db.updateTable('renders').set({ status: 'queued', progress: 0, error: reason, updated_at: new Date() }).where('id', '=', renderId).execute();
+/** A transient failure: queued again (graphile-worker retries the queue job), the reason kept; by its holder. */
+export async function requeueRender(db: Q, renderId: string, by: Holder, reason: string): Promise<Fenced> {
+  const q = db.updateTable('renders').set({ status: 'queued', progress: 0, error: reason, updated_at: NOW }).where('id', '=', renderId);
+  const r = await fenceRender(q, by).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }
 
 /** Renders these workers were processing go back to queued (a dead or drained worker); returns how many. */
@@ -157,7 +246,7 @@ export async function releaseWorkerRenders(db: Q, workerIds: readonly string[]):
   if (!workerIds.length) return 0;
   const r = await db
     .updateTable('renders')
-    .set({ status: 'queued', progress: 0, updated_at: new Date() })
+    .set({ status: 'queued', progress: 0, updated_at: NOW })
     .where('status', '=', 'processing')
     .where('worker_id', 'in', [...workerIds])
     .executeTakeFirst();
@@ -178,18 +267,23 @@ export interface ChunkPieces {
 /**
  * A claimed render is split into chunk rows of a new plan (an older plan's rows stay until the
  * sweeper has deleted their pieces), and no longer belongs to the claiming worker (its chunks
- * do), so a dead planner does not requeue it.
+ * do), so a dead planner does not requeue it. By its holder: a stale one splits nothing.
  */
-export async function splitRender(db: Q, renderId: string, plan: string, ranges: readonly ChunkRange[]): Promise<void> {
+export async function splitRender(db: Q, renderId: string, by: Holder, plan: string, ranges: readonly ChunkRange[]): Promise<Fenced> {
+  const r = await db
+    .updateTable('renders')
+    .set({ chunk_plan: plan, chunk_total: ranges.length, chunks_done: 0, worker_id: null, locked_by: null, claim: null, progress: 0, updated_at: NOW })
+    .where('id', '=', renderId)
+    .where('status', '=', 'processing')
+    .where('worker_id', '=', by.workerId)
+    .where('claim', '=', by.claim)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return staleRender(db, renderId);
   await db
     .insertInto('render_chunks')
-    .values(ranges.map((r) => ({ render_id: renderId, plan, idx: r.idx, start_frame: r.start, end_frame: r.end })))
+    .values(ranges.map((c) => ({ render_id: renderId, plan, idx: c.idx, start_frame: c.start, end_frame: c.end })))
     .execute();
-  await db
-    .updateTable('renders')
-    .set({ chunk_plan: plan, chunk_total: ranges.length, chunks_done: 0, worker_id: null, locked_by: null, progress: 0, updated_at: new Date() })
-    .where('id', '=', renderId)
-    .execute();
+  return HELD;
 }
 
 /** A processing render of this plan (undefined: superseded, failed or done). */
@@ -200,8 +294,8 @@ async function renderOfPlan(db: Q, renderId: string, plan: string, lock = false)
 }
 
 /**
- * A worker takes a chunk: the render row and the chunk, or undefined when there is nothing to
- * do. `pieces` are the keys its results may be stored under, recorded before any upload so
+ * A worker takes a chunk (a fresh claim token: holderOf() of the chunk is what its later writes
+ * pass): the render row and the chunk, or undefined when there is nothing to do. `pieces` are the keys its results may be stored under, recorded before any upload so
  * that the sweeper finds them even if this worker dies mid-upload.
  */
 export async function claimChunk(
@@ -217,13 +311,14 @@ export async function claimChunk(
     .updateTable('render_chunks')
     .set((eb) => ({
       status: 'processing',
-      started_at: new Date(),
+      started_at: NOW,
       worker_id: by.workerId,
       locked_by: by.lockedBy,
+      claim: NEW_CLAIM,
       attempts: eb('attempts', '+', 1),
       frames_done: 0,
       pieces: JSON.stringify(by.pieces(render)),
-      updated_at: new Date(),
+      updated_at: NOW,
     }))
     .where('render_id', '=', renderId)
     .where('plan', '=', plan)
@@ -244,49 +339,78 @@ async function updateChunkedProgress(db: Q, renderId: string, plan: string): Pro
       AND progress IS DISTINCT FROM LEAST(0.99, c.done::real / GREATEST(1, c.total))`.execute(db);
 }
 
-/** Frames a processing chunk has rendered; the render's progress counts frames over all chunks. */
-export async function recordChunkProgress(db: Q, renderId: string, plan: string, idx: number, framesDone: number): Promise<void> {
+/** Frames a processing chunk has rendered, by its holder; the render's progress counts frames over all chunks. */
+export async function recordChunkProgress(db: Q, renderId: string, plan: string, idx: number, by: Holder, framesDone: number): Promise<Fenced> {
   const r = await db
     .updateTable('render_chunks')
-    .set({ frames_done: Math.max(0, Math.floor(framesDone)), updated_at: new Date() })
+    .set({ frames_done: Math.max(0, Math.floor(framesDone)), updated_at: NOW })
     .where('render_id', '=', renderId)
     .where('plan', '=', plan)
     .where('idx', '=', idx)
     .where('status', '=', 'processing')
+    .where('worker_id', '=', by.workerId)
+    .where('claim', '=', by.claim)
     .executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) await updateChunkedProgress(db, renderId, plan);
+  if (Number(r.numUpdatedRows) === 0) return staleChunk(db, renderId, plan, idx);
+  await updateChunkedProgress(db, renderId, plan);
+  return HELD;
 }
 
 /**
- * A chunk is done. Run in a transaction: the render row is locked first, so of two chunks
- * finishing at once exactly one sees none left and queues the assemble (in the same
- * transaction). Returns the chunks still not done, or undefined when the plan is superseded.
+ * Whether `by` still holds the chunk (a read, no write): checked before uploading its pieces, so
+ * a stale holder neither overwrites the new holder's pieces nor leaves unrecorded ones behind.
+ */
+export async function holdsChunk(db: Q, renderId: string, plan: string, idx: number, by: Holder): Promise<Fenced> {
+  const c = await db
+    .selectFrom('render_chunks')
+    .select(['worker_id', 'claim', 'status'])
+    .where('render_id', '=', renderId)
+    .where('plan', '=', plan)
+    .where('idx', '=', idx)
+    .executeTakeFirst();
+  if (c && c.worker_id === by.workerId && c.claim === by.claim && (c.status === 'processing' || c.status === 'queued')) return HELD;
+  return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
+}
+
+/** The chunk rows its holder may still write: processing, or released and not claimed again since. */
+function fenceChunk(q: ChunkUpdate, renderId: string, plan: string, idx: number, by: Holder): ChunkUpdate {
+  return q
+    .where('render_id', '=', renderId)
+    .where('plan', '=', plan)
+    .where('idx', '=', idx)
+    .where('worker_id', '=', by.workerId)
+    .where('claim', '=', by.claim)
+    .where('status', 'in', ['processing', 'queued']);
+}
+
+/**
+ * A chunk is done, by its holder. Run in a transaction: the render row is locked first, so of
+ * two chunks finishing at once exactly one sees none left and queues the assemble (in the same
+ * transaction). Returns the chunks still not done; Stale when the plan is superseded (status
+ * 'superseded') or another worker holds the chunk.
  */
 export async function completeChunk(
   trx: Q,
   renderId: string,
   plan: string,
   idx: number,
+  by: Holder,
   done: { pieces: ChunkPieces; renderMs: number; backend: string },
-): Promise<{ remaining: number } | undefined> {
+): Promise<Fenced<{ remaining: number }>> {
   const render = await renderOfPlan(trx, renderId, plan, true);
-  if (!render) return undefined;
-  await trx
-    .updateTable('render_chunks')
-    .set({
-      status: 'done',
-      frames_done: sql<number>`end_frame - start_frame`,
-      pieces: JSON.stringify(done.pieces),
-      render_ms: Math.round(done.renderMs),
-      backend: done.backend,
-      error: null,
-      finished_at: new Date(),
-      updated_at: new Date(),
-    })
-    .where('render_id', '=', renderId)
-    .where('plan', '=', plan)
-    .where('idx', '=', idx)
-    .execute();
+  if (!render) return { held: false, holder: null, status: 'superseded' };
+  const q = trx.updateTable('render_chunks').set({
+    status: 'done',
+    frames_done: sql<number>`end_frame - start_frame`,
+    pieces: JSON.stringify(done.pieces),
+    render_ms: Math.round(done.renderMs),
+    backend: done.backend,
+    error: null,
+    finished_at: NOW,
+    updated_at: NOW,
+  });
+  const r = await fenceChunk(q, renderId, plan, idx, by).executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return staleChunk(trx, renderId, plan, idx);
   await updateChunkedProgress(trx, renderId, plan);
   const left = await trx
     .selectFrom('render_chunks')
@@ -297,38 +421,34 @@ export async function completeChunk(
     .executeTakeFirstOrThrow();
   const remaining = Number(left.n);
   await trx.updateTable('renders').set({ chunks_done: sql<number>`chunk_total - ${remaining}` }).where('id', '=', renderId).execute();
-  return { remaining };
+  return { held: true, remaining };
 }
 
-/** A chunk's transient failure: queued again (graphile-worker retries its job), the reason kept. */
-export async function requeueChunk(db: Q, renderId: string, plan: string, idx: number, reason: string): Promise<void> {
-  await db
-    .updateTable('render_chunks')
-    .set({ status: 'queued', frames_done: 0, error: reason, updated_at: new Date() })
-    .where('render_id', '=', renderId)
-    .where('plan', '=', plan)
-    .where('idx', '=', idx)
-    .where('status', '=', 'processing')
-    .execute();
+/** A chunk's transient failure, by its holder: queued again (graphile-worker retries its job), the reason kept. */
+export async function requeueChunk(db: Q, renderId: string, plan: string, idx: number, by: Holder, reason: string): Promise<Fenced> {
+  const q = db.updateTable('render_chunks').set({ status: 'queued', frames_done: 0, error: reason, updated_at: NOW });
+  const r = await fenceChunk(q, renderId, plan, idx, by).executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return staleChunk(db, renderId, plan, idx);
   await updateChunkedProgress(db, renderId, plan);
+  return HELD;
 }
 
-/** A chunk failed for good: it and its render end in error (the render's other chunks then stop). */
-export async function failChunk(db: Q, renderId: string, plan: string, idx: number, reason: string): Promise<void> {
-  await db
-    .updateTable('render_chunks')
-    .set({ status: 'error', error: reason, finished_at: new Date(), updated_at: new Date() })
-    .where('render_id', '=', renderId)
-    .where('plan', '=', plan)
-    .where('idx', '=', idx)
-    .execute();
+/**
+ * A chunk failed for good, by its holder: it and its render end in error (the render's other
+ * chunks then stop). A stale holder fails neither.
+ */
+export async function failChunk(db: Q, renderId: string, plan: string, idx: number, by: Holder, reason: string): Promise<Fenced> {
+  const q = db.updateTable('render_chunks').set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW });
+  const r = await fenceChunk(q, renderId, plan, idx, by).executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return staleChunk(db, renderId, plan, idx);
   await db
     .updateTable('renders')
-    .set({ status: 'error', error: `chunk ${idx + 1}: ${reason}`, finished_at: new Date(), updated_at: new Date() })
+    .set({ status: 'error', error: `chunk ${idx + 1}: ${reason}`, finished_at: NOW, updated_at: NOW })
     .where('id', '=', renderId)
     .where('chunk_plan', '=', plan)
     .where('status', '=', 'processing')
     .execute();
+  return HELD;
 }
 
 /** Chunks these workers were rendering go back to queued (a dead or drained worker); returns how many. */
@@ -336,7 +456,7 @@ export async function releaseWorkerChunks(db: Q, workerIds: readonly string[]): 
   if (!workerIds.length) return 0;
   const r = await db
     .updateTable('render_chunks')
-    .set({ status: 'queued', frames_done: 0, updated_at: new Date() })
+    .set({ status: 'queued', frames_done: 0, updated_at: NOW })
     .where('status', '=', 'processing')
     .where('worker_id', 'in', [...workerIds])
     .executeTakeFirst();

@@ -3,7 +3,11 @@
  * a PermanentRenderError (bad data) or the job's last attempt fails the work for good and
  * returns, so graphile completes the job instead of retrying it; any other error is recorded
  * as a retry and rethrown, so graphile retries with backoff. The reason recorded names a
- * time-out or a worker shutdown rather than the abort error they cause. runRenderAttempt adds
+ * time-out or a worker shutdown rather than the abort error they cause. When the write that
+ * records a failure finds the work taken over by another worker (fencing: render-lifecycle.ts),
+ * the attempt neither retries nor fails anything: it tells `dropped` (one log line) and
+ * returns, so a worker taken for dead cannot undo, or fail, work it no longer holds (a stale
+ * holder's last attempt included). runRenderAttempt adds
  * what the pixel-rendering tasks share: the time bound, a scratch dir and throttled progress.
  */
 import fs from 'node:fs/promises';
@@ -12,6 +16,7 @@ import type { Logger } from '../log.js';
 import type { RenderProgress } from '../render/renderer.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { PermanentRenderError } from './errors.js';
+import type { Stale } from './render-lifecycle.js';
 
 export interface Attempt {
   /** the queue job's attempt counters and the runner's shutdown signal */
@@ -23,10 +28,12 @@ export interface Attempt {
   timeout?: { signal: AbortSignal; ms: number };
   /** log lines for a final failure and for one that will be retried */
   messages: { failed: string; retry: string };
-  /** records the final failure (graphile will not retry) */
-  fail(reason: string): Promise<void>;
-  /** records a failure graphile will retry; without it nothing is recorded (the row stays as it is) */
-  retry?(reason: string): Promise<void>;
+  /** records the final failure (graphile will not retry); a Stale: the work is no longer this worker's, nothing was recorded */
+  fail(reason: string): Promise<Stale | void>;
+  /** records a failure graphile will retry; without it nothing is recorded (the row stays as it is); a Stale as for fail */
+  retry?(reason: string): Promise<Stale | void>;
+  /** a failure found the work held by another worker: log it (one line); the attempt then ends without a retry */
+  dropped?(stale: Stale, reason: string): void;
 }
 
 /** Runs `work` as one attempt (see the file comment); resolves when the job is done with, rejects to have graphile retry it. */
@@ -42,11 +49,14 @@ export async function runAttempt(a: Attempt, work: () => Promise<void>): Promise
         ? `the worker shut down during ${a.during}`
         : (err as Error).message;
     if (permanent || lastAttempt) {
-      await a.fail(reason);
+      const stale = await a.fail(reason);
+      if (stale) return a.dropped?.(stale, reason);
       a.log.error({ err: reason, permanent }, a.messages.failed);
       return; // final: do not let graphile retry
     }
-    await a.retry?.(reason);
+    const stale = await a.retry?.(reason);
+    // another worker holds it: retrying here would render it twice
+    if (stale) return a.dropped?.(stale, reason);
     a.log.warn({ err: reason }, a.messages.retry);
     throw err;
   }

@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { jobView } from '../../src/jobs/job-view.js';
 import { jobChunks } from '../../src/jobs/jobs-repository.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
-import { claimChunk, createRender, failRender, recordChunkProgress, renderChunks, splitRender } from '../../src/jobs/render-lifecycle.js';
+import { claimChunk, claimRender, createRender, failRender, holderOf, recordChunkProgress, renderChunks, splitRender } from '../../src/jobs/render-lifecycle.js';
 import type { RenderRow } from '../../src/jobs/render-row.js';
 import { sweepChunkPieces } from '../../src/jobs/sweeper.js';
 import { submitRender } from '../../src/jobs/submit.js';
@@ -212,21 +212,21 @@ describe('split renders', () => {
       rendererVersion: 'test',
       estimatedCostS: 1,
     }))!;
-    await t.db.db.updateTable('renders').set({ status: 'processing' }).where('id', '=', row.id).execute();
+    const planner = await claimRender(t.db.db, row.id, { workerId: 'w-plan', lockedBy: null });
     const plan = '00000000-0000-4000-8000-000000000001';
-    await splitRender(t.db.db, row.id, plan, [
+    await splitRender(t.db.db, row.id, holderOf(planner!), plan, [
       { idx: 0, start: 0, end: 30 },
       { idx: 1, start: 30, end: 120 },
     ]);
     const claimed = await claimChunk(t.db.db, row.id, plan, 1, { workerId: 'w-test', lockedBy: null, pieces: (r) => chunkPieceKeys(r, plan, 1) });
     expect(claimed?.chunk.attempts).toBe(1);
-    await recordChunkProgress(t.db.db, row.id, plan, 1, 45);
+    await recordChunkProgress(t.db.db, row.id, plan, 1, holderOf(claimed!.chunk), 45);
     expect(Number((await renderRow(row.id)).progress)).toBeCloseTo(45 / 120, 5);
     // a piece was uploaded, then the render failed: nobody will assemble it
     const key = chunkPieceKeys(row, plan, 1).h264!;
     await store.putBuffer(key, Buffer.from('segment'), 'video/h264');
     expect((await sweepChunkPieces(t.db, store)).length).toBe(0);
-    await failRender(t.db.db, row.id, 'test failure');
+    await failRender(t.db.db, row.id, { plan }, 'test failure');
     const swept = await sweepChunkPieces(t.db, store);
     expect(swept.map((c) => c.idx)).toEqual([1]);
     expect(await store.stat(key)).toBeNull();

@@ -1,10 +1,9 @@
 /** `top` on a split render: the workers rendering its chunks show it, and its row counts chunks. */
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { enqueueMany } from '../../src/jobs/queue/add-job.js';
-import { claimChunk, splitRender } from '../../src/jobs/render-lifecycle.js';
+import { claimChunk, claimRender, holderOf, splitRender } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
@@ -21,9 +20,9 @@ describe('render-farm top with split renders', () => {
       await t.db.db.insertInto('workers').values({ id, hostname: `host-${id}`, pid, concurrency: 1, backend: JSON.stringify({ backend: 'egl' }) }).execute();
     }
     // claimed and split, as the render task does; two of three chunks taken by two workers
-    await sql`UPDATE renders SET status = 'processing', started_at = now(), attempts = 1 WHERE id = ${s.render.id}`.execute(t.db.db);
+    const planner = await claimRender(t.db.db, s.render.id, { workerId: 'w-c', lockedBy: null });
     const plan = '00000000-0000-4000-8000-0000000000c1';
-    await splitRender(t.db.db, s.render.id, plan, [
+    await splitRender(t.db.db, s.render.id, holderOf(planner!), plan, [
       { idx: 0, start: 0, end: 30 },
       { idx: 1, start: 30, end: 60 },
       { idx: 2, start: 60, end: 120 },

@@ -23,7 +23,7 @@ import { PermanentRenderError } from '../errors.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { runAttempt } from '../run-attempt.js';
-import { chunksToAssemble, clearChunkPieces, completeRender, failRender, type ChunkPieces, type ChunkRow } from '../render-lifecycle.js';
+import { chunksToAssemble, clearChunkPieces, completeRender, failRender, staleOf, type ChunkPieces, type ChunkRow, type Stale } from '../render-lifecycle.js';
 import { parseStoredRequest } from './render-input.js';
 
 export interface AssembleTaskContext {
@@ -60,6 +60,9 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
     jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), chunks: chunks.length });
     const started = performance.now();
     const tmp = await makeTempDir('assemble');
+    // the render moved on meanwhile (retried, split anew, or assembled by another worker)
+    const dropped = (s: Stale, err?: string) =>
+      jlog.warn({ status: s.status, ...(err ? { err } : {}) }, `render ${renderId} is no longer at plan ${plan.slice(0, 8)} (${s.status}); dropping my assembly`);
     try {
       // no time bound of its own; a retry leaves the render processing (its chunks stay done)
       await runAttempt(
@@ -69,9 +72,11 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
           during: 'assembly',
           messages: { failed: 'assembly failed: the render failed', retry: 'assembly failed, will retry' },
           fail: async (reason) => {
-            await record(() => failRender(db.db, renderId, reason));
-            renderResults.inc({ result: 'failed' });
+            const stale = staleOf(await record(() => failRender(db.db, renderId, { plan }, reason)));
+            if (!stale) renderResults.inc({ result: 'failed' });
+            return stale;
           },
+          dropped,
         },
         async () => {
           const o = parseStoredRequest(render.request).options;
@@ -121,8 +126,8 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
 
           const renderMs = chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) + (performance.now() - started);
           const fps = o.frames / Math.max(1e-3, chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) / 1000);
-          await record(() =>
-            completeRender(db.db, renderId, {
+          const completed = await record(() =>
+            completeRender(db.db, renderId, { plan }, {
               artifacts,
               spriteLayout: render.format === 'sprite' ? o.sprite : null,
               backend: chunks[0]?.backend ?? 'unknown',
@@ -130,6 +135,7 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
               renderMs,
             }),
           );
+          if (!completed.held) return dropped(completed);
           renderResults.inc({ result: 'completed' });
           renderDuration.observe({ format: render.format }, renderMs / 1000);
           framesPerSecond.set({ format: render.format }, fps);

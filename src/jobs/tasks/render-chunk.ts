@@ -4,7 +4,9 @@
  * falls), stores them as temporary pieces in the artifact store (any worker, on any machine,
  * can assemble them) and marks the chunk done; the chunk that leaves none undone queues the
  * assemble task in the same transaction. Retries, time-out, drain and dead-worker recovery
- * are per chunk: a crash loses only this chunk's frames.
+ * are per chunk: a crash loses only this chunk's frames. Every write after the claim is fenced
+ * on this worker's claim (render-lifecycle.ts): when another worker has taken the chunk over
+ * (this one was taken for dead), the result is dropped with one log line, never retried.
  */
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
@@ -16,7 +18,19 @@ import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
 import { runRenderAttempt } from '../run-attempt.js';
-import { claimChunk, completeChunk, failChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../render-lifecycle.js';
+import {
+  claimChunk,
+  completeChunk,
+  failChunk,
+  holderOf,
+  holdsChunk,
+  recordChunkProgress,
+  requeueChunk,
+  staleOf,
+  staleReason,
+  type ChunkPieces,
+  type Stale,
+} from '../render-lifecycle.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
 
@@ -58,8 +72,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
       return;
     }
     const { render, chunk } = claimed;
+    const me = holderOf(chunk);
     jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
     jlog.info('chunk started');
+    const dropped = (s: Stale, err?: string) =>
+      jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `chunk ${idx} of ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
     await runRenderAttempt(
       {
         helpers,
@@ -67,10 +84,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
         during: 'the chunk',
         timeoutMs: ctx.timeoutMs,
         scratch: 'chunk',
-        progress: (p) => recordChunkProgress(db.db, renderId, plan, idx, p.frame),
+        progress: (p) => recordChunkProgress(db.db, renderId, plan, idx, me, p.frame),
         messages: { failed: 'chunk failed: the render failed', retry: 'chunk failed, will retry' },
-        fail: (reason) => record(() => failChunk(db.db, renderId, plan, idx, reason)),
-        retry: (reason) => record(() => requeueChunk(db.db, renderId, plan, idx, reason)),
+        fail: async (reason) => staleOf(await record(() => failChunk(db.db, renderId, plan, idx, me, reason))),
+        retry: async (reason) => staleOf(await record(() => requeueChunk(db.db, renderId, plan, idx, me, reason))),
+        dropped,
       },
       async ({ tmp, signal, onProgress }) => {
         const { request, build } = await loadRenderInput(db, render, record);
@@ -84,6 +102,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
           signal,
           onProgress,
         });
+        // taken over meanwhile: drop before uploading (no overwriting the new holder's pieces, no
+        // orphans). Asked once: in a database outage the pieces are stored anyway, so the finished
+        // chunk is kept, and completeChunk's fence decides when PostgreSQL is back
+        const before = await holdsChunk(db.db, renderId, plan, idx, me).catch(() => undefined);
+        if (before && !before.held) return dropped(before);
         const keys = chunkPieceKeys(render, plan, idx);
         const pieces: ChunkPieces = {};
         for (const piece of result.pieces) {
@@ -94,13 +117,14 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
         }
         const left = await record(() =>
           db.db.transaction().execute(async (trx) => {
-            const r = await completeChunk(trx, renderId, plan, idx, { pieces, renderMs: result.timings.total, backend: result.backend });
-            if (r?.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
+            const r = await completeChunk(trx, renderId, plan, idx, me, { pieces, renderMs: result.timings.total, backend: result.backend });
+            if (r.held && r.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
             return r;
           }),
         );
         await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
-        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left?.remaining ?? null }, left ? 'chunk done' : 'chunk done, but its render moved on (superseded)');
+        if (!left.held) return dropped(left);
+        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left.remaining }, 'chunk done');
       },
     );
   };

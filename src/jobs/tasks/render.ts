@@ -4,6 +4,9 @@
  * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS (queue/task-map.ts). The render row's
  * bookkeeping waits out a database outage (the rendered files are already stored), so the task
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
+ * Every write after the claim is fenced on this worker's claim (render-lifecycle.ts): a worker
+ * taken for dead whose render another worker has claimed since drops its result (one log line)
+ * instead of retrying, failing or completing it.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -19,9 +22,9 @@ import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { runRenderAttempt } from '../run-attempt.js';
-import { claimRender, completeRender, failRender, recordProgress, requeueRender, splitRender } from '../render-lifecycle.js';
+import { claimRender, completeRender, failRender, holderOf, recordProgress, requeueRender, splitRender, staleOf, staleReason, type Stale } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
-import { recordWorkerSpeed, slowestWorkerSpeed } from '../worker-speed.js';
+import { farmSpeed, recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
 
 export { parseStoredRequest } from './render-input.js';
@@ -54,8 +57,11 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
       jlog.info('render already finished: nothing to do');
       return;
     }
+    const me = holderOf(claimed);
     jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
     jlog.info('render started');
+    const dropped = (s: Stale, err?: string) =>
+      jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `render ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
     await runRenderAttempt(
       {
         helpers,
@@ -63,34 +69,41 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
         during: 'the render',
         timeoutMs: ctx.timeoutMs,
         scratch: 'job',
-        progress: (p) => recordProgress(db.db, renderId, p.frame / p.total),
+        progress: (p) => recordProgress(db.db, renderId, me, p.frame / p.total),
         messages: { failed: 'render failed', retry: 'render failed, will retry' },
         fail: async (reason) => {
-          await record(() => failRender(db.db, renderId, reason));
-          renderResults.inc({ result: 'failed' });
+          const stale = staleOf(await record(() => failRender(db.db, renderId, me, reason)));
+          if (!stale) renderResults.inc({ result: 'failed' });
+          return stale;
         },
         retry: async (reason) => {
-          await record(() => requeueRender(db.db, renderId, reason));
-          renderResults.inc({ result: 'retried' });
+          const stale = staleOf(await record(() => requeueRender(db.db, renderId, me, reason)));
+          if (!stale) renderResults.inc({ result: 'retried' });
+          return stale;
         },
+        dropped,
       },
       async ({ tmp, signal, onProgress }) => {
         const { request, build } = await loadRenderInput(db, claimed, record);
         const o = request.options;
         if (ctx.chunkSeconds > 0) {
-          // split when it is worth it: chunks sized for the slowest live worker, any worker renders them
-          const spf = secondsPerFrame(o, await record(() => slowestWorkerSpeed(db, o.profile)));
-          const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds });
+          // split when it pays (chunk-plan.ts): chunks sized for the slowest live worker's figure
+          // for this profile and frame size, any worker renders them
+          const speed = await record(() => farmSpeed(db, o.profile, (o.width * o.height) / 1e6));
+          const spf = secondsPerFrame(o, speed.sPerMp);
+          const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds, workers: speed.workers });
           if (ranges.length > 1) {
             const plan = randomUUID();
-            await record(() =>
+            const split = await record(() =>
               db.db.transaction().execute(async (trx) => {
-                await splitRender(trx, renderId, plan, ranges);
+                const r = await splitRender(trx, renderId, me, plan, ranges);
                 // at the priority its render job had (fair-priority.ts)
-                  await enqueueMany(trx, 'render-chunk', ranges.map((r) => ({ payload: { renderId, plan, idx: r.idx }, priority: helpers.job.priority })));
+                if (r.held) await enqueueMany(trx, 'render-chunk', ranges.map((c) => ({ payload: { renderId, plan, idx: c.idx }, priority: helpers.job.priority })));
+                return r;
               }),
             );
-            jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000 }, 'render split into chunks');
+            if (!split.held) return dropped(split);
+            jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000, workers: speed.workers }, 'render split into chunks');
             return;
           }
         }
@@ -109,8 +122,8 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
           await ctx.store.putFile(key, f.path, f.mime);
           artifacts[f.kind] = key;
         }
-        await record(() =>
-          completeRender(db.db, renderId, {
+        const completed = await record(() =>
+          completeRender(db.db, renderId, me, {
             artifacts,
             spriteLayout: result.sprite ?? null,
             backend: result.backend,
@@ -119,6 +132,8 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
           }),
         );
         await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+        // the files are the same bytes whoever rendered them (same cache key): only the row is not ours
+        if (!completed.held) return dropped(completed);
         renderResults.inc({ result: 'completed' });
         renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
         framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
