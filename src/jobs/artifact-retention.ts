@@ -86,19 +86,21 @@ interface Candidate {
   cache_key: string;
   bytes: string;
   last_requested_at: Date;
+  /** last_requested_at as PostgreSQL writes it: microseconds, which a JS Date would drop (keyset paging) */
+  cursor: string;
 }
 
 /** Completed renders the guard allows to go, least recently requested first, after `after` (keyset paging). */
 async function candidates(db: Db, p: StorePolicy, limit: number, idleBefore: number | null, after?: Candidate): Promise<Candidate[]> {
   const keep = p.keepRecentMinutes * 60;
   const rows = await sql<Candidate>`
-    SELECT id, cache_key, COALESCE(artifact_bytes, 0) AS bytes, last_requested_at
+    SELECT id, cache_key, COALESCE(artifact_bytes, 0) AS bytes, last_requested_at, last_requested_at::text AS cursor
       FROM renders
      WHERE status = 'completed'
        AND last_requested_at < now() - make_interval(secs => ${keep})
        AND (finished_at IS NULL OR finished_at < now() - make_interval(secs => ${keep}))
        ${idleBefore === null ? sql`` : sql`AND last_requested_at < now() - make_interval(secs => ${idleBefore})`}
-       ${after ? sql`AND (last_requested_at, id) > (${after.last_requested_at}, ${after.id})` : sql``}
+       ${after ? sql`AND (last_requested_at, id) > (${after.cursor}::timestamptz, ${after.id}::uuid)` : sql``}
      ORDER BY last_requested_at, id
      LIMIT ${limit}`.execute(db.db);
   return rows.rows;

@@ -20,7 +20,7 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** HEAD and DELETE are small; uploads and downloads are not bounded (large files). */
 const SMALL_REQUEST_TIMEOUT_MS = 30_000;
 const ATTEMPTS = 3;
-/** DeleteObjects takes at most 1000 keys a request; ListObjectsV2 returns at most 1000 a page */
+/** DeleteObjects takes at most 1000 keys a request; ListObjects returns at most 1000 a page */
 const S3_BATCH = 1000;
 
 /** The few XML entities S3 escapes in listings and errors. */
@@ -248,24 +248,33 @@ export class S3ArtifactStore implements ArtifactStore {
     }
   }
 
-  /** ListObjectsV2 under the store's prefix, a page (up to 1000 keys) at a time. */
+  /**
+   * ListObjects under the store's prefix, a page (up to 1000 keys) at a time, each page starting
+   * after the last key of the one before (`marker`). Version 1 of the call, which every
+   * S3-compatible server answers: s3rver cannot make version 2's continuation tokens on
+   * OpenSSL 3, and keys in lexicographic order need no token.
+   */
   async *list(prefix: string): AsyncIterable<ListedArtifact> {
     const root = this.opts.prefix ? `${this.opts.prefix}/` : '';
-    let token: string | undefined;
-    do {
-      const query: Record<string, string> = { 'list-type': '2', prefix: root + prefix, 'max-keys': String(S3_BATCH) };
-      if (token) query['continuation-token'] = token;
+    let marker: string | undefined;
+    for (;;) {
+      const query: Record<string, string> = { prefix: root + prefix, 'max-keys': String(S3_BATCH) };
+      if (marker) query.marker = marker;
       const res = await this.send('GET', this.bucketUrl('/', query), { timeoutMs: SMALL_REQUEST_TIMEOUT_MS });
-      if (!res.ok) await this.fail(res, `ListObjectsV2 ${prefix}`);
+      if (!res.ok) await this.fail(res, `ListObjects ${prefix}`);
       const xml = await res.text();
+      let last: string | undefined;
       for (const c of xmlBlocks(xml, 'Contents')) {
         const objectKey = xmlField(c, 'Key');
-        if (!objectKey?.startsWith(root)) continue;
+        if (!objectKey) continue;
+        last = objectKey;
+        if (!objectKey.startsWith(root)) continue;
         const modified = xmlField(c, 'LastModified');
         yield { key: objectKey.slice(root.length), size: Number(xmlField(c, 'Size') ?? 0), lastModified: modified ? new Date(modified) : undefined };
       }
-      token = xmlField(xml, 'IsTruncated') === 'true' ? xmlField(xml, 'NextContinuationToken') : undefined;
-    } while (token);
+      if (xmlField(xml, 'IsTruncated') !== 'true' || !last) return;
+      marker = xmlField(xml, 'NextMarker') ?? last;
+    }
   }
 
   /**
