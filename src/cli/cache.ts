@@ -23,6 +23,13 @@ Examples:
     .command('stats')
     .description('Bytes and renders held, hit rate, the least recently requested render, by format and profile, and the limits')
     .option('--json', 'as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm cache stats
+  $ render-farm cache stats --json | jq '.usage.renderBytes'`,
+    )
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       await withDb(cfg, async (db) => {
@@ -50,6 +57,13 @@ Examples:
     .option('--dry-run', 'only say what would be removed')
     .option('--batch <n>', 'rows per statement and keys per delete (default 1000)')
     .option('--json', 'as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm cache gc --dry-run
+  $ RENDER_FARM_STORE_MAX_AGE_DAYS=7 render-farm cache gc --json`,
+    )
     .action(async (opts: { dryRun?: boolean; batch?: string; json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const batch = intFlag('batch', opts.batch, 1, 10_000);
