@@ -180,6 +180,21 @@ export const configSchema = z.object({
   modelMaxTextureSize: z.coerce.number().int().min(16).max(16_384).default(2048),
   /** nodes a model may have (anchors included) */
   modelMaxNodes: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /**
+   * Storage lifecycle (src/jobs/artifact-retention.ts, row-retention.ts): renders' files beyond
+   * this many bytes are removed, least recently requested first (0: no byte budget)
+   */
+  storeMaxBytes: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(50 * 1024 ** 3),
+  /** renders' files not requested for this many days are removed (0: no age limit) */
+  storeMaxAgeDays: z.coerce.number().min(0).max(36_500).default(30),
+  /** files of a render finished or requested this recently are never removed, whatever the budget */
+  storeKeepRecentMinutes: z.coerce.number().min(0).max(100_000).default(60),
+  /** jobs, renders, chunks, events and webhook deliveries older than this many days are deleted (0: kept forever) */
+  rowRetentionDays: z.coerce.number().min(0).max(36_500).default(30),
+  /** a deleted job's id answers `job_expired` (not `job_not_found`) for this many days */
+  jobTombstoneDays: z.coerce.number().min(0).max(36_500).default(365),
+  /** minutes between retention sweeps, run by one worker of the farm (0: only `render-farm cache gc`; 60 at most) */
+  retentionSweepMinutes: z.coerce.number().int().min(0).max(60).default(10),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -237,6 +252,12 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   modelMaxTriangles: 'RENDER_FARM_MODEL_MAX_TRIANGLES',
   modelMaxTextureSize: 'RENDER_FARM_MODEL_MAX_TEXTURE',
   modelMaxNodes: 'RENDER_FARM_MODEL_MAX_NODES',
+  storeMaxBytes: 'RENDER_FARM_STORE_MAX_BYTES',
+  storeMaxAgeDays: 'RENDER_FARM_STORE_MAX_AGE_DAYS',
+  storeKeepRecentMinutes: 'RENDER_FARM_STORE_KEEP_RECENT_MINUTES',
+  rowRetentionDays: 'RENDER_FARM_ROW_RETENTION_DAYS',
+  jobTombstoneDays: 'RENDER_FARM_JOB_TOMBSTONE_DAYS',
+  retentionSweepMinutes: 'RENDER_FARM_RETENTION_SWEEP_MINUTES',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */

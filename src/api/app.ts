@@ -1,6 +1,7 @@
 /** The Express application: middleware order matters (CORS before auth so 401s carry CORS). */
 import express, { type Express } from 'express';
 import type { ApiContext } from './context.js';
+import { artifactReadRecorder } from '../jobs/render-touch.js';
 import { cors } from './cors.js';
 import { errorMiddleware, notFoundHandler } from './errors.js';
 import { jsonBody } from './json-body.js';
@@ -33,7 +34,10 @@ export function createApp(ctx: ApiContext): Express {
   app.use(docsRoutes(ctx));
   app.use(assetRoutes(ctx));
   // S3 artifacts are fetched from the bucket (public or presigned URLs), not through the API
-  if (ctx.store.kind === 'fs') app.use(artifactRoutes(ctx));
+  if (ctx.store.kind === 'fs') {
+    const onRead = artifactReadRecorder(ctx.db.db, (err) => ctx.log.debug({ err: err.message }, 'last-requested not recorded'));
+    app.use(artifactRoutes({ store: ctx.store, log: ctx.log, onRead }));
+  }
   app.use(authRoutes(ctx));
   app.use(partsRoutes(ctx));
   app.use(buildRoutes(ctx));

@@ -132,7 +132,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
         get: {
           summary: 'Poll a render job',
           description:
-            "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404.",
+            "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404 `job_not_found`. A job deleted by row retention (older than RENDER_FARM_ROW_RETENTION_DAYS, default 30): 404 `job_expired`, with a message saying so; submit the same request again for a new job. A render whose files storage retention removed (unrequested past the store's age or byte budget) reads as error with a message starting `expired:`; submitting the same request renders it again.",
           ...secured('render:status'),
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
           responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 429, 503) },

@@ -27,6 +27,7 @@ const COMMANDS: (() => Promise<Register>)[] = [
   () => import('./top.js'),
   () => import('./db.js'),
   () => import('./pregen.js'),
+  () => import('./cache.js'),
 ];
 
 export function buildProgram(): Command {

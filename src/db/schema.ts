@@ -83,6 +83,12 @@ export interface RendersTable {
   chunks_done: number | null;
   /** part ID -> model sha256 the cache key was computed with; NULL: no models (sql/0010_part_models.sql) */
   models: Json<Record<string, string>> | null;
+  /** storage lifecycle (sql/0013_storage_retention.sql): last submit, poll or /artifacts read (throttled to a minute) */
+  last_requested_at: Timestamp;
+  /** bytes of the render's files while they are stored; NULL: none, or not measured yet */
+  artifact_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  /** when retention removed its files (the render is then `error`, reopened when asked for again) */
+  expired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;
@@ -222,6 +228,24 @@ export interface WebhookDeliveriesTable {
   finished_at: Date | null;
 }
 
+/** Job ids row retention deleted, so a poll says `job_expired` rather than `job_not_found` (sql/0013). */
+export interface ExpiredJobsTable {
+  id: string;
+  customer_id: string;
+  expired_at: Timestamp;
+}
+
+/** The store's running totals and what retention removed, one row (sql/0013; bigint columns read as strings). */
+export interface StoreUsageTable {
+  id: ColumnType<boolean, never, never>;
+  render_bytes: ColumnType<string, never, number | string>;
+  render_count: ColumnType<string, never, number | string>;
+  swept_renders: ColumnType<string, never, number | string>;
+  swept_bytes: ColumnType<string, never, number | string>;
+  rows_deleted: ColumnType<string, never, number | string>;
+  last_sweep_at: Date | null;
+}
+
 export interface Database {
   settings: SettingsTable;
   render_events: RenderEventsTable;
@@ -240,4 +264,6 @@ export interface Database {
   parts: PartsTable;
   builds: BuildsTable;
   schema_migrations: SchemaMigrationsTable;
+  expired_jobs: ExpiredJobsTable;
+  store_usage: StoreUsageTable;
 }

@@ -28,7 +28,11 @@ export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobE
   const hub = new RenderEventHub(db.connectionString);
   try {
     const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
-    if (!job) throw new NotFoundError('job_not_found', `no job ${jobId} (see "render-farm jobs list")`);
+    if (!job) {
+      const { expiredJobError } = await import('../jobs/expired-jobs.js');
+      const expired = /^[0-9a-f-]{36}$/i.test(jobId) ? await expiredJobError(db, jobId) : null;
+      throw expired ?? new NotFoundError('job_not_found', `no job ${jobId} (see "render-farm jobs list")`);
+    }
     const store = await openArtifactStore(cfg);
     const base = baseUrl(cfg);
     let final: JobEvent | null = null;

@@ -6,6 +6,7 @@
  *                │                 │ └─fail─> error
  *                └──requeue / release (transient failure, dead or draining worker)
  *   error / completed ─reopen (retry, or asked for again)─> queued
+ *   completed ─expire (retention removes its files)─> error (expired_at set; reopened when asked for again)
  *
  * A large render is split instead of rendered by its claiming task (planChunks): it stays
  * processing while its chunks go
@@ -130,11 +131,12 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
     .executeTakeFirst()) as RenderRow | undefined;
 }
 
-/** A failed render asked for again: back to queued with a clean slate; undefined when the key's render has not failed. */
+/** A failed (or expired) render asked for again: back to queued with a clean slate, requested now; undefined when the key's render has not failed. */
 export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS: number): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
     .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, chunks_done: null, claim: null, updated_at: NOW })
+    .set({ expired_at: null, last_requested_at: NOW })
     .where('cache_key', '=', cacheKey)
     .where('status', '=', 'error')
     .returningAll()
@@ -195,6 +197,8 @@ export interface Completion {
   backend: string;
   framesPerSecond: number;
   renderMs: number;
+  /** bytes of the stored files (the store's running total, sql/0013) */
+  bytes?: number;
 }
 
 /**
@@ -219,6 +223,7 @@ export async function completeRender(db: Q, renderId: string, by: RenderFence, c
       backend: c.backend,
       frames_per_second: c.framesPerSecond,
       render_ms: Math.round(c.renderMs),
+      artifact_bytes: c.bytes ?? null,
       finished_at: NOW,
       updated_at: NOW,
     })
@@ -530,4 +535,46 @@ export async function clearChunkPieces(db: Q, c: Pick<AbandonedChunk, 'render_id
     return;
   }
   await db.updateTable('render_chunks').set({ pieces: null }).where('render_id', '=', c.render_id).where('plan', '=', c.plan).where('idx', '=', c.idx).execute();
+}
+
+/* ---- retention (src/jobs/artifact-retention.ts) ------------------------------------------ */
+
+/** What an expired render's job object says (status error): why, and what to do. */
+export const EXPIRED_MESSAGE =
+  "expired: this render's files were removed by storage retention after going unrequested; submit the same request again to render it again";
+
+/**
+ * Completed renders lose their files: `error` with expired_at set (no webhook: sql/0013) and
+ * the keys kept in `artifacts` until the files are deleted (expiredFiles, clearExpiredFiles).
+ * The guard is checked again here, on each row as it is now: a render requested or finished
+ * within `keepRecentMinutes` meanwhile stays. Returns the ids expired.
+ */
+export async function expireRenders(db: Q, ids: readonly string[], keepRecentMinutes: number): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await sql<{ id: string }>`
+    UPDATE renders SET status = 'error', error = ${EXPIRED_MESSAGE}, progress = 0, expired_at = now(), updated_at = now()
+     WHERE id = ANY(${[...ids]}::uuid[]) AND status = 'completed'
+       AND last_requested_at < now() - make_interval(secs => ${keepRecentMinutes * 60})
+       AND (finished_at IS NULL OR finished_at < now() - make_interval(secs => ${keepRecentMinutes * 60}))
+    RETURNING id`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/**
+ * Expired renders whose files are still to be deleted, locked (run in a transaction, then
+ * clearExpiredFiles): a submit that reopens one of them waits until its files are gone, so the
+ * new render's files, written under the same keys, are never deleted.
+ */
+export async function expiredFiles(trx: Q, limit: number): Promise<{ id: string; artifacts: RenderArtifacts; bytes: number }[]> {
+  const rows = await sql<{ id: string; artifacts: RenderArtifacts; artifact_bytes: string | null }>`
+    SELECT id, artifacts, artifact_bytes FROM renders
+     WHERE status = 'error' AND expired_at IS NOT NULL AND artifacts IS NOT NULL
+     LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
+  return rows.rows.map((r) => ({ id: r.id, artifacts: r.artifacts, bytes: Number(r.artifact_bytes ?? 0) }));
+}
+
+/** The expired renders' files were deleted: no keys, no bytes (the store total drops by trigger). */
+export async function clearExpiredFiles(trx: Q, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await trx.updateTable('renders').set({ artifacts: null, artifact_bytes: null }).where('id', 'in', [...ids]).where('status', '=', 'error').execute();
 }

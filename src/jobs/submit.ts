@@ -20,6 +20,7 @@ import { estimateRenderCost } from './cost-model.js';
 import { customerInFlightCost, priorityFor } from './fair-priority.js';
 import { createRender, reopenFailedRender } from './render-lifecycle.js';
 import type { RenderRow } from './render-row.js';
+import { TOUCH_EVERY_S } from './render-touch.js';
 
 export interface SubmitInput {
   customerId: string;
@@ -54,9 +55,15 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   // the same answer for the same request, rendered before or not: limits are about what may be asked
   if (input.limits) checkRequestCost(estimate, input.limits, options);
 
-  // fast path (cache hits, reuse): one statement finds a live render and upserts the job
+  // fast path (cache hits, reuse): one statement finds a live render, records the request for
+  // retention (a write at most once a minute: render-touch.ts) and upserts the job. An expired
+  // render is `error` (its files are gone): the slow path below reopens and renders it again.
   const hit = await sql<RenderRow & { job_id: string }>`
     WITH r AS (SELECT * FROM renders WHERE cache_key = ${key} AND status <> 'error'),
+    t AS (
+      UPDATE renders SET last_requested_at = now()
+       WHERE id IN (SELECT id FROM r) AND last_requested_at < now() - make_interval(secs => ${TOUCH_EVERY_S})
+    ),
     j AS (
       INSERT INTO jobs (customer_id, environment, render_id, share_code)
       SELECT ${input.customerId}, ${input.environment ?? 'prod'}, r.id, ${input.shareCode ?? null} FROM r

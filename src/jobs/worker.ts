@@ -22,6 +22,8 @@ import { renderTask } from './tasks/render.js';
 import { renderChunkTask } from './tasks/render-chunk.js';
 import { renderAssembleTask } from './tasks/render-assemble.js';
 import { thumbnailTask } from './tasks/thumbnail.js';
+import { retentionTask } from './tasks/retention.js';
+import { retentionCrontab } from './retention.js';
 import type { TaskHandlers } from './queue/task-map.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
 
@@ -84,6 +86,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     'render-chunk': renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
     'render-assemble': renderAssembleTask({ db, store, engine, log: wlog }),
     thumbnail: thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
+    retention: retentionTask({ db, store, cfg, log: wlog }),
   };
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
   const events: WorkerEvents = new EventEmitter();
@@ -106,6 +109,8 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       // batched (delay 0) completion retries with backoff for minutes when the database is
       // away; unbatched, a refused connection rejects unhandled and the process exits
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+      // storage retention every few minutes: graphile's cron queues one job per tick for the whole farm
+      crontab: retentionCrontab(cfg),
       handlers,
     }).finally(() => events.off('worker:create', onCreate));
     return { runner, ids };

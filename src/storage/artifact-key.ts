@@ -89,3 +89,9 @@ export const MODEL_KEY_PREFIX = 'models/';
 export function modelArtifactKey(sha256: string): string {
   return `${MODEL_KEY_PREFIX}${sha256}.glb`;
 }
+
+/** The cache key of a render file's key (`renders/<k[0..2]>/<cacheKey>/<file>`), or null for any other key. */
+export function renderCacheKeyOf(key: string): string | null {
+  const m = /^renders\/[^/]{2}\/([^/]+)\/[^/]+$/.exec(key);
+  return m ? m[1]! : null;
+}

@@ -17,6 +17,13 @@ export interface StoredArtifact {
   lastModified?: Date;
 }
 
+/** One entry of a listing: enough to count bytes and find what no row refers to. */
+export interface ListedArtifact {
+  key: string;
+  size: number;
+  lastModified?: Date;
+}
+
 /** Inclusive byte range, as in HTTP: `{ start: 0, end: 9 }` is the first ten bytes. */
 export interface ByteRange {
   start: number;
@@ -42,6 +49,13 @@ export interface ArtifactStore {
   read(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream>;
   /** Removes the artifact; no error when there is none. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes many artifacts, in batches (S3: one DeleteObjects request per 1000 keys); keys that
+   * are not there are no error. Throws StorageError naming the first key that could not go.
+   */
+  deleteMany(keys: readonly string[]): Promise<void>;
+  /** Every artifact whose key starts with `prefix` (e.g. `renders/`), in pages; no order promised. */
+  list(prefix: string): AsyncIterable<ListedArtifact>;
   /**
    * A URL a client can GET the artifact from. `baseUrl` is the API's public base (no trailing
    * slash); the fs store builds `${baseUrl}/artifacts/<key>` from it, S3 ignores it.

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.js';
 import { assertArtifactKey } from './artifact-key.js';
-import type { ArtifactStore, ByteRange, StoredArtifact } from './artifact-store.js';
+import type { ArtifactStore, ByteRange, ListedArtifact, StoredArtifact } from './artifact-store.js';
 import { checkRange } from './byte-range.js';
 import { ArtifactNotFoundError, StorageError } from './storage-errors.js';
 import { EMPTY_SHA256, encodePath, presignUrl, sha256Hex, signHeaders, type AwsCredentials } from './sigv4.js';
@@ -20,6 +20,24 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** HEAD and DELETE are small; uploads and downloads are not bounded (large files). */
 const SMALL_REQUEST_TIMEOUT_MS = 30_000;
 const ATTEMPTS = 3;
+/** DeleteObjects takes at most 1000 keys a request; ListObjects returns at most 1000 a page */
+const S3_BATCH = 1000;
+
+/** The few XML entities S3 escapes in listings and errors. */
+function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The text of each `<tag>` directly inside the XML fragments matched by `block`. */
+function xmlBlocks(xml: string, block: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${block}>([\\s\\S]*?)</${block}>`, 'g'))].map((m) => m[1]!);
+}
+const xmlField = (xml: string, tag: string) => {
+  const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml);
+  return m ? unescapeXml(m[1]!) : undefined;
+};
 
 /** Everything the S3 store needs; `fromConfig` fills it from the config. */
 export interface S3StoreOptions {
@@ -79,16 +97,23 @@ export class S3ArtifactStore implements ArtifactStore {
   }
 
   private objectUrl(key: string): URL {
+    return this.bucketUrl(`/${encodePath(this.objectKey(key))}`);
+  }
+
+  /** `path` (`/` for the bucket itself, `/<encoded object key>`) in the bucket, path-style or virtual-hosted. */
+  private bucketUrl(objectPath: string, query?: Record<string, string>): URL {
     const endpoint = new URL(this.opts.endpoint ?? `https://s3.${this.opts.region}.amazonaws.com`);
     const base = endpoint.pathname.replace(/\/+$/, '');
-    const objectPath = `/${encodePath(this.objectKey(key))}`;
-    if (this.opts.forcePathStyle) return new URL(`${endpoint.origin}${base}/${this.opts.bucket}${objectPath}`);
-    return new URL(`${endpoint.protocol}//${this.opts.bucket}.${endpoint.host}${base}${objectPath}`);
+    const url = this.opts.forcePathStyle
+      ? new URL(`${endpoint.origin}${base}/${this.opts.bucket}${objectPath}`)
+      : new URL(`${endpoint.protocol}//${this.opts.bucket}.${endpoint.host}${base}${objectPath}`);
+    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
+    return url;
   }
 
   /** Signs and sends one request, retrying network failures and 5xx (all our calls are idempotent). */
-  private async send(method: string, key: string, o: SendOptions = {}): Promise<Response> {
-    const url = this.objectUrl(key);
+  private async send(method: string, target: string | URL, o: SendOptions = {}): Promise<Response> {
+    const url = typeof target === 'string' ? this.objectUrl(target) : target;
     const payloadHash = o.payloadHash ?? EMPTY_SHA256;
     for (let attempt = 1; ; attempt++) {
       const signed = signHeaders(
@@ -192,6 +217,64 @@ export class S3ArtifactStore implements ArtifactStore {
     const res = await this.send('DELETE', key, { timeoutMs: SMALL_REQUEST_TIMEOUT_MS });
     if (!res.ok && res.status !== 404) await this.fail(res, `DELETE ${key}`);
     await res.body?.cancel();
+  }
+
+  /** DeleteObjects, 1000 keys a request, quiet (only failures are answered). */
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += S3_BATCH) {
+      const batch = keys.slice(i, i + S3_BATCH);
+      const xml =
+        '<?xml version="1.0" encoding="UTF-8"?><Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>' +
+        batch.map((k) => `<Object><Key>${escapeXml(this.objectKey(k))}</Key></Object>`).join('') +
+        '</Delete>';
+      const body = Buffer.from(xml);
+      const res = await this.send('POST', this.bucketUrl('/', { delete: '' }), {
+        // S3 refuses a DeleteObjects without a body checksum
+        headers: { 'content-type': 'application/xml', 'content-length': String(body.byteLength), 'content-md5': createHash('md5').update(body).digest('base64') },
+        payloadHash: sha256Hex(body),
+        body: () => body as BodyInit,
+        timeoutMs: SMALL_REQUEST_TIMEOUT_MS,
+      });
+      if (!res.ok) await this.fail(res, `DeleteObjects (${batch.length} keys)`);
+      const errors = xmlBlocks(await res.text(), 'Error');
+      if (errors.length) {
+        const first = errors[0]!;
+        throw new StorageError(
+          `S3 DeleteObjects could not delete ${errors.length} of ${batch.length} keys, first ${xmlField(first, 'Key')}: ${xmlField(first, 'Code') ?? ''} ${xmlField(first, 'Message') ?? ''}`.trim(),
+          res.status,
+          xmlField(first, 'Code'),
+        );
+      }
+    }
+  }
+
+  /**
+   * ListObjects under the store's prefix, a page (up to 1000 keys) at a time, each page starting
+   * after the last key of the one before (`marker`). Version 1 of the call, which every
+   * S3-compatible server answers: s3rver cannot make version 2's continuation tokens on
+   * OpenSSL 3, and keys in lexicographic order need no token.
+   */
+  async *list(prefix: string): AsyncIterable<ListedArtifact> {
+    const root = this.opts.prefix ? `${this.opts.prefix}/` : '';
+    let marker: string | undefined;
+    for (;;) {
+      const query: Record<string, string> = { prefix: root + prefix, 'max-keys': String(S3_BATCH) };
+      if (marker) query.marker = marker;
+      const res = await this.send('GET', this.bucketUrl('/', query), { timeoutMs: SMALL_REQUEST_TIMEOUT_MS });
+      if (!res.ok) await this.fail(res, `ListObjects ${prefix}`);
+      const xml = await res.text();
+      let last: string | undefined;
+      for (const c of xmlBlocks(xml, 'Contents')) {
+        const objectKey = xmlField(c, 'Key');
+        if (!objectKey) continue;
+        last = objectKey;
+        if (!objectKey.startsWith(root)) continue;
+        const modified = xmlField(c, 'LastModified');
+        yield { key: objectKey.slice(root.length), size: Number(xmlField(c, 'Size') ?? 0), lastModified: modified ? new Date(modified) : undefined };
+      }
+      if (xmlField(xml, 'IsTruncated') !== 'true' || !last) return;
+      marker = xmlField(xml, 'NextMarker') ?? last;
+    }
   }
 
   /**

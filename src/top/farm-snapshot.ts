@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { queueDepthByKind } from '../jobs/queue/graphile-tables.js';
 import { DEAD_AFTER_S } from '../jobs/sweeper.js';
+import { storeUsage } from '../jobs/store-usage.js';
 
 export interface WorkerRow {
   id: string;
@@ -60,6 +61,8 @@ export interface FarmSnapshot {
   waiting: JobRow[];
   recent: JobRow[];
   errors: { lastHour: number; lastDay: number; retrying: number; webhooksFailedDay: number };
+  /** renders' files in the artifact store (a running total, sql/0013) and what retention removed */
+  store: { bytes: number; renders: number; sweptRenders: number; sweptBytes: number };
 }
 
 const PREGEN_CUSTOMER = 'pregen';
@@ -144,7 +147,7 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
   const [running, waiting, recent] = await Promise.all([
     renderRows(db, sql`r.status = 'processing'`, sql`r.started_at`, 50),
     renderRows(db, sql`r.status = 'queued'`, sql`r.created_at`, opts.waiting ?? 8),
-    renderRows(db, sql`r.status IN ('completed', 'error') AND r.finished_at > now() - interval '1 day'`, sql`r.finished_at DESC`, opts.recent ?? 8),
+    renderRows(db, sql`r.status IN ('completed', 'error') AND r.expired_at IS NULL AND r.finished_at > now() - interval '1 day'`, sql`r.finished_at DESC`, opts.recent ?? 8),
   ]);
 
   const byWorker = new Map<string, RenderJoined>();
@@ -195,11 +198,12 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
      LIMIT 10`.execute(db.db);
 
   const errors = await sql<{ hour: number; day: number; retrying: number; hooks: number }>`
-    SELECT (SELECT count(*) FROM renders WHERE status = 'error' AND finished_at > now() - interval '1 hour')::int AS hour,
-           (SELECT count(*) FROM renders WHERE status = 'error' AND finished_at > now() - interval '1 day')::int AS day,
+    SELECT (SELECT count(*) FROM renders WHERE status = 'error' AND expired_at IS NULL AND finished_at > now() - interval '1 hour')::int AS hour,
+           (SELECT count(*) FROM renders WHERE status = 'error' AND expired_at IS NULL AND finished_at > now() - interval '1 day')::int AS day,
            (SELECT count(*) FROM renders WHERE status IN ('queued', 'processing') AND error IS NOT NULL)::int AS retrying,
            (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed' AND finished_at > now() - interval '1 day')::int AS hooks`.execute(db.db);
   const e = errors.rows[0]!;
+  const u = await storeUsage(db);
 
   return {
     at: new Date(),
@@ -210,5 +214,6 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
     waiting: waiting.rows.map((r) => toJobRow(r, hosts)),
     recent: recent.rows.map((r) => toJobRow(r, hosts)),
     errors: { lastHour: e.hour, lastDay: e.day, retrying: e.retrying, webhooksFailedDay: e.hooks },
+    store: { bytes: u.renderBytes, renders: u.renders, sweptRenders: u.sweptRenders, sweptBytes: u.sweptBytes },
   };
 }

@@ -2,6 +2,7 @@
  * Text for `render-farm top`: the same lines for the ink view (which highlights the selected
  * job) and for `--once` (plain output for scripts and logs). Pure functions of a snapshot.
  */
+import { formatBytes } from '../jobs/cache-stats.js';
 import type { FarmSnapshot, JobRow } from './farm-snapshot.js';
 import type { JobDetail } from './job-detail.js';
 
@@ -48,6 +49,7 @@ export function queueLines(s: FarmSnapshot): string[] {
     `QUEUE      ${kinds}`,
     `CUSTOMERS  ${customers}`,
     `ERRORS     renders failed 1h ${e.lastHour} / 24h ${e.lastDay}   retrying ${e.retrying}   webhook deliveries failed 24h ${e.webhooksFailedDay}`,
+    `STORE      ${formatBytes(s.store.bytes)} in ${s.store.renders} renders   swept by retention ${s.store.sweptRenders} renders (${formatBytes(s.store.sweptBytes)})`,
   ];
 }
 

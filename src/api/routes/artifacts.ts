@@ -21,6 +21,8 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export interface ArtifactRouteContext {
   store: ArtifactStore;
   log?: Logger;
+  /** told of each artifact served (retention's last-requested time: render-touch.ts); must not throw or wait */
+  onRead?: (key: string) => void;
 }
 
 /** Opaque tags compare equal whether weak or not (RFC 9110 8.8.3.2, weak comparison). */
@@ -52,6 +54,7 @@ export function artifactRoutes(ctx: ArtifactRouteContext): Router {
     // chunk pieces are a split render's temporary intermediates, not results: never served
     const meta = isArtifactKey(key) && !key.startsWith(CHUNK_KEY_PREFIX) ? await ctx.store.stat(key) : null;
     if (!meta) throw notFound('artifact_not_found', `no artifact at /artifacts/${key.slice(0, 200)}`);
+    ctx.onRead?.(key);
 
     const inm = req.get('if-none-match');
     if (inm && matchesIfNoneMatch(inm, meta.etag)) {

@@ -9,6 +9,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { looksLikeApiKey } from '../../auth/api-keys.js';
 import { followJob } from '../../events/follow-job.js';
 import { isFinal, renderEventState } from '../../events/render-events-repository.js';
+import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { getJobForCustomer } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
 import { publicBase, type ApiContext } from '../context.js';
@@ -43,7 +44,7 @@ export function jobEventRoutes(ctx: ApiContext): Router {
     const id = String(req.params.jobId);
     if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await getJobForCustomer(ctx.db, id, req.principal!);
-    if (!job) throw notFound('job_not_found', `no job ${id} for this customer`);
+    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     const hub = ctx.events;
     if (!hub) throw new HttpError(503, 'events_unavailable', 'job events are not available on this server: poll GET /render-build/{jobId}');
     const resumeAfter = lastEventId(req);

@@ -2,7 +2,8 @@
 import { Router } from 'express';
 import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
-import { chunkCount, liveWorkerCount, processing, queueDepth, registry } from '../../metrics.js';
+import { storeUsage } from '../../jobs/store-usage.js';
+import { chunkCount, liveWorkerCount, processing, queueDepth, registry, storeBytes, storeRenders, storeSwept } from '../../metrics.js';
 import type { ApiContext } from '../context.js';
 
 export function metricsRoutes(ctx: ApiContext): Router {
@@ -17,6 +18,13 @@ export function metricsRoutes(ctx: ApiContext): Router {
       chunkCount.set({ state: 'queued' }, q.chunks.queued);
       chunkCount.set({ state: 'processing' }, q.chunks.processing);
       liveWorkerCount.set(w.length);
+      const u = await storeUsage(ctx.db, { pregen: true });
+      storeBytes.set({ kind: 'renders' }, u.renderBytes);
+      storeBytes.set({ kind: 'pregen' }, u.pregen?.bytes ?? 0);
+      storeRenders.set(u.renders);
+      storeSwept.set({ what: 'renders' }, u.sweptRenders);
+      storeSwept.set({ what: 'bytes' }, u.sweptBytes);
+      storeSwept.set({ what: 'rows' }, u.rowsDeleted);
     } catch {
       // database down: the process metrics are still worth serving
     }

@@ -15,7 +15,7 @@ export async function installQueue(pool: pg.Pool): Promise<void> {
   await gw.runMigrations({ pgPool: pool, logger: quietLogger(gw.Logger) });
 }
 
-export interface StartRunnerOptions extends Pick<GraphileRunnerOptions, 'concurrency' | 'pollInterval' | 'gracefulShutdownAbortTimeout' | 'events' | 'preset'> {
+export interface StartRunnerOptions extends Pick<GraphileRunnerOptions, 'concurrency' | 'pollInterval' | 'gracefulShutdownAbortTimeout' | 'events' | 'preset' | 'crontab'> {
   pool: pg.Pool;
   /** the tasks this runner takes (a runner never takes a task it has no handler for) */
   handlers: TaskHandlers;

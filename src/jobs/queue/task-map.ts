@@ -83,6 +83,8 @@ export const TASKS = {
   }),
   /** one webhook delivery (webhooks/delivery-task.ts, run by webhooks/delivery-runner.ts); also queued by a trigger (sql/0007_webhooks.sql) */
   webhook: declare({ payload: z.object({ deliveryId: uuid }), maxAttempts: WEBHOOK_MAX_ATTEMPTS }),
+  /** one storage retention pass (tasks/retention.ts), queued by the render workers' crontab (src/jobs/retention.ts); a failed pass waits for the next tick */
+  retention: declare({ payload: z.object({}), maxAttempts: 1 }),
 };
 
 export type TaskName = keyof typeof TASKS;

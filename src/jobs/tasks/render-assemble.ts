@@ -87,9 +87,10 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
           };
           const pieces = chunks.map((c) => ({ chunk: c, pieces: (c.pieces ?? {}) as ChunkPieces }));
           const artifacts: RenderArtifacts = {};
+          let bytes = 0;
           const put = async (kind: keyof RenderArtifacts, file: string, name: string, mime: string) => {
             const key = renderArtifactKey(render.cache_key, name);
-            await ctx.store.putFile(key, file, mime);
+            bytes += (await ctx.store.putFile(key, file, mime)).size;
             artifacts[kind] = key;
           };
           if (render.format === 'video') {
@@ -133,6 +134,7 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
               backend: chunks[0]?.backend ?? 'unknown',
               framesPerSecond: Math.round(fps * 100) / 100,
               renderMs,
+              bytes,
             }),
           );
           if (!completed.held) return dropped(completed);

@@ -115,11 +115,12 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
           onProgress,
         });
         const artifacts: RenderArtifacts = {};
+        let bytes = 0;
         for (const f of result.files) {
           const ext = path.extname(f.path);
           const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
           const key = renderArtifactKey(claimed.cache_key, name);
-          await ctx.store.putFile(key, f.path, f.mime);
+          bytes += (await ctx.store.putFile(key, f.path, f.mime)).size;
           artifacts[f.kind] = key;
         }
         const completed = await record(() =>
@@ -129,6 +130,7 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
             backend: result.backend,
             framesPerSecond: result.framesPerSecond,
             renderMs: result.timings.total,
+            bytes,
           }),
         );
         await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
