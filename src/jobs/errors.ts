@@ -15,3 +15,16 @@ export class RetryRefusedError extends UserError {
     this.name = 'RetryRefusedError';
   }
 }
+
+/**
+ * Ends a queue job whose work another worker took over (fencing, render-lifecycle.ts) as a
+ * failure rather than a completion: graphile-worker deletes a completed job by id whoever locks
+ * it (the new holder's run of the same job included), while it records a failure only on a job
+ * this worker still locks, which here is none, so the new holder's job stays intact.
+ */
+export class TakenOverError extends InternalError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TakenOverError';
+  }
+}

@@ -7,7 +7,9 @@
  * records a failure finds the work taken over by another worker (fencing: render-lifecycle.ts),
  * the attempt neither retries nor fails anything: it tells `dropped` (one log line) and
  * returns, so a worker taken for dead cannot undo, or fail, work it no longer holds (a stale
- * holder's last attempt included). runRenderAttempt adds
+ * holder's last attempt included). When the work is another worker's now, the task ends with
+ * leaveToHolder's TakenOverError, so graphile does not delete the queue job the holder runs.
+ * runRenderAttempt adds
  * what the pixel-rendering tasks share: the time bound, a scratch dir and throttled progress.
  */
 import fs from 'node:fs/promises';
@@ -15,7 +17,7 @@ import type { JobHelpers } from 'graphile-worker';
 import type { Logger } from '../log.js';
 import type { RenderProgress } from '../render/renderer.js';
 import { makeTempDir } from '../temp-dirs.js';
-import { PermanentRenderError } from './errors.js';
+import { PermanentRenderError, TakenOverError } from './errors.js';
 import type { Stale } from './render-lifecycle.js';
 
 export interface Attempt {
@@ -34,6 +36,14 @@ export interface Attempt {
   retry?(reason: string): Promise<Stale | void>;
   /** a failure found the work held by another worker: log it (one line); the attempt then ends without a retry */
   dropped?(stale: Stale, reason: string): void;
+}
+
+/**
+ * Throws TakenOverError when `stale` names another worker as the holder (its queue job must be
+ * left alone: see TakenOverError); returns otherwise (nobody holds it, or the work moved on).
+ */
+export function leaveToHolder(stale: Stale | undefined, me: string, what: string): void {
+  if (stale && stale.holder !== null && stale.holder !== me) throw new TakenOverError(`${what} was taken over by ${stale.holder}; its queue job is left to it`);
 }
 
 /** Runs `work` as one attempt (see the file comment); resolves when the job is done with, rejects to have graphile retry it. */

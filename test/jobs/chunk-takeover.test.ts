@@ -8,7 +8,8 @@
  *
  * The two workers share one real engine through gates: A's chunks wait until B holds them, and
  * B's wait until A has written, so the order of the fault is the same every run. A's two
- * failures are thrown by its gate (what a partition did in the fault run).
+ * failures are thrown by its gate (what a partition did in the fault run). A's runs must also
+ * leave B's queue jobs alone (graphile completes a job by id, whoever locks it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
@@ -121,6 +122,16 @@ describe('a chunk taken over from a worker declared dead', () => {
     expect(lines.map((l) => l.chunk).sort()).toEqual([0, 1, 2]);
     for (const l of lines) expect(l.msg).toContain(b.id);
     expect(aLog.find(/will retry|the render failed/)).toEqual([]);
+    // and the queue jobs B runs are still there, locked by B (graphile deletes a completed job
+    // whoever locks it: A must end its runs as failures, which touch only jobs A locks)
+    const { rows: jobs } = await t.db.pool.query(
+      `SELECT j.payload->>'idx' AS idx, j.locked_by FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'render-chunk' AND j.payload->>'renderId' = $1 ORDER BY 1`,
+      [s.render.id],
+    );
+    expect(jobs.map((j) => j.idx)).toEqual(['0', '1', '2', '3']);
+    expect(new Set(jobs.map((j) => j.locked_by)).size).toBe(1);
+    expect(jobs[0].locked_by).not.toBeNull();
 
     gateB.open();
     const done = await waitFor('the render to complete on B', () => t.db.db.selectFrom('renders').selectAll().where('id', '=', s.render.id).executeTakeFirstOrThrow(), {

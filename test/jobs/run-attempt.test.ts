@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PermanentRenderError } from '../../src/jobs/errors.js';
-import { runAttempt, runRenderAttempt, type Attempt } from '../../src/jobs/run-attempt.js';
+import { PermanentRenderError, TakenOverError } from '../../src/jobs/errors.js';
+import { leaveToHolder, runAttempt, runRenderAttempt, type Attempt } from '../../src/jobs/run-attempt.js';
 import type { RenderProgress } from '../../src/render/renderer.js';
 
 /** A real pino logger writing JSON lines into `lines`, and what fail/retry recorded. */
@@ -72,6 +72,16 @@ describe('runAttempt', () => {
     await expect(runAttempt(a, async () => Promise.reject(new Error('aborted')))).rejects.toThrow('aborted');
     expect(recorded).toEqual([]);
     expect(lines[0]).toMatchObject({ msg: 'assembly failed, will retry', err: 'the worker shut down during assembly' });
+  });
+});
+
+describe('leaveToHolder', () => {
+  it('throws (graphile then leaves the queue job alone) only when another worker holds the work', () => {
+    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow(TakenOverError);
+    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow('chunk 0 of r was taken over by w-b');
+    expect(() => leaveToHolder({ held: false, holder: null, status: 'superseded' }, 'w-a', 'chunk 0 of r')).not.toThrow();
+    expect(() => leaveToHolder({ held: false, holder: 'w-a', status: 'queued' }, 'w-a', 'chunk 0 of r')).not.toThrow();
+    expect(() => leaveToHolder(undefined, 'w-a', 'chunk 0 of r')).not.toThrow();
   });
 });
 

@@ -17,7 +17,7 @@ import type { RenderEngine } from '../../render/engine.js';
 import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
-import { runRenderAttempt } from '../run-attempt.js';
+import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
 import {
   claimChunk,
   completeChunk,
@@ -75,8 +75,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
     const me = holderOf(chunk);
     jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
     jlog.info('chunk started');
-    const dropped = (s: Stale, err?: string) =>
+    let lost: Stale | undefined;
+    const dropped = (s: Stale, err?: string) => {
+      lost = s;
       jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `chunk ${idx} of ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
+    };
     await runRenderAttempt(
       {
         helpers,
@@ -127,5 +130,6 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
         jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left.remaining }, 'chunk done');
       },
     );
+    leaveToHolder(lost, ctx.workerId, `chunk ${idx} of ${renderId}`);
   };
 }

@@ -21,7 +21,7 @@ import { planChunks, secondsPerFrame } from '../chunk-plan.js';
 import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
-import { runRenderAttempt } from '../run-attempt.js';
+import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
 import { claimRender, completeRender, failRender, holderOf, recordProgress, requeueRender, splitRender, staleOf, staleReason, type Stale } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { farmSpeed, recordWorkerSpeed } from '../worker-speed.js';
@@ -60,8 +60,11 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
     const me = holderOf(claimed);
     jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
     jlog.info('render started');
-    const dropped = (s: Stale, err?: string) =>
+    let lost: Stale | undefined;
+    const dropped = (s: Stale, err?: string) => {
+      lost = s;
       jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `render ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
+    };
     await runRenderAttempt(
       {
         helpers,
@@ -142,5 +145,6 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
         jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
       },
     );
+    leaveToHolder(lost, ctx.workerId, `render ${renderId}`);
   };
 }
