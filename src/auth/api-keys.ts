@@ -4,7 +4,7 @@
  * characters are kept as a prefix so operators can tell keys apart.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ensureCustomer } from './customers.js';
 import type { Environment } from './scopes.js';
@@ -112,7 +112,7 @@ export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Pr
   }
   await db
     .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: sql<Date>`now()` })
     .where('id', '=', matches[0].id)
     .where('revoked_at', 'is', null)
     .execute();
@@ -122,5 +122,5 @@ export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Pr
 /** Records use, at most about once a minute per key, so auth stays a single read. */
 export async function touchApiKey(db: Kysely<Database>, rec: ApiKeyRecord): Promise<void> {
   if (rec.lastUsedAt && Date.now() - new Date(rec.lastUsedAt).getTime() < 60_000) return;
-  await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', rec.id).execute();
+  await db.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', rec.id).execute();
 }

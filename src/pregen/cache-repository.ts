@@ -116,7 +116,7 @@ export async function saveEntry(db: Db, e: NewPregenEntry): Promise<string | nul
     await trx
       .insertInto('pregenerated')
       .values(values)
-      .onConflict((oc) => oc.column('combination_key').doUpdateSet({ ...values, created_at: new Date() }))
+      .onConflict((oc) => oc.column('combination_key').doUpdateSet({ ...values, created_at: sql<Date>`now()` }))
       .execute();
     return before && before.artifact_key !== e.artifactKey ? before.artifact_key : null;
   });

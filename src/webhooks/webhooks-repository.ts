@@ -82,7 +82,7 @@ export async function listWebhooks(db: Db, opts: { customerId?: string; includeD
 
 /** Disables a webhook (its log stays); null when there is no such active webhook for the customer. */
 export async function disableWebhook(db: Db, id: string, customerId?: string): Promise<WebhookRecord | null> {
-  let q = db.db.updateTable('webhooks').set({ disabled_at: new Date() }).where('id', '=', id).where('disabled_at', 'is', null);
+  let q = db.db.updateTable('webhooks').set({ disabled_at: sql<Date>`now()` }).where('id', '=', id).where('disabled_at', 'is', null);
   if (customerId) q = q.where('customer_id', '=', customerId);
   const row = await q.returning('id').executeTakeFirst();
   if (!row) return null;
@@ -151,8 +151,8 @@ export async function recordAttempt(
       status: a.status,
       response_status: a.responseStatus ?? null,
       last_error: a.error ? a.error.slice(0, 500) : null,
-      last_attempt_at: new Date(),
-      finished_at: a.status === 'pending' ? null : new Date(),
+      last_attempt_at: sql<Date>`now()`,
+      finished_at: a.status === 'pending' ? null : sql<Date>`now()`,
     }))
     .where('id', '=', id)
     .execute();
