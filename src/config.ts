@@ -179,6 +179,18 @@ export const configSchema = z.object({
   modelMaxTextureSize: z.coerce.number().int().min(16).max(16_384).default(2048),
   /** nodes a model may have (anchors included) */
   modelMaxNodes: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /**
+   * Connection budget (src/db/connection-budget.ts): worker processes this farm runs against
+   * its PostgreSQL, all machines together; `doctor` checks max_connections against them
+   * (0: unknown, doctor checks the free slots against one worker process's need).
+   */
+  expectedWorkers: z.coerce.number().int().min(0).max(100_000).default(0),
+  /**
+   * TEST AND BENCH ONLY: > 0 makes `worker` render with the fake stage (src/render/fake-engine.ts:
+   * solid-colour frames at this many ms each, no Chromium), so one machine can host tens of
+   * worker processes for bench:control-plane. Never set it on a real farm.
+   */
+  fakeStageMs: z.coerce.number().min(0).max(10_000).default(0),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -236,6 +248,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   modelMaxTriangles: 'RENDER_FARM_MODEL_MAX_TRIANGLES',
   modelMaxTextureSize: 'RENDER_FARM_MODEL_MAX_TEXTURE',
   modelMaxNodes: 'RENDER_FARM_MODEL_MAX_NODES',
+  expectedWorkers: 'RENDER_FARM_EXPECTED_WORKERS',
+  fakeStageMs: 'RENDER_FARM_FAKE_STAGE_MS',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */
