@@ -4,7 +4,10 @@
  * small machine hosts 40+ worker processes. See bench/control-plane/run.ts.
  *
  *   npm run bench:control-plane [-- --workers 10,20,40 --concurrency 4 --renders 2000 --rate 25
- *                                   --seed-rows 1000000 --frame-ms 5 --json]
+ *                                   --seed-rows 1000000 --frame-ms 5 --compare-pool 10 --json]
+ *
+ * --compare-pool N runs the last worker count again with N connections per worker pool (the
+ * pool every process had before the connection budget: 10), for the before/after.
  *
  * --renders defaults to 2000 a run (a quick run); the issue's figure is --renders 20000.
  */
@@ -28,6 +31,7 @@ const report = await runControlPlaneBench({
   pollMs: Number(flag('poll-ms', '1000')),
   seedRows: Number(flag('seed-rows', '0')),
   maxConnections: Number(flag('max-connections', '400')),
+  comparePool: Number(flag('compare-pool', '0')),
   databaseUrl: argv.includes('--database-url') ? flag('database-url', '') : undefined,
   log: (line) => process.stderr.write(`${line}\n`),
 });

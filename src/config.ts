@@ -185,6 +185,8 @@ export const configSchema = z.object({
    * (0: unknown, doctor checks the free slots against one worker process's need).
    */
   expectedWorkers: z.coerce.number().int().min(0).max(100_000).default(0),
+  /** connections in a worker process's pool; 0: concurrency + 2 (the budget's formula) */
+  workerDbPool: z.coerce.number().int().min(0).max(1_000).default(0),
   /**
    * TEST AND BENCH ONLY: > 0 makes `worker` render with the fake stage (src/render/fake-engine.ts:
    * solid-colour frames at this many ms each, no Chromium), so one machine can host tens of
@@ -249,6 +251,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   modelMaxTextureSize: 'RENDER_FARM_MODEL_MAX_TEXTURE',
   modelMaxNodes: 'RENDER_FARM_MODEL_MAX_NODES',
   expectedWorkers: 'RENDER_FARM_EXPECTED_WORKERS',
+  workerDbPool: 'RENDER_FARM_WORKER_DB_POOL',
   fakeStageMs: 'RENDER_FARM_FAKE_STAGE_MS',
 };
 

@@ -11,9 +11,9 @@ export function formatReport(r: ControlPlaneReport): string {
   );
   lines.push('');
   lines.push(
-    row(['workers x conc.', 'renders ok', 'tasks (render/chunk/assemble)', 'jobs claimed/s', 'claim p50 ms', 'claim p99 ms', 'submit p99 ms', 'poll p99 ms', 'conns max total', 'conns max/worker (pool)', 'DB CPU s /1000 renders']),
+    row(['workers x conc.', 'renders ok', 'tasks (render/chunk/assemble)', 'jobs claimed/s', 'claim p50 ms', 'claim p99 ms', 'submit p99 ms', 'poll p99 ms', 'conns max total', 'conns max/worker (pool)', 'DB CPU s /1000 renders', 'DB cores']),
   );
-  lines.push(row(Array.from({ length: 11 }, (_, i) => (i === 0 ? '---' : '---:'))));
+  lines.push(row(Array.from({ length: 12 }, (_, i) => (i === 0 ? '---' : '---:'))));
   for (const f of r.runs) {
     lines.push(
       row([
@@ -28,6 +28,7 @@ export function formatReport(r: ControlPlaneReport): string {
         f.connections.maxTotal,
         `${f.connections.maxPerWorker} (${f.connections.poolSizePerWorker})`,
         f.dbCpuSPer1000,
+        f.dbCores,
       ]),
     );
   }

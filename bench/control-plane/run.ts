@@ -44,6 +44,8 @@ export interface BenchOptions {
   maxConnections?: number;
   /** environment for every worker (a setting to compare) */
   workerEnv?: Record<string, string>;
+  /** > 0: run the last worker count once more with this pool size per worker (the old default was 10): before/after the budget */
+  comparePool?: number;
   /** progress lines */
   log?: (line: string) => void;
 }
@@ -68,6 +70,8 @@ export interface RunFigures {
   connections: { maxTotal: number; maxPerWorker: number; meanPerWorker: number; poolSizePerWorker: number };
   dbCpuS: number | null;
   dbCpuSPer1000: number | null;
+  /** DB CPU seconds per second of the run: cores the database kept busy */
+  dbCores: number | null;
   /** the statements that took most of the database's time this run (pg_stat_statements; empty without it) */
   topStatements: StatementTime[];
 }
@@ -171,7 +175,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
   const statements = await enableStatements(db);
   const server = await startServer(cfg, { db, log });
   const report: ControlPlaneReport = {
-    options: { workers: o.workers, concurrency: o.concurrency, renders: o.renders, rate: o.rate, customers: o.customers, frameMs: o.frameMs, repeatShare: o.repeatShare, pollMs: o.pollMs, seedRows: o.seedRows, workerEnv: o.workerEnv },
+    options: { workers: o.workers, comparePool: o.comparePool, concurrency: o.concurrency, renders: o.renders, rate: o.rate, customers: o.customers, frameMs: o.frameMs, repeatShare: o.repeatShare, pollMs: o.pollMs, seedRows: o.seedRows, workerEnv: o.workerEnv },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?' },
     runs: [],
     growth: null,
@@ -194,9 +198,12 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
     }
     const pgPid = await postmasterPid(db.pool);
     // the connection string the workers use reaches the same database as ours
-    for (const [runIdx, n] of o.workers.entries()) {
-      say(`run ${runIdx + 1}/${o.workers.length}: starting ${n} workers x concurrency ${o.concurrency}...`);
-      const workers = await startBenchWorkers(n, { databaseUrl, dataDir, concurrency: o.concurrency, frameMs: o.frameMs, env: o.workerEnv });
+    const plan = o.workers.map((n) => ({ n, pool: 0 }));
+    if (o.comparePool && o.workers.length) plan.push({ n: o.workers.at(-1)!, pool: o.comparePool });
+    for (const [runIdx, { n, pool }] of plan.entries()) {
+      say(`run ${runIdx + 1}/${plan.length}: starting ${n} workers x concurrency ${o.concurrency}${pool ? `, pool ${pool}` : ''}...`);
+      const env = { ...o.workerEnv, ...(pool ? { RENDER_FARM_WORKER_DB_POOL: String(pool) } : {}) };
+      const workers = await startBenchWorkers(n, { databaseUrl, dataDir, concurrency: o.concurrency, frameMs: o.frameMs, env });
       try {
         if (statements) await db.pool.query('SELECT pg_stat_statements_reset()');
         const sampler = connectionSampler(db.pool);
@@ -210,7 +217,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
           repeatShare: o.repeatShare,
           pollMs: o.pollMs,
           salt: runIdx + 1,
-          timeoutMs: Math.max(120_000, (o.renders / o.rate) * 1000 * 4),
+          timeoutMs: Math.max(300_000, (o.renders / o.rate) * 1000 * 10),
         });
         const cpu1 = pgPid ? await treeCpuSeconds(pgPid) : null;
         const conns = await sampler.stop();
@@ -220,7 +227,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
         const fig: RunFigures = {
           workers: n,
           concurrency: o.concurrency,
-          label: `${n} x ${o.concurrency}`,
+          label: `${n} x ${o.concurrency}${pool ? `, pool ${pool}` : ''}`,
           renders: load.submitted,
           completed: load.completed,
           failed: load.failed,
@@ -233,9 +240,10 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
           claimMs: { p50: pct(t.lat, 50), p99: pct(t.lat, 99), n: t.lat.length },
           submitMs: { p50: pct(load.submitMs, 50), p99: pct(load.submitMs, 99) },
           pollMs: { p50: pct(load.pollMs, 50), p99: pct(load.pollMs, 99), n: load.polls },
-          connections: { maxTotal: conns.maxTotal, maxPerWorker: conns.maxPerWorker, meanPerWorker: Math.round(conns.meanPerWorker * 10) / 10, poolSizePerWorker: workerPoolSize(o.concurrency) },
+          connections: { maxTotal: conns.maxTotal, maxPerWorker: conns.maxPerWorker, meanPerWorker: Math.round(conns.meanPerWorker * 10) / 10, poolSizePerWorker: workerPoolSize(o.concurrency, pool) },
           dbCpuS,
           dbCpuSPer1000: dbCpuS !== null ? Math.round((dbCpuS / Math.max(1, t.renders)) * 1000 * 100) / 100 : null,
+          dbCores: dbCpuS !== null ? Math.round((dbCpuS / Math.max(load.wallS, 1e-3)) * 1000) / 1000 : null,
           topStatements: statements ? await topStatements(db) : [],
         };
         report.runs.push(fig);
@@ -245,7 +253,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
       }
     }
     const first = report.runs[0];
-    const last = report.runs.at(-1);
+    const last = report.runs[o.workers.length - 1];
     if (first && last && last !== first) {
       const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && a > 0 ? Math.round((b / a) * 100) / 100 : null);
       report.growth = {
@@ -261,6 +269,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
           connectionsTotal: ratio(first.connections.maxTotal, last.connections.maxTotal),
           connectionsPerWorker: ratio(first.connections.maxPerWorker, last.connections.maxPerWorker),
           dbCpuSPer1000: ratio(first.dbCpuSPer1000, last.dbCpuSPer1000),
+          dbCores: ratio(first.dbCores, last.dbCores),
         },
       };
     }

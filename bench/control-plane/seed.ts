@@ -6,6 +6,7 @@
  * snapshot, GET /health, and the in-flight cost a submit computes for its customer.
  */
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 import { customerInFlightCost } from '../../src/jobs/fair-priority.js';
 import { ageWaitingJobs } from '../../src/jobs/fair-priority.js';
@@ -56,7 +57,28 @@ export interface QueryTiming {
   runs: number;
 }
 
-export type QueryTimings = Record<'sweeperTick' | 'ageing' | 'top' | 'health' | 'submitInFlightCost', QueryTiming>;
+export type QueryTimings = Record<'sweeperTick' | 'ageing' | 'top' | 'topWithout0014' | 'health' | 'submitInFlightCost', QueryTiming>;
+
+/** The indexes of sql/0014 (the fix the numbers called for: `top` scanned every render). */
+export const FIX_0014_INDEXES = ['renders_finished', 'renders_failed'];
+
+class Rollback<T> {
+  constructor(readonly value: T) {}
+}
+
+/** Runs `fn` on a transaction in which `indexes` are dropped, then rolls back: the query plans without them, same data, same run. */
+async function withoutIndexes<T>(db: Db, indexes: readonly string[], fn: (d: Db) => Promise<T>): Promise<T> {
+  try {
+    await db.db.transaction().execute(async (trx) => {
+      for (const name of indexes) await sql`DROP INDEX ${sql.id(name)}`.execute(trx);
+      throw new Rollback(await fn({ ...db, db: trx }));
+    });
+  } catch (err) {
+    if (err instanceof Rollback) return err.value as T;
+    throw err;
+  }
+  throw new Error('unreachable: the transaction always rolls back');
+}
 
 async function timed(runs: number, fn: () => Promise<unknown>): Promise<QueryTiming> {
   await fn(); // warm: plans and buffers
@@ -81,6 +103,8 @@ export async function timeQueries(db: Db, baseUrl: string, customerId: string, r
     }),
     ageing: await timed(runs, () => ageWaitingJobs(db.db)),
     top: await timed(runs, () => farmSnapshot(db)),
+    // before the fix, same data: sql/0014's indexes dropped in a transaction that rolls back
+    topWithout0014: await withoutIndexes(db, FIX_0014_INDEXES, (d) => timed(runs, () => farmSnapshot(d))),
     health: await timed(runs, async () => {
       const r = await fetch(`${baseUrl}/health`);
       if (!r.ok) throw new Error(`/health answered ${r.status}`);

@@ -39,7 +39,7 @@ Examples:
           migrate: true,
           log: (l) => log.debug({ component: 'postgres' }, l),
           // one pool per process, sized from its concurrency (db/connection-budget.ts)
-          poolSize: workerPoolSize(cfg.workerConcurrency),
+          poolSize: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool),
           applicationName: `render-farm worker ${process.pid}`,
         },
         // a full or unreachable PostgreSQL at start is waited out, one line per attempt, not a crash loop

@@ -16,8 +16,10 @@ export const SERVE_POOL_SIZE = 10;
 /** For `psql`, migrations by hand, monitoring: kept free on top of the farm's own need. */
 export const RESERVED_SLACK = 5;
 
-/** Pool size of a worker process running `concurrency` jobs at once. */
-export function workerPoolSize(concurrency: number): number {
+/** Pool size of a worker process running `concurrency` jobs at once (`configured` > 0: that, RENDER_FARM_WORKER_DB_POOL). */
+export function workerPoolSize(concurrency: number, configured = 0): number {
+  // graphile-worker needs 2 at least: its LISTEN and one for queries
+  if (configured > 0) return Math.max(2, configured);
   return Math.max(1, Math.floor(concurrency)) + 2;
 }
 
@@ -26,16 +28,19 @@ export interface FarmShape {
   workers: number;
   /** jobs each worker process runs at once */
   concurrency: number;
+  /** RENDER_FARM_WORKER_DB_POOL when set (> 0) */
+  poolSize?: number;
   /** serve processes */
   serves: number;
 }
 
 /** Connections a farm of this shape may hold at once, at most (the formula above). */
 export function farmConnections(f: FarmShape): number {
-  return f.workers * workerPoolSize(f.concurrency) + f.serves * (SERVE_POOL_SIZE + 1) + RESERVED_SLACK;
+  return f.workers * workerPoolSize(f.concurrency, f.poolSize) + f.serves * (SERVE_POOL_SIZE + 1) + RESERVED_SLACK;
 }
 
 /** The formula in words, for doctor's messages and the bench's report. */
 export function budgetFormula(f: FarmShape): string {
-  return `${f.workers} worker process(es) x (concurrency ${f.concurrency} + 2) + ${f.serves} serve(s) x ${SERVE_POOL_SIZE + 1} + ${RESERVED_SLACK} spare = ${farmConnections(f)}`;
+  const perWorker = f.poolSize ? `pool ${workerPoolSize(f.concurrency, f.poolSize)}` : `(concurrency ${f.concurrency} + 2)`;
+  return `${f.workers} worker process(es) x ${perWorker} + ${f.serves} serve(s) x ${SERVE_POOL_SIZE + 1} + ${RESERVED_SLACK} spare = ${farmConnections(f)}`;
 }

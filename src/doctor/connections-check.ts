@@ -29,11 +29,11 @@ export async function readConnectionStats(db: Db): Promise<ConnectionStats> {
 }
 
 /** The finding for these numbers (pure): null when the budget fits, else the WARN. */
-export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expectedWorkers'>, s: ConnectionStats): { detail: string; fix: string } | null {
+export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expectedWorkers' | 'workerDbPool'>, s: ConnectionStats): { detail: string; fix: string } | null {
   const usable = s.maxConnections - s.reserved;
-  const perWorker = workerPoolSize(cfg.workerConcurrency);
+  const perWorker = workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool);
   if (cfg.expectedWorkers > 0) {
-    const shape = { workers: cfg.expectedWorkers, concurrency: cfg.workerConcurrency, serves: 1 };
+    const shape = { workers: cfg.expectedWorkers, concurrency: cfg.workerConcurrency, poolSize: cfg.workerDbPool, serves: 1 };
     const need = farmConnections(shape);
     if (need <= usable) return null;
     return {
@@ -44,7 +44,7 @@ export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expec
   const free = usable - s.inUse;
   if (free >= perWorker) return null;
   return {
-    detail: `${Math.max(0, free)} connection(s) free of max_connections ${s.maxConnections} (${s.inUse} in use, ${s.reserved} reserved): one worker process needs concurrency ${cfg.workerConcurrency} + 2 = ${perWorker}`,
+    detail: `${Math.max(0, free)} connection(s) free of max_connections ${s.maxConnections} (${s.inUse} in use, ${s.reserved} reserved): one worker process needs ${cfg.workerDbPool ? 'RENDER_FARM_WORKER_DB_POOL' : `concurrency ${cfg.workerConcurrency} + 2`} = ${perWorker}`,
     fix: `raise max_connections (ALTER SYSTEM SET max_connections = ...; then restart PostgreSQL) to workers x (concurrency + 2) + serves x 11 + 5, or stop idle clients; set RENDER_FARM_EXPECTED_WORKERS to check the whole farm`,
   };
 }
@@ -52,7 +52,7 @@ export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expec
 /** The finding for the database `db` reaches now. */
 export async function checkConnections(cfg: Config, db: Db): Promise<{ stats: ConnectionStats; perWorker: number; finding: ReturnType<typeof connectionFinding> }> {
   const stats = await readConnectionStats(db);
-  return { stats, perWorker: workerPoolSize(cfg.workerConcurrency), finding: connectionFinding(cfg, stats) };
+  return { stats, perWorker: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool), finding: connectionFinding(cfg, stats) };
 }
 
 /** Folds the finding into the postgres check's outcome (an OK becomes a WARN; a worse one stays). */
