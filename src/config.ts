@@ -195,6 +195,20 @@ export const configSchema = z.object({
   jobTombstoneDays: z.coerce.number().min(0).max(36_500).default(365),
   /** minutes between retention sweeps, run by one worker of the farm (0: only `render-farm cache gc`; 60 at most) */
   retentionSweepMinutes: z.coerce.number().int().min(0).max(60).default(10),
+  /**
+   * Connection budget (src/db/connection-budget.ts): worker processes this farm runs against
+   * its PostgreSQL, all machines together; `doctor` checks max_connections against them
+   * (0: unknown, doctor checks the free slots against one worker process's need).
+   */
+  expectedWorkers: z.coerce.number().int().min(0).max(100_000).default(0),
+  /** connections in a worker process's pool; 0: concurrency + 2 (the budget's formula) */
+  workerDbPool: z.coerce.number().int().min(0).max(1_000).default(0),
+  /**
+   * TEST AND BENCH ONLY: > 0 makes `worker` render with the fake stage (src/render/fake-engine.ts:
+   * solid-colour frames at this many ms each, no Chromium), so one machine can host tens of
+   * worker processes for bench:control-plane. Never set it on a real farm.
+   */
+  fakeStageMs: z.coerce.number().min(0).max(10_000).default(0),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -258,6 +272,9 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   rowRetentionDays: 'RENDER_FARM_ROW_RETENTION_DAYS',
   jobTombstoneDays: 'RENDER_FARM_JOB_TOMBSTONE_DAYS',
   retentionSweepMinutes: 'RENDER_FARM_RETENTION_SWEEP_MINUTES',
+  expectedWorkers: 'RENDER_FARM_EXPECTED_WORKERS',
+  workerDbPool: 'RENDER_FARM_WORKER_DB_POOL',
+  fakeStageMs: 'RENDER_FARM_FAKE_STAGE_MS',
 };
 
 /** Second-choice environment variables (the AWS SDK's names), used when the first is unset. */

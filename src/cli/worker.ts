@@ -26,9 +26,32 @@ Examples:
       const log = createLogger(cfg);
       const { DOCTOR_HINT, isMissingComponent } = await import('./doctor-hint.js');
       const withHint = (err: unknown) => (isMissingComponent(err) ? new ExitError(1, `${(err as Error).message}\nrender-farm: ${DOCTOR_HINT}`) : err);
-      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }).catch((err) => {
-        throw withHint(err);
-      });
+      const { openDatabaseWithBackoff } = await import('../db/open-with-backoff.js');
+      const { workerPoolSize } = await import('../db/connection-budget.js');
+      // SIGTERM while waiting for PostgreSQL ends the wait (the drain handler exists only later)
+      const starting = new AbortController();
+      const abortStart = () => starting.abort();
+      process.once('SIGTERM', abortStart);
+      process.once('SIGINT', abortStart);
+      const db = await openDatabaseWithBackoff(
+        cfg,
+        {
+          migrate: true,
+          log: (l) => log.debug({ component: 'postgres' }, l),
+          // one pool per process, sized from its concurrency (db/connection-budget.ts)
+          poolSize: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool),
+          applicationName: `render-farm worker ${process.pid}`,
+        },
+        // a full or unreachable PostgreSQL at start is waited out, one line per attempt, not a crash loop
+        { signal: starting.signal, onWait: (line, info) => log.warn({ attempt: info.attempt, retryInMs: info.retryInMs }, `worker waiting for PostgreSQL: ${line}`) },
+      )
+        .catch((err) => {
+          throw withHint(err);
+        })
+        .finally(() => {
+          process.off('SIGTERM', abortStart);
+          process.off('SIGINT', abortStart);
+        });
       try {
         const store = await openArtifactStore(cfg);
         const worker = await startWorker(cfg, db, store, log, {

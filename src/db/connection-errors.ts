@@ -5,8 +5,12 @@
 
 /** Node socket errors seen when PostgreSQL is down or unreachable. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-/** SQLSTATEs of a server shutting down or starting up (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now). */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03']);
+/**
+ * SQLSTATEs of a server shutting down or starting up (57P01 admin_shutdown, 57P02 crash_shutdown,
+ * 57P03 cannot_connect_now), or full (53300 too_many_connections: a slot frees when another
+ * process lets one go, so it is waited out like an outage).
+ */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** node-postgres reports a dropped connection by message only. */
 const DROPPED = /Connection terminated|connection error|terminating connection|timeout exceeded when trying to connect|Client was closed and is not queryable/i;
 

@@ -28,12 +28,17 @@ export interface OpenOptions {
   /** database name on the embedded server (tests use one per file) */
   database?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL's application_name for this process's connections (pg_stat_activity shows it):
+   * default `render-farm`; workers add their role and pid, so connections count per process
+   */
+  applicationName?: string;
 }
 
 /** PostgreSQL cannot be reached; the message says how to fix it. */
 export class DatabaseUnavailableError extends UnavailableError {
-  constructor(message: string) {
-    super('database_unavailable', message);
+  constructor(message: string, opts: { cause?: unknown } = {}) {
+    super('database_unavailable', message, opts);
     this.name = 'DatabaseUnavailableError';
   }
 }
@@ -52,7 +57,7 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
     embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log);
     connectionString = embedded.connectionString(opts.database);
   }
-  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10, application_name: (opts.applicationName ?? 'render-farm').slice(0, 63) });
   // an idle client losing its server must not crash the process; queries report it instead
   pool.on('error', () => {});
   // a client whose connection drops mid-use reports through its query; keep the process alive
@@ -65,6 +70,8 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
     await embedded?.stop().catch(() => {});
     throw new DatabaseUnavailableError(
       `cannot connect to PostgreSQL at ${redact(connectionString)} (${(err as Error).message}): start it, fix DATABASE_URL, or unset DATABASE_URL to use the embedded one`,
+      // the driver's error (SQLSTATE 53300 "too many clients", ECONNREFUSED) tells waiting apart from failing
+      { cause: err },
     );
   }
   if (opts.migrate) await migrate(pool);

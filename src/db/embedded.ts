@@ -118,10 +118,19 @@ async function ensureTraversable(dataDir: string): Promise<void> {
   }
 }
 
+/** Server settings a caller may change (benches, tests of a full server). */
+export interface EmbeddedServerSettings {
+  /** default 200: a farm of workers opens many connections */
+  maxConnections?: number;
+  /** more `-c name=value` settings, e.g. shared_preload_libraries=pg_stat_statements */
+  settings?: Record<string, string>;
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: (line: string) => void = () => {},
+  server: EmbeddedServerSettings = {},
 ): Promise<EmbeddedPostgresHandle> {
   const clusterDir = path.join(dataDir, 'pg');
   const creds = await credentials(dataDir);
@@ -156,7 +165,13 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     // a farm of workers opens many connections; fsync off is not used: data must survive crashes
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: [
+      '-c',
+      `max_connections=${server.maxConnections ?? 200}`,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...Object.entries(server.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ],
     onLog: (m: unknown) => {
       const line = String(m).trim();
       const complaint = /\b(?:FATAL|PANIC|ERROR):\s+(.*)/.exec(line)?.[1];

@@ -40,7 +40,9 @@ export async function checkDatabase(cfg: Config): Promise<CheckOutcome> {
         data,
       };
     }
-    return { status: 'ok', detail: `${where}: ${status.length}/${status.length} migrations applied`, data };
+    // enough connections for the farm (RENDER_FARM_EXPECTED_WORKERS) or for one more worker
+    const { checkConnections, withConnections } = await import('./connections-check.js');
+    return withConnections({ status: 'ok', detail: `${where}: ${status.length}/${status.length} migrations applied`, data }, await checkConnections(cfg, db));
   } finally {
     await db.close();
   }

@@ -54,7 +54,12 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   await installQueue(db.pool);
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const wlog = log.child({ worker: id });
-  const engine = opts.engine ?? (await createRenderEngine(cfg, { log: (line) => wlog.info(line) }));
+  // the fake stage (test/bench only, RENDER_FARM_FAKE_STAGE_MS) replaces Chromium and nothing else
+  const engine =
+    opts.engine ??
+    (cfg.fakeStageMs > 0
+      ? await (await import('../render/fake-engine.js')).createFakeEngine(cfg, { frameMs: cfg.fakeStageMs, log: (line) => wlog.warn(line) })
+      : await createRenderEngine(cfg, { log: (line) => wlog.info(line) }));
   // the GL self-test runs before joining, so a worker without WebGL never takes jobs
   const info = await engine.info();
   wlog.info(info, 'renderer ready');

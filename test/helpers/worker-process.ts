@@ -17,8 +17,8 @@ export interface WorkerChild {
   waitForOutput(text: string, timeoutMs: number): Promise<void>;
 }
 
-/** Spawns a worker on `databaseUrl` and resolves once it is taking jobs. */
-export async function spawnWorker(databaseUrl: string, dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<WorkerChild> {
+/** Spawns a worker on `databaseUrl` and resolves once it is taking jobs (`opts.ready: false`: at once). */
+export async function spawnWorker(databaseUrl: string, dataDir: string, args: string[] = [], env: Record<string, string> = {}, opts: { ready?: boolean } = {}): Promise<WorkerChild> {
   const proc = spawn('node', [BIN, 'worker', ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,6 +53,6 @@ export async function spawnWorker(databaseUrl: string, dataDir: string, args: st
     );
   };
   const child: WorkerChild = { proc, pid: proc.pid!, output, exited, waitForOutput };
-  await waitForOutput('is taking jobs', 90_000);
+  if (opts.ready !== false) await waitForOutput('is taking jobs', 90_000);
   return child;
 }
