@@ -207,9 +207,13 @@ describe('web console in a browser', () => {
     await page.click('[data-action=cancel]');
     await page.waitForSelector('dialog.confirm[open]');
     await page.click('dialog.confirm[open] [data-action=confirm]');
-    await page.waitForSelector('.page.job[data-status=cancelled]');
+    // a cancelled job ends in error, saying it was cancelled; it can be retried, not cancelled again
+    await page.waitForSelector('.page.job[data-status=error]');
+    expect(await page.$eval('[data-error]', (e) => e.textContent)).toContain('cancelled');
     expect(await page.$('[data-action=cancel]')).toBeNull();
-    expect((await statusOf(jobId)).status).toBe('cancelled');
+    expect(await page.$('[data-action=retry]')).not.toBeNull();
+    const after = await statusOf(jobId);
+    expect([after.status, after.error]).toEqual(['error', expect.stringContaining('cancelled')]);
     // nothing left on the queue for it
     const overview = await page.evaluate(async () => (await fetch('/console/api/overview')).json());
     const renders = (overview.queues as { kind: string; waiting: number; running: number }[]).find((q) => q.kind === 'renders');

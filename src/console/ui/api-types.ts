@@ -32,7 +32,8 @@ export interface Overview {
   store: { bytes: number; renders: number };
 }
 
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'error' | 'cancelled' | string;
+/** A cancelled job ends in `error`, its message saying so. */
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
 
 export interface JobSummary {
   id: string;

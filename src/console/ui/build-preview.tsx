@@ -4,7 +4,7 @@
  * environment, shows its progress from the live events, then the sprite as a turntable.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView } from './api-types.js';
+import type { JobDetailView, JobStatus } from './api-types.js';
 import { ErrorNote } from './error-note.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
@@ -45,7 +45,7 @@ export function BuildPreview({ shareCode }: { shareCode: string }) {
 
 function PreviewJob({ jobId }: { jobId: string }) {
   const { data, error, reload } = useFetch<JobDetailView>(`/jobs/${encodeURIComponent(jobId)}`);
-  const [live, setLive] = useState<{ status: string; progress: number } | null>(null);
+  const [live, setLive] = useState<{ status: JobStatus; progress: number } | null>(null);
   useJobEvents((e) => {
     if (e.id !== jobId) return;
     setLive({ status: e.status, progress: e.progress });

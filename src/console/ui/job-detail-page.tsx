@@ -6,7 +6,7 @@
  * the result appear without a page reload.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobFull } from './api-types.js';
+import type { JobDetailView, JobFull, JobStatus } from './api-types.js';
 import { ChunkTimeline } from './chunk-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
@@ -21,14 +21,15 @@ import { useFetch } from './use-fetch.js';
 type Action = 'retry' | 'cancel';
 
 const CAN: Record<Action, (status: string) => boolean> = {
-  retry: (s) => s === 'error' || s === 'cancelled',
+  // a cancelled job is an error too (the spec's statuses have no other end)
+  retry: (s) => s === 'error',
   cancel: (s) => s === 'queued' || s === 'processing',
 };
 
 /** The page of job `id`. */
 export function JobDetailPage({ id }: { id: string }) {
   const { data, error, reload } = useFetch<JobDetailView>(`/jobs/${encodeURIComponent(id)}`);
-  const [live, setLive] = useState<{ status: string; progress: number } | null>(null);
+  const [live, setLive] = useState<{ status: JobStatus; progress: number } | null>(null);
   const [asking, setAsking] = useState<Action | null>(null);
   const [actionError, setActionError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);

@@ -106,7 +106,8 @@ export function JobsPage({ route }: { route: Route }) {
 }
 
 const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
-  status: ['queued', 'processing', 'completed', 'error', 'cancelled'],
+  // a cancelled job ends in error (its message says it was cancelled)
+  status: ['queued', 'processing', 'completed', 'error'],
   environment: ['prod', 'staging'],
   format: ['video', 'sprite', 'screenshot'],
 };
