@@ -110,6 +110,8 @@ const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
   status: ['queued', 'processing', 'completed', 'error'],
   environment: ['prod', 'staging'],
   format: ['video', 'sprite', 'screenshot'],
+  // pregen: the pregenerated cache's own renders; render: everyone else's
+  kind: ['render', 'pregen'],
 };
 
 /** The filter fields; their own state, so a live re-render of the list keeps what is being typed. */
