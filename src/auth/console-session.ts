@@ -31,7 +31,11 @@ export interface ConsoleSession {
 
 /** 401 `console_session_required`: no cookie, a bad one, expired, signed out or its key revoked. */
 export class ConsoleSessionError extends UserError {
-  constructor(message = 'sign in to the console first (POST /console/api/session with an API key that has the console scope)') {
+  constructor(
+    message = 'sign in to the console first (POST /console/api/session with an API key that has the console scope)',
+    /** the cookie was not one this server signed (counted as a failed authentication) */
+    public readonly forged = false,
+  ) {
     super('console_session_required', message, { status: 401 });
     this.name = 'ConsoleSessionError';
   }
@@ -119,9 +123,9 @@ export async function openConsoleSession(
 /** The live session a cookie names; throws ConsoleSessionError otherwise. */
 export async function readConsoleSession(db: Kysely<Database>, secret: string, cookie: string | undefined): Promise<ConsoleSession> {
   const m = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/i.exec(cookie ?? '');
-  if (!m) throw new ConsoleSessionError();
+  if (!m) throw new ConsoleSessionError(undefined, !!cookie);
   const [, id, exp, sig] = m;
-  if (!sameText(sig!, mac(secret, 'console-session', `${id}.${exp}`))) throw new ConsoleSessionError();
+  if (!sameText(sig!, mac(secret, 'console-session', `${id}.${exp}`))) throw new ConsoleSessionError(undefined, true);
   if (Number(exp) * 1000 <= Date.now()) throw new ConsoleSessionError('the console session has expired: sign in again');
   const row = await db
     .selectFrom('console_sessions as s')

@@ -121,6 +121,12 @@ export interface ChunkView {
   seconds: number | null;
   frames_done: number;
   error: string | null;
+  /** frames [start, end), the worker's id and the chunk's times (the console's timeline) */
+  start: number;
+  end: number;
+  worker_id: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
 }
 
 /** The chunks of a split render (its current plan), in frame order. */
@@ -138,6 +144,11 @@ export async function jobChunks(db: Db, renderId: string): Promise<ChunkView[]> 
     seconds: c.render_ms === null ? null : Math.round(c.render_ms / 100) / 10,
     frames_done: c.frames_done,
     error: c.error,
+    start: c.start_frame,
+    end: c.end_frame,
+    worker_id: c.worker_id,
+    started_at: c.started_at,
+    finished_at: c.finished_at,
   }));
 }
 

@@ -1,7 +1,7 @@
 /**
- * The JSON shapes the console's pages read (the contract in issue 21's plan). Kept apart from
- * the pages so that the server's own types (src/console/console-api.ts) can replace them in
- * one place.
+ * The web console's JSON shapes (issue 21), as the server sends them: the pages import these
+ * types only (`import type`), so the two sides cannot drift. Times are ISO 8601 strings. Job
+ * statuses are the API's four: a cancelled job is `error` with an error starting `cancelled:`.
  */
 
 /** POST /console/api/session and GET /console/api/me. */
@@ -9,16 +9,20 @@ export interface SessionInfo {
   csrf: string;
   expiresAt: string;
   customer: string;
+  /** an admin key: every customer's jobs, the keys and webhooks pages */
   admin: boolean;
   environment: string;
 }
 
 export interface OverviewWorker {
   id: string;
+  /** host:pid */
   host: string;
   backend: string;
   state: 'idle' | 'busy' | 'gone';
+  /** the job it renders (null when idle, or another customer's job on a non-admin session) */
   job: string | null;
+  /** always null for now: a worker's current chunk is on the job page's timeline */
   chunk: number | null;
   fps: number | null;
   lastSeen: string;
@@ -27,12 +31,12 @@ export interface OverviewWorker {
 export interface Overview {
   workers: OverviewWorker[];
   queues: { kind: string; waiting: number; running: number }[];
+  /** renders completed per minute, the last 60 minutes, oldest first */
   perMinute: { t: string; count: number }[];
   failures: { hour: number; day: number };
   store: { bytes: number; renders: number };
 }
 
-/** A cancelled job ends in `error`, its message saying so. */
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
 
 export interface JobSummary {
@@ -40,7 +44,8 @@ export interface JobSummary {
   status: JobStatus;
   progress: number;
   format: string;
-  kind: string;
+  /** `pregen` (the pregenerated cache's renders) or `render` */
+  kind: 'render' | 'pregen';
   customer: string;
   environment: string;
   createdAt: string;
@@ -48,29 +53,27 @@ export interface JobSummary {
   error: string | null;
 }
 
+/** GET /console/api/jobs: newest first; `next` is the `before` of the next page. */
 export interface JobsPage {
   jobs: JobSummary[];
   next: string | null;
 }
 
-/** A sprite sheet's geometry as the job object reports it (src/model/sprite-layout.ts). */
-export interface SpriteLayoutView {
-  columns: number;
-  rows: number;
-  frames: number;
-  frame_width: number;
-  frame_height: number;
-}
+/** A sprite sheet's geometry (src/model/sprite-layout.ts, as the job object reports it). */
+export type SpriteLayoutView = Record<string, number>;
 
 export interface JobFull extends JobSummary {
   request: unknown;
   estimatedCostS: number | null;
   attempts: number;
+  shareCode: string | null;
+  /** URLs of the files (completed jobs), null otherwise */
   result: { video?: string; sprite?: string; screenshot?: string; spriteLayout?: SpriteLayoutView | null } | null;
 }
 
 export interface ChunkView {
   idx: number;
+  /** frames [start, end) */
   start: number;
   end: number;
   status: string;
@@ -82,12 +85,13 @@ export interface ChunkView {
   error: string | null;
 }
 
+/** GET /console/api/jobs/:id */
 export interface JobDetailView {
   job: JobFull;
   chunks: ChunkView[];
 }
 
-/** One `event: job` of /console/api/events. */
+/** One `event: job` of GET /console/api/events (SSE). */
 export interface JobEvent {
   id: string;
   status: JobStatus;
