@@ -5,7 +5,7 @@
  * CSRF token; any 401 (expired session) lands back on sign-in.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { SessionInfo } from './api-types.js';
+import type { SessionInfo } from '../console-api.js';
 import { CatalogPage } from './catalog-page.js';
 import { href, useRoute } from './hash-router.js';
 import { apiCall, onUnauthorized, setCsrf } from './http.js';

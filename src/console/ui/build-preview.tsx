@@ -4,7 +4,7 @@
  * environment, shows its progress from the live events, then the sprite as a turntable.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobStatus } from './api-types.js';
+import type { JobDetailView, JobStatus } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The catalog: parts by category with their thumbnails and specs; builds with their parts and a preview render. */
 import { Fragment } from 'preact';
-import type { CatalogBuild, CatalogPart } from './api-types.js';
+import type { CatalogBuild, CatalogPart } from '../console-api.js';
 import { BuildPreview } from './build-preview.js';
 import { ErrorNote } from './error-note.js';
 import { href, type Route } from './hash-router.js';

@@ -3,7 +3,7 @@
  * A split render's chunks as a timeline: one lane per worker, one bar per chunk from its start to
  * its finish (or now, while it runs), labelled with its frames; who rendered what and for how long.
  */
-import type { ChunkView } from './api-types.js';
+import type { ChunkView } from '../console-api.js';
 import { duration, shortId } from './format.js';
 
 const W = 720;

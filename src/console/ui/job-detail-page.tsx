@@ -6,7 +6,7 @@
  * the result appear without a page reload.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobFull, JobStatus } from './api-types.js';
+import type { JobDetailView, JobFull, JobStatus } from '../console-api.js';
 import { ChunkTimeline } from './chunk-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';

@@ -3,7 +3,7 @@
  * only jobs this session may see), fanned out to the pages that listen.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { JobEvent } from './api-types.js';
+import type { JobEvent } from '../console-api.js';
 
 type Listener = (e: JobEvent) => void;
 const listeners = new Set<Listener>();

@@ -5,7 +5,7 @@
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import type { JobSummary, JobsPage as JobsPageData } from './api-types.js';
+import type { JobSummary, JobsPage as JobsPageData } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { ago, shortId } from './format.js';
 import { href, navigate, type Route } from './hash-router.js';

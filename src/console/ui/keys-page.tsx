@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 /** API keys (admin, read-only): who has which key, its scopes and when it was last used; never a secret. */
-import type { KeyView } from './api-types.js';
+import type { KeyView } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { ago, when } from './format.js';
 import { useFetch } from './use-fetch.js';

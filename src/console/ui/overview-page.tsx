@@ -5,7 +5,7 @@
  * on every job event.
  */
 import { useEffect } from 'preact/hooks';
-import type { Overview } from './api-types.js';
+import type { Overview } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { ago, formatBytes, shortId } from './format.js';
 import { href } from './hash-router.js';

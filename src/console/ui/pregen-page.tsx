@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The pregenerated cache: entries by build, format and size; missing and stale ones first; "fill" queues pregen work for them. */
 import { useState } from 'preact/hooks';
-import type { PregenEntry } from './api-types.js';
+import type { PregenEntry } from '../console-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { apiCall } from './http.js';

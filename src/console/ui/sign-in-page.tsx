@@ -5,7 +5,7 @@
  * kept in no storage; the page keeps only the session's CSRF token.
  */
 import { useState } from 'preact/hooks';
-import type { SessionInfo } from './api-types.js';
+import type { SessionInfo } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { apiCall } from './http.js';
 

@@ -6,7 +6,7 @@
  * style attributes in markup).
  */
 import { useRef, useState } from 'preact/hooks';
-import type { SpriteLayoutView } from './api-types.js';
+import type { SpriteLayoutView } from '../console-api.js';
 
 /** Pixels of drag per frame: a full turn of 72 frames over about 430 px. */
 const PX_PER_FRAME = 6;

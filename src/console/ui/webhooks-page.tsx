@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 /** Webhooks (admin, read-only) and, for one of them, its delivery log. */
-import type { DeliveryView, WebhookView } from './api-types.js';
+import type { DeliveryView, WebhookView } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { when } from './format.js';
 import { href } from './hash-router.js';
