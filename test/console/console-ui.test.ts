@@ -34,10 +34,22 @@ describe('web console in a browser', () => {
   /** while set, every render fails for good (a bad-data failure: no retry by the queue) */
   let failing = false;
 
+  /** An in-process worker of concurrency 1 on the file's engine. */
+  const startFileWorker = (e: RenderEngine) =>
+    // chunkSeconds 0.01: renders split into chunks (the job page's timeline has something to show)
+    startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 10_000,
+      engine: e,
+      chunkSeconds: 0.01,
+    });
+  let flaky: RenderEngine;
+
   beforeAll(async () => {
     api = await startTestApi();
     engine = await createRenderEngine(api.t.cfg);
-    const flaky: RenderEngine = {
+    flaky = {
       ...engine,
       close: async () => {},
       render: async (req) => {
@@ -49,14 +61,7 @@ describe('web console in a browser', () => {
         return engine.renderChunk(req);
       },
     };
-    // chunkSeconds 0.01: renders split into chunks (the job page's timeline has something to show)
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: flaky,
-      chunkSeconds: 0.01,
-    });
+    worker = await startFileWorker(flaky);
     adminKey = (await createApiKey(api.t.db.db, 'acme', 'prod', { admin: true })).key;
     const chromium = await findChromium(api.t.cfg);
     browser = await puppeteer.launch({ executablePath: chromium.path, headless: true, pipe: true, args: ['--no-sandbox', '--mute-audio'] });
@@ -121,7 +126,8 @@ describe('web console in a browser', () => {
     // a marker in the page: it survives only if the page is never reloaded
     await page.evaluate(() => document.body.setAttribute('data-marker', 'no-reload'));
     await page.click('[data-nav=catalog]');
-    await page.click('[data-build="DEMO-GLASS"] [data-action=preview]');
+    const previewButton = await page.waitForSelector('[data-build="DEMO-GLASS"] [data-action=preview]');
+    await previewButton!.click();
     const seen = new Set<number>();
     await waitFor(
       'the preview to complete on the page',
@@ -179,7 +185,7 @@ describe('web console in a browser', () => {
 
   it("a failed job shows its error, and retry from the page renders it", async () => {
     failing = true;
-    const jobId = await submit({ format: 'screenshot', ...SMALL });
+    const jobId = await submit({ format: 'sprite', ...SMALL, width: 320 });
     await waitFor(`job ${jobId} to fail`, () => statusOf(jobId), { until: (j) => j.status === 'error', timeoutMs: 60_000 });
     failing = false;
     const page = await openConsole(`#/jobs/${jobId}`);
@@ -190,7 +196,7 @@ describe('web console in a browser', () => {
     await page.waitForSelector('dialog.confirm[open]');
     await page.click('dialog.confirm[open] [data-action=confirm]');
     await page.waitForSelector('.page.job[data-status=completed]', { timeout: 120_000 });
-    await page.waitForSelector('img.result-still');
+    await page.waitForSelector('.result .turntable');
     expect(await page.$('[data-error]')).toBeNull();
     expect((await statusOf(jobId)).status).toBe('completed');
     await page.browserContext().close();
@@ -208,17 +214,21 @@ describe('web console in a browser', () => {
     await page.waitForSelector('dialog.confirm[open]');
     await page.click('dialog.confirm[open] [data-action=confirm]');
     // a cancelled job ends in error, saying it was cancelled; it can be retried, not cancelled again
-    await page.waitForSelector('.page.job[data-status=error]');
+    await page.waitForSelector('.page.job[data-status=error] [data-error]');
     expect(await page.$eval('[data-error]', (e) => e.textContent)).toContain('cancelled');
     expect(await page.$('[data-action=cancel]')).toBeNull();
     expect(await page.$('[data-action=retry]')).not.toBeNull();
     const after = await statusOf(jobId);
     expect([after.status, after.error]).toEqual(['error', expect.stringContaining('cancelled')]);
-    // nothing left on the queue for it
-    const overview = await page.evaluate(async () => (await fetch('/console/api/overview')).json());
-    const renders = (overview.queues as { kind: string; waiting: number; running: number }[]).find((q) => q.kind === 'renders');
-    expect(renders?.waiting ?? 0).toBe(0);
-
+    // a worker again: it takes the queue job, finds the render ended and renders nothing
+    worker = await startFileWorker(flaky);
+    await waitFor(
+      'the renders queue to drain',
+      () => page.evaluate(async () => (await (await fetch('/console/api/overview')).json()) as { queues: { kind: string; waiting: number; running: number }[] }),
+      { until: (o) => o.queues.filter((q) => q.kind === 'renders').every((q) => q.waiting === 0 && q.running === 0), timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const end = await statusOf(jobId);
+    expect([end.status, end.sprite_url, end.error]).toEqual(['error', null, expect.stringContaining('cancelled')]);
     if (SCREENSHOTS) {
       // page weight and time to first paint, on this machine
       const js = Buffer.from(await (await fetch(`${api.url}/console/app.js`)).arrayBuffer());
