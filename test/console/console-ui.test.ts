@@ -99,9 +99,9 @@ describe('web console in a browser', () => {
 
   const statusOf = async (jobId: string) => (await api.call('GET', `/render-build/${jobId}`, { token: api.key })).json;
 
-  async function shot(page: Page, name: string): Promise<void> {
+  async function shot(page: Page, name: string, fullPage = false): Promise<void> {
     if (!SCREENSHOTS) return;
-    const png = await page.screenshot({ type: 'png', fullPage: false });
+    const png = await page.screenshot({ type: 'png', fullPage });
     // a palette PNG: UI screenshots are flat colours, and the docs want them small
     const small = await sharp(png).png({ palette: true, quality: 85, compressionLevel: 9 }).toBuffer();
     await writeFile(path.join(PACKAGE_ROOT, 'docs', 'images', `console-${name}.png`), small);
@@ -121,7 +121,6 @@ describe('web console in a browser', () => {
     expect(await page.$eval('.who', (e) => e.textContent)).toContain('acme');
     const live = await page.waitForSelector('tr.worker:not(.worker-gone)');
     expect(await live!.evaluate((e) => e.querySelector('td')?.textContent)).toBeTruthy();
-    await shot(page, 'overview');
 
     // a marker in the page: it survives only if the page is never reloaded
     await page.evaluate(() => document.body.setAttribute('data-marker', 'no-reload'));
@@ -144,7 +143,6 @@ describe('web console in a browser', () => {
     // progress moved on the page between submit and completion, without a reload
     expect([...seen].some((p) => p > 0 && p < 1), `progress values seen: ${[...seen].join(', ')}`).toBe(true);
     expect(await page.$eval('body', (b) => b.getAttribute('data-marker'))).toBe('no-reload');
-    await shot(page, 'catalog');
 
     // the turntable: a drag changes the frame shown
     const table = await page.waitForSelector('[data-build="DEMO-GLASS"] .turntable');
@@ -157,6 +155,7 @@ describe('web console in a browser', () => {
     const frame = Number(await table!.evaluate((e) => e.getAttribute('data-frame')));
     expect(frame).toBeGreaterThan(0);
     expect(await table!.evaluate((e) => getComputedStyle(e).backgroundPosition)).not.toBe('0px 0px');
+    await shot(page, 'catalog');
 
     await page.click('[data-action=sign-out]');
     await page.waitForSelector('input[name=key]');
@@ -179,7 +178,7 @@ describe('web console in a browser', () => {
       { until: (v) => v.readyState >= 2 && v.duration > 0, timeoutMs: 30_000 },
     );
     expect(video.duration).toBeGreaterThan(1);
-    await shot(page, 'job');
+    await shot(page, 'job', true);
     await page.browserContext().close();
   }, 180_000);
 
@@ -227,6 +226,12 @@ describe('web console in a browser', () => {
       () => page.evaluate(async () => (await (await fetch('/console/api/overview')).json()) as { queues: { kind: string; waiting: number; running: number }[] }),
       { until: (o) => o.queues.filter((q) => q.kind === 'renders').every((q) => q.waiting === 0 && q.running === 0), timeoutMs: 60_000, intervalMs: 500 },
     );
+    if (SCREENSHOTS) {
+      // the overview after this file's renders: per-minute bars, store size
+      await page.goto(`${api.url}/console/#/overview`, { waitUntil: 'load' });
+      await page.waitForSelector('table.workers tr.worker');
+      await shot(page, 'overview');
+    }
     const end = await statusOf(jobId);
     expect([end.status, end.sprite_url, end.error]).toEqual(['error', null, expect.stringContaining('cancelled')]);
     if (SCREENSHOTS) {
