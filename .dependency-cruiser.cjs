@@ -18,7 +18,7 @@ const FLOORS = [
   ['thumbnails'],
   ['jobs'],
   ['pregen', 'events', 'webhooks', 'doctor', 'top'], // the farm's services over jobs: pregen cache, job events, webhooks, doctor checks, the top view
-  ['api'],
+  ['api', 'console'], // console: the web console (/console), mounted by api/app.ts; console/ui/ is its browser code (preact), bundled at run time
   ['cli'],
 ];
 
@@ -64,6 +64,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^farm/build\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(model/|package-root\\.ts$)' },
+    },
+    {
+      name: 'console-ui-sees-only-its-api-types',
+      comment: 'src/console/ui/ runs in the browser: besides itself it may import only the console API types (src/console/console-api.ts), never server code',
+      severity: 'error',
+      from: { path: '^src/console/ui/' },
+      to: { path: '^src/', pathNot: '^src/console/(ui/|console-api\\.ts$)' },
     },
     {
       name: 'src-not-into-farm',

@@ -99,6 +99,8 @@ export const configSchema = z.object({
   authFailureLimitPerMinute: z.coerce.number().int().min(0).max(1_000_000).default(60),
   /** failed authentications an address may have at once before the per-minute rate applies */
   authFailureBurst: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** how long a web console sign-in lasts, seconds (the cookie's Max-Age and the session row's expiry) */
+  consoleSessionTtlSeconds: z.coerce.number().int().min(60).max(30 * 86_400).default(8 * 3600),
   /** JSON body limit */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -231,6 +233,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   customerRateLimitBurst: 'RENDER_FARM_CUSTOMER_RATE_BURST',
   authFailureLimitPerMinute: 'RENDER_FARM_AUTH_FAILURE_LIMIT',
   authFailureBurst: 'RENDER_FARM_AUTH_FAILURE_BURST',
+  consoleSessionTtlSeconds: 'RENDER_FARM_CONSOLE_SESSION_TTL',
   logLevel: 'LOG_LEVEL',
   logFormat: 'LOG_FORMAT',
   chromiumPath: 'CHROMIUM_PATH',

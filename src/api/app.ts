@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { ApiContext } from './context.js';
 import { artifactReadRecorder } from '../jobs/render-touch.js';
+import { browserRootRedirect, consoleRoutes } from '../console/console-routes.js';
 import { cors } from './cors.js';
 import { errorMiddleware, notFoundHandler } from './errors.js';
 import { jsonBody } from './json-body.js';
@@ -29,6 +30,9 @@ export function createApp(ctx: ApiContext): Express {
   // before the JSON parser: PUT /models takes the model file itself as the body
   app.use(modelRoutes(ctx));
   app.use(jsonBody(ctx.cfg.bodyLimit));
+  // the web console (/console) and browsers' `/` sent to it (issue 21)
+  app.use(browserRootRedirect());
+  app.use(consoleRoutes(ctx));
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use(docsRoutes(ctx));

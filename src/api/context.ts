@@ -28,6 +28,8 @@ export interface ApiContext {
   dbAvailability: DbAvailability;
   /** render events over LISTEN/NOTIFY for SSE (absent: the events endpoint answers 503) */
   events?: RenderEventHub;
+  /** aborts when the server closes: background work a request started (the console's pregen fill) stops with it */
+  shutdown?: AbortSignal;
 }
 
 /** host or host:port (a name, IPv4 or [IPv6]); anything else in a Host header is not used in URLs. */

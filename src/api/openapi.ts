@@ -26,6 +26,7 @@ const errors = (...codes: number[]) =>
             401: 'missing, invalid, expired, environment- or origin-mismatched credentials',
             403: 'the token lacks the required scope (models:write: admin API keys only)',
             404: 'not found',
+            409: 'the job is not in a state that allows it (cancel_refused: it has already ended, or another customer shares its render)',
             413: 'request body too large',
             415: 'a request body that is not JSON: send Content-Type: application/json',
             422: 'admission refused (render endpoints): frame_too_large (a frame over RENDER_FARM_MAX_FRAME_MEGAPIXELS, default 16.8 MP: 4096x4096 fits, 8192x8192 does not) or render_too_expensive (estimated worker seconds over RENDER_FARM_MAX_JOB_COST, default 600); the message and details name the limit and the estimate. Not retryable as is: ask for less',
@@ -136,6 +137,16 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           ...secured('render:status'),
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
           responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 429, 503) },
+        },
+      },
+      '/render-build/{jobId}/cancel': {
+        post: {
+          summary: 'Cancel a queued or running render job',
+          description:
+            "The job ends as status error with an error starting `cancelled:`: the response already says error; a queued job never starts, a processing one's worker stops when it next reports progress (within seconds). Submitting the same request again (or `render-farm jobs retry`) renders it again. Already completed or failed: 409 `cancel_refused`. Another customer's identical request shares the render: 409 `cancel_refused` (only an operator can cancel it: `render-farm jobs cancel`). Another customer's job or an unknown id: 404 `job_not_found`.",
+          ...secured('render:submit'),
+          parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
+          responses: { 200: ok(s.renderJobResponse), ...errors(401, 403, 404, 409, 429, 503) },
         },
       },
       '/render-by-share-code': {

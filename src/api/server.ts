@@ -56,6 +56,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
     stopListening = () => db.pool.removeListener('connect', onConnect);
     const customerRateLimiter = new RateLimiter(cfg.customerRateLimitPerMinute, cfg.customerRateLimitBurst);
     const authFailures = new RateLimiter(cfg.authFailureLimitPerMinute, cfg.authFailureBurst);
+    const shutdown = new AbortController();
     const ctx: ApiContext = {
       cfg,
       db,
@@ -69,6 +70,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       authCaches: createAuthCaches(),
       dbAvailability,
       events,
+      shutdown: shutdown.signal,
     };
     stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
     const app = createApp(ctx);
@@ -94,6 +96,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       port,
       ctx,
       close: async () => {
+        shutdown.abort();
         stopSweeper();
         stopListening();
         // ends open event streams, which would otherwise hold server.close() for seconds

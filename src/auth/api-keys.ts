@@ -23,6 +23,8 @@ export interface ApiKeyRecord {
   lastUsedAt: Date | null;
   /** an admin key (`keys create --admin`): carries models:write on top of the token scopes */
   admin: boolean;
+  /** may sign in to the web console (`keys create --console`; admin keys may anyway) */
+  console: boolean;
 }
 
 export function hashApiKey(key: string): string {
@@ -33,19 +35,19 @@ export function looksLikeApiKey(token: string): boolean {
   return token.startsWith('rfk_');
 }
 
-/** Creates the customer when new; returns the key in clear text, once. `admin`: an admin key (models:write). */
+/** Creates the customer when new; returns the key in clear text, once. `admin`: an admin key (models:write); `console`: may sign in to the web console. */
 export async function createApiKey(
   db: Kysely<Database>,
   customerName: string,
   environment: Environment = 'prod',
-  opts: { admin?: boolean } = {},
+  opts: { admin?: boolean; console?: boolean } = {},
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `rfk_${environment}_${randomBytes(32).toString('base64url')}`;
   return db.transaction().execute(async (trx) => {
     const customer = await ensureCustomer(trx, customerName);
     const row = await trx
       .insertInto('api_keys')
-      .values({ customer_id: customer.id, environment, prefix: key.slice(0, PREFIX_LENGTH), key_hash: hashApiKey(key), admin: opts.admin ?? false })
+      .values({ customer_id: customer.id, environment, prefix: key.slice(0, PREFIX_LENGTH), key_hash: hashApiKey(key), admin: opts.admin ?? false, console: opts.console ?? false })
       .returningAll()
       .executeTakeFirstOrThrow();
     return {
@@ -60,6 +62,7 @@ export async function createApiKey(
         revokedAt: row.revoked_at,
         lastUsedAt: row.last_used_at,
         admin: row.admin,
+        console: row.console,
       },
     };
   });
@@ -79,6 +82,7 @@ function selectKeys(db: Kysely<Database>) {
       'k.revoked_at as revokedAt',
       'k.last_used_at as lastUsedAt',
       'k.admin as admin',
+      'k.console as console',
     ]);
 }
 
@@ -123,4 +127,9 @@ export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Pr
 export async function touchApiKey(db: Kysely<Database>, rec: ApiKeyRecord): Promise<void> {
   if (rec.lastUsedAt && Date.now() - new Date(rec.lastUsedAt).getTime() < 60_000) return;
   await db.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', rec.id).execute();
+}
+
+/** Lets an existing key sign in to the web console (the demo key of `up`, made before the console existed). */
+export async function grantConsole(db: Kysely<Database>, id: string): Promise<void> {
+  await db.updateTable('api_keys').set({ console: true }).where('id', '=', id).execute();
 }

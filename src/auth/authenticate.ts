@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { UserError } from '../errors.js';
 import type { Database } from '../db/schema.js';
-import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, ENVIRONMENTS, isTokenScope, type Environment, type Scope } from './scopes.js';
+import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, CONSOLE_KEY_SCOPES, ENVIRONMENTS, isTokenScope, type Environment, type Scope } from './scopes.js';
 import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
@@ -95,7 +95,7 @@ export async function authenticate(
         kind: 'api_key',
         customerId: key.customerId,
         customerName: key.customerName,
-        scopes: key.admin ? ADMIN_KEY_SCOPES : API_KEY_SCOPES,
+        scopes: key.admin ? ADMIN_KEY_SCOPES : key.console ? CONSOLE_KEY_SCOPES : API_KEY_SCOPES,
         environment: key.environment,
         keyId: key.id,
       },

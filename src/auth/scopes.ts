@@ -10,7 +10,14 @@ export const TOKEN_SCOPES = ['render:submit', 'render:status', 'data:read'] as c
  */
 export const ADMIN_SCOPES = ['models:write'] as const;
 
-export const SCOPES = [...TOKEN_SCOPES, ...ADMIN_SCOPES] as const;
+/**
+ * Signing in to the web console (/console): keys created with `keys create --console`, and
+ * admin keys. Neither a token scope (a session token never carries it: the console has its own
+ * cookie session) nor an admin one (a customer may watch its own renders).
+ */
+export const CONSOLE_SCOPE = 'console';
+
+export const SCOPES = [...TOKEN_SCOPES, ...ADMIN_SCOPES, CONSOLE_SCOPE] as const;
 export type Scope = (typeof SCOPES)[number];
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
@@ -20,7 +27,10 @@ export const DEFAULT_TOKEN_SCOPES: readonly Scope[] = ['render:submit', 'render:
 /** Long-lived (customer) API keys are trusted server-side credentials: every token scope. */
 export const API_KEY_SCOPES: readonly Scope[] = TOKEN_SCOPES;
 
-/** Admin API keys: every scope, the admin ones included. */
+/** Console API keys (`keys create --console`): the customer's token scopes and the console. */
+export const CONSOLE_KEY_SCOPES: readonly Scope[] = [...TOKEN_SCOPES, CONSOLE_SCOPE];
+
+/** Admin API keys: every scope, the admin ones and the console included. */
 export const ADMIN_KEY_SCOPES: readonly Scope[] = SCOPES;
 
 export const ENVIRONMENTS = ['prod', 'staging'] as const;

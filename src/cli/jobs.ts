@@ -1,4 +1,4 @@
-/** `render-farm jobs list|show|retry`: what operators need to see and fix renders. */
+/** `render-farm jobs list|show|retry|cancel`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
@@ -24,14 +24,15 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
 export default function register(program: Command): void {
   const jobs = program
     .command('jobs')
-    .description('Inspect and retry render jobs.')
+    .description('Inspect, retry and cancel render jobs.')
     .addHelpText(
       'after',
       `
 Examples:
   $ render-farm jobs list --status error
   $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
-  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
+  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6
+  $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
     );
 
   jobs
@@ -131,5 +132,18 @@ Examples:
       });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);
+    });
+
+  jobs
+    .command('cancel <jobId>')
+    .description(
+      'Cancel a queued or running render: it ends in error ("cancelled"), a queued one at once, a running one when its worker next reports progress (within seconds). Every job waiting on the same render ends with it. Exit 1 saying why when it has already ended.',
+    )
+    .addHelpText('after', '\nExamples:\n  $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6   # render it after all')
+    .action(async (jobId: string, _opts, cmd: Command) => {
+      const { cancelJob } = await import('../jobs/jobs-repository.js');
+      const job = await withDb(configFor(cmd), async (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? cancelJob(db, jobId) : null));
+      if (!job) throw new UsageError(`no job ${jobId}`);
+      process.stdout.write(`${job.jobId}: ${job.render.status} (cancelled)\n`);
     });
 }

@@ -16,22 +16,23 @@ export default function register(program: Command): void {
     .requiredOption('--customer <name>', 'customer name')
     .option('--env <environment>', 'prod or staging', 'prod')
     .option('--admin', 'an admin key: also carries models:write (PUT/DELETE /models); keep it on the operator\'s side')
+    .option('--console', 'the key may also sign in to the web console (/console) and see its customer\'s renders; admin keys may anyway')
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ render-farm keys create --customer acme\n  $ render-farm keys create --customer acme --env staging --json\n  $ render-farm keys create --customer ops --admin',
+      '\nExamples:\n  $ render-farm keys create --customer acme\n  $ render-farm keys create --customer acme --env staging --json\n  $ render-farm keys create --customer acme --console\n  $ render-farm keys create --customer ops --admin',
     )
-    .action(async (opts: { customer: string; env: string; admin?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { customer: string; env: string; admin?: boolean; console?: boolean; json?: boolean }, cmd: Command) => {
       if (!(ENVIRONMENTS as readonly string[]).includes(opts.env)) throw new UsageError(`--env must be prod or staging, got "${opts.env}"`);
       if (!opts.customer.trim() || opts.customer.length > 100) throw new UsageError('--customer must be 1 to 100 characters');
       const { createApiKey } = await import('../auth/api-keys.js');
       const { key, record } = await withDb(configFor(cmd), (db) =>
-        createApiKey(db.db, opts.customer.trim(), opts.env as Environment, { admin: opts.admin === true }),
+        createApiKey(db.db, opts.customer.trim(), opts.env as Environment, { admin: opts.admin === true, console: opts.console === true }),
       );
       if (opts.json) printJson({ key, ...record });
       else
         process.stdout.write(
-          `created ${record.admin ? 'admin ' : ''}key ${record.id} for ${record.customerName} (${record.environment})\n${key}\nStore it now: it cannot be shown again.\n`,
+          `created ${record.admin ? 'admin ' : record.console ? 'console ' : ''}key ${record.id} for ${record.customerName} (${record.environment})\n${key}\nStore it now: it cannot be shown again.\n`,
         );
     });
 
@@ -47,7 +48,7 @@ export default function register(program: Command): void {
       if (!list.length) return void process.stdout.write('no API keys: create one with "render-farm keys create --customer NAME"\n');
       for (const k of list) {
         const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active';
-        process.stdout.write(`${k.id}  ${k.prefix}…  ${k.customerName}  ${k.environment}${k.admin ? '  admin' : ''}  ${state}\n`);
+        process.stdout.write(`${k.id}  ${k.prefix}…  ${k.customerName}  ${k.environment}${k.admin ? '  admin' : k.console ? '  console' : ''}  ${state}\n`);
       }
     });
 

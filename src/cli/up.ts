@@ -63,6 +63,7 @@ Examples:
         process.stdout.write(
           [
             `render-farm is up at ${u}${worker ? ' (API + 1 render worker)' : ' (API only)'}`,
+            `  console:      ${u}/console/ (sign in with the demo API key)`,
             `  API docs:     ${u}/api-docs`,
             `  data dir:     ${cfg.dataDir}${db.embedded ? ' (embedded PostgreSQL)' : ''}`,
             `  demo API key: ${key}`,

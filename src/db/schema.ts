@@ -23,6 +23,8 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
   /** an admin key carries the models:write scope (sql/0011_admin_keys.sql) */
   admin: Generated<boolean>;
+  /** the key may sign in to the web console (sql/0015_console.sql); admin keys may anyway */
+  console: Generated<boolean>;
 }
 
 export interface PartsTable {
@@ -246,6 +248,15 @@ export interface StoreUsageTable {
   last_sweep_at: Date | null;
 }
 
+/** One console sign-in (sql/0015_console.sql): the cookie names it; sign-out sets revoked_at. */
+export interface ConsoleSessionsTable {
+  id: Generated<string>;
+  key_id: string;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  revoked_at: Date | null;
+}
+
 export interface Database {
   settings: SettingsTable;
   render_events: RenderEventsTable;
@@ -266,4 +277,5 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   expired_jobs: ExpiredJobsTable;
   store_usage: StoreUsageTable;
+  console_sessions: ConsoleSessionsTable;
 }

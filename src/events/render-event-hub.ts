@@ -9,6 +9,8 @@ import pg from 'pg';
 import type { RenderStatus } from '../db/schema.js';
 
 export const RENDER_EVENTS_CHANNEL = 'render_farm_render_events';
+/** The listeners' key of subscribeAll (render ids are uuids, so it is no render's). */
+const ALL = '*';
 
 /** What the trigger announces: the event row's id and the render's new state. */
 export interface RenderEventNotice {
@@ -49,6 +51,11 @@ export class RenderEventHub {
       set.delete(listener);
       if (!set.size) this.listeners.delete(renderId);
     };
+  }
+
+  /** Calls `listener` for the events of every render (the web console's live job list); returns the unsubscribe function. */
+  subscribeAll(listener: HubListener): () => void {
+    return this.subscribe(ALL, listener);
   }
 
   /** Resolves once LISTEN is active (read state only after this, so no change slips between). */
@@ -94,6 +101,8 @@ export class RenderEventHub {
       }
       const set = this.listeners.get(m.render);
       if (set) for (const l of [...set]) l(m);
+      const all = this.listeners.get(ALL);
+      if (all) for (const l of [...all]) l(m);
     });
     try {
       await client.connect();

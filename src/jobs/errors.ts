@@ -16,6 +16,14 @@ export class RetryRefusedError extends UserError {
   }
 }
 
+/** `jobs cancel` cannot cancel this job: it has already ended (409, exit 1); the message says so. */
+export class CancelRefusedError extends UserError {
+  constructor(message: string) {
+    super('cancel_refused', message, { status: 409, exitCode: 1 });
+    this.name = 'CancelRefusedError';
+  }
+}
+
 /**
  * Ends a queue job whose work another worker took over (fencing, render-lifecycle.ts) as a
  * failure rather than a completion: graphile-worker deletes a completed job by id whoever locks

@@ -2,11 +2,11 @@
 import type { Environment } from '../auth/scopes.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { RetryRefusedError } from './errors.js';
+import { CancelRefusedError, RetryRefusedError } from './errors.js';
 import { enqueue } from './queue/add-job.js';
 import { hasRenderJob } from './queue/graphile-tables.js';
 import type { RenderRow } from './render-row.js';
-import { renderChunks, reopenRender } from './render-lifecycle.js';
+import { cancelRender, renderChunks, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
@@ -16,6 +16,8 @@ export interface JobRecord {
   customerId: string;
   shareCode: string | null;
   createdAt: Date;
+  /** the environment of the credential that submitted it */
+  environment: Environment;
   render: RenderRow;
 }
 
@@ -24,15 +26,15 @@ function baseQuery(db: Db) {
     .selectFrom('jobs as j')
     .innerJoin('renders as r', 'r.id', 'j.render_id')
     .selectAll('r')
-    .select(['j.id as job_id', 'j.customer_id as job_customer_id', 'j.share_code as job_share_code', 'j.created_at as job_created_at']);
+    .select(['j.id as job_id', 'j.customer_id as job_customer_id', 'j.share_code as job_share_code', 'j.created_at as job_created_at', 'j.environment as job_environment']);
 }
 
 /** A renders row with its job's columns, as baseQuery selects it. */
-type JobRow = RenderRow & { job_id: string; job_customer_id: string; job_share_code: string | null; job_created_at: Date };
+type JobRow = RenderRow & { job_id: string; job_customer_id: string; job_share_code: string | null; job_created_at: Date; job_environment: Environment };
 
 function toRecord(row: JobRow): JobRecord {
-  const { job_id, job_customer_id, job_share_code, job_created_at, ...render } = row;
-  return { jobId: job_id, customerId: job_customer_id, shareCode: job_share_code ?? null, createdAt: job_created_at, render };
+  const { job_id, job_customer_id, job_share_code, job_created_at, job_environment, ...render } = row;
+  return { jobId: job_id, customerId: job_customer_id, shareCode: job_share_code ?? null, createdAt: job_created_at, environment: job_environment, render };
 }
 
 /** Who may read a job: the customer that submitted it, with a credential of the same environment. */
@@ -64,17 +66,41 @@ export interface JobWorker {
   alive: boolean;
 }
 
-export async function listJobs(
-  db: Db,
-  opts: { status?: string; limit?: number } = {},
-): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
+/** The customer pregen's farm runs submit as (src/pregen/farm-executor.ts): its jobs are kind `pregen`. */
+const PREGEN_CUSTOMER = 'pregen';
+
+/** Which jobs listJobs returns; every filter is optional. */
+export interface JobFilter {
+  status?: string;
+  /** a customer by name (operators) */
+  customer?: string;
+  /** a customer by id (a console session of a customer's key sees its own jobs only) */
+  customerId?: string;
+  environment?: Environment;
+  format?: RenderRow['format'];
+  /** `pregen`: the pregenerated cache's renders; `render`: everyone else's */
+  kind?: 'render' | 'pregen';
+  /** keyset paging: jobs older than the job with this id (the last of the previous page) */
+  before?: string;
+  limit?: number;
+}
+
+/** Newest first, each with its customer's name and its render's worker (`jobs list`, the console's job list). */
+export async function listJobs(db: Db, opts: JobFilter = {}): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
   let q = baseQuery(db)
     .innerJoin('customers as c', 'c.id', 'j.customer_id')
     .leftJoin('workers as w', 'w.id', 'r.worker_id')
     .select(['c.name as customer_name', 'w.hostname as worker_hostname'])
     .select(sql<boolean>`w.stopped_at IS NULL AND w.last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('worker_alive'));
   if (opts.status) q = q.where('r.status', '=', opts.status as RenderRow['status']);
-  const rows = await q.orderBy('j.created_at', 'desc').limit(opts.limit ?? 50).execute();
+  if (opts.customer) q = q.where('c.name', '=', opts.customer);
+  if (opts.customerId) q = q.where('j.customer_id', '=', opts.customerId);
+  if (opts.environment) q = q.where('j.environment', '=', opts.environment);
+  if (opts.format) q = q.where('r.format', '=', opts.format);
+  if (opts.kind) q = q.where('c.name', opts.kind === 'pregen' ? '=' : '<>', PREGEN_CUSTOMER);
+  // by the row's own stored time: a JavaScript Date would drop its microseconds
+  if (opts.before) q = q.where(sql<boolean>`(j.created_at, j.id) < (SELECT b.created_at, b.id FROM jobs b WHERE b.id = ${opts.before}::uuid)`);
+  const rows = await q.orderBy('j.created_at', 'desc').orderBy('j.id', 'desc').limit(opts.limit ?? 50).execute();
   return rows.map((r) => {
     const { customer_name, worker_hostname, worker_alive, ...rest } = r as Record<string, unknown>;
     const record = toRecord(rest as JobRow);
@@ -95,6 +121,12 @@ export interface ChunkView {
   seconds: number | null;
   frames_done: number;
   error: string | null;
+  /** frames [start, end), the worker's id and the chunk's times (the console's timeline) */
+  start: number;
+  end: number;
+  worker_id: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
 }
 
 /** The chunks of a split render (its current plan), in frame order. */
@@ -112,6 +144,11 @@ export async function jobChunks(db: Db, renderId: string): Promise<ChunkView[]> 
     seconds: c.render_ms === null ? null : Math.round(c.render_ms / 100) / 10,
     frames_done: c.frames_done,
     error: c.error,
+    start: c.start_frame,
+    end: c.end_frame,
+    worker_id: c.worker_id,
+    started_at: c.started_at,
+    finished_at: c.finished_at,
   }));
 }
 
@@ -162,6 +199,36 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
     await enqueue(trx, 'render', { renderId: row.id }, { priority: await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id) });
   });
   return getJob(db, jobId);
+}
+
+/**
+ * Cancels a job's render (`jobs cancel`, the console, POST /render-build/{jobId}/cancel): a
+ * queued one at once, a processing one is stopped by its worker at its next progress write
+ * (render-lifecycle.ts cancelRender). A render is shared by every job of the same request:
+ * with `owner` (a customer's credential) the job must be that customer's and no other
+ * customer's job may wait on the render; operators (no owner) cancel it for everyone. Throws
+ * CancelRefusedError saying why it cannot; null when no such job (for that owner).
+ */
+export async function cancelJob(db: Db, jobId: string, owner?: JobOwner): Promise<JobRecord | null> {
+  const job = owner ? await getJobForCustomer(db, jobId, owner) : await getJob(db, jobId);
+  if (!job) return null;
+  const s = job.render.status;
+  if (s === 'completed' || s === 'error') {
+    throw new CancelRefusedError(`job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`);
+  }
+  if (owner) {
+    const others = await db.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('render_id', '=', job.render.id)
+      .where('customer_id', '<>', owner.customerId)
+      .executeTakeFirstOrThrow();
+    if (Number(others.n) > 0) {
+      throw new CancelRefusedError(`job ${jobId} shares its render with another customer's identical request: only an operator can cancel it (render-farm jobs cancel)`);
+    }
+  }
+  if (!(await cancelRender(db.db, job.render.id))) throw new CancelRefusedError(`job ${jobId} ended while cancelling it; see its status`);
+  return owner ? getJobForCustomer(db, jobId, owner) : getJob(db, jobId);
 }
 
 /**

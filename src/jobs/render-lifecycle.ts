@@ -6,6 +6,7 @@
  *                │                 │ └─fail─> error
  *                └──requeue / release (transient failure, dead or draining worker)
  *   error / completed ─reopen (retry, or asked for again)─> queued
+ *   queued / processing ─cancel (an operator)─> error (CANCELLED_MESSAGE; its chunks too)
  *   completed ─expire (retention removes its files)─> error (expired_at set; reopened when asked for again)
  *
  * A large render is split instead of rendered by its claiming task (planChunks): it stays
@@ -237,6 +238,36 @@ export async function failRender(db: Q, renderId: string, by: RenderFence, reaso
   const q = db.updateTable('renders').set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW }).where('id', '=', renderId);
   const r = await fenceRender(q, by).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
+}
+
+/** What a cancelled render's job object says (status error: the spec's statuses have no other end). */
+export const CANCELLED_MESSAGE = 'cancelled: an operator cancelled this render (jobs cancel, the console or POST /render-build/{jobId}/cancel); retry it to render it again';
+
+/**
+ * An operator's cancel (issue 21): a queued or processing render ends in error with
+ * CANCELLED_MESSAGE, and the queued or processing chunks of its current plan with it. Not
+ * fenced: it is nobody's claim. A worker on it finds out on its next progress write (fenced,
+ * so it returns a Stale) and stops (run-attempt.ts); its queue job then finds nothing to do.
+ * Undefined when the render had already ended.
+ */
+export async function cancelRender(db: Q, renderId: string): Promise<{ id: string; chunk_plan: string | null } | undefined> {
+  const row = await db
+    .updateTable('renders')
+    .set({ status: 'error', error: CANCELLED_MESSAGE, finished_at: NOW, updated_at: NOW })
+    .where('id', '=', renderId)
+    .where('status', 'in', ['queued', 'processing'])
+    .returning(['id', 'chunk_plan'])
+    .executeTakeFirst();
+  if (row?.chunk_plan) {
+    await db
+      .updateTable('render_chunks')
+      .set({ status: 'error', error: 'cancelled', finished_at: NOW, updated_at: NOW })
+      .where('render_id', '=', renderId)
+      .where('plan', '=', row.chunk_plan)
+      .where('status', 'in', ['queued', 'processing'])
+      .execute();
+  }
+  return row;
 }
 
 /** A transient failure: queued again (graphile-worker retries the queue job), the reason kept; by its holder. */

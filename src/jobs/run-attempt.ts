@@ -94,17 +94,27 @@ export interface RenderAttemptTools {
   onProgress(p: RenderProgress): void;
 }
 
+/** A progress write's Stale for a row that ended in error while this worker rendered it (a cancel). */
+function endedMeanwhile(r: unknown): boolean {
+  return typeof r === 'object' && r !== null && (r as Partial<Stale>).held === false && (r as Stale).status === 'error';
+}
+
 /** runAttempt for the tasks that render pixels (render, render-chunk): a time bound, a scratch dir and throttled progress around the work. */
 export async function runRenderAttempt(a: RenderAttempt, work: (t: RenderAttemptTools) => Promise<void>): Promise<void> {
   const tmp = await makeTempDir(a.scratch);
   const timeout = AbortSignal.timeout(a.timeoutMs);
-  const signal = AbortSignal.any([timeout, a.helpers.abortSignal]);
+  // a progress write that finds the row ended in error (cancelled: jobs cancel) stops the work;
+  // its fail/retry write then finds the row ended too and records nothing (Stale)
+  const ended = new AbortController();
+  const signal = AbortSignal.any([timeout, a.helpers.abortSignal, ended.signal]);
   let lastWrite = 0;
   const onProgress = (p: RenderProgress) => {
     const now = Date.now();
     if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
     lastWrite = now;
-    void a.progress(p).catch(() => {});
+    void a.progress(p).then((r) => {
+      if (endedMeanwhile(r)) ended.abort(new Error(`${a.during} was stopped: it was cancelled meanwhile`));
+    }, () => {});
   };
   try {
     await runAttempt({ ...a, timeout: { signal: timeout, ms: a.timeoutMs } }, () => work({ tmp, signal, onProgress }));

@@ -220,3 +220,24 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
     store: { bytes: u.renderBytes, renders: u.renders, sweptRenders: u.sweptRenders, sweptBytes: u.sweptBytes },
   };
 }
+
+/** One minute of finished renders. */
+export interface MinuteCount {
+  /** the minute's start */
+  t: Date;
+  count: number;
+}
+
+/**
+ * Renders finished (completed) per minute over the last `minutes`, oldest first, empty minutes
+ * included: the web console's overview chart.
+ */
+export async function rendersPerMinute(db: Db, minutes = 60): Promise<MinuteCount[]> {
+  const rows = await sql<{ t: Date; count: number }>`
+    SELECT m.t, count(r.id)::int AS count
+      FROM generate_series(date_trunc('minute', now()) - make_interval(mins => ${minutes - 1}), date_trunc('minute', now()), interval '1 minute') AS m(t)
+      LEFT JOIN renders r ON r.status = 'completed' AND r.finished_at >= m.t AND r.finished_at < m.t + interval '1 minute'
+     GROUP BY m.t
+     ORDER BY m.t`.execute(db.db);
+  return rows.rows.map((r) => ({ t: new Date(r.t), count: r.count }));
+}

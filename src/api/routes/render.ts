@@ -7,7 +7,7 @@ import { getBuild } from '../../catalog/repository.js';
 import { checkPartsMap } from '../../model/parts-map.js';
 import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
-import { getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
+import { cancelJob, getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
 import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { touchDue, touchRender } from '../../jobs/render-touch.js';
 import { jobView } from '../../jobs/job-view.js';
@@ -122,6 +122,15 @@ export function renderRoutes(ctx: ApiContext): Router {
     if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     // retention's last-requested time: written at most once a minute, and never waited for
     if (touchDue(job.render.last_requested_at)) touchRender(ctx.db.db, job.render.id).catch((err: Error) => ctx.log.debug({ err: err.message }, 'last-requested not recorded'));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
+  });
+  // cancel (issue 21): the customer's own job, unless another customer's identical request shares its render (409)
+  r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), async (req, res) => {
+    const id = String(req.params.jobId);
+    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    const job = await cancelJob(ctx.db, id, req.principal!);
+    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
   });

@@ -1,0 +1,150 @@
+/**
+ * The web console's JSON shapes (issue 21), as the server sends them: the pages import these
+ * types only (`import type`), so the two sides cannot drift. Times are ISO 8601 strings. Job
+ * statuses are the API's four: a cancelled job is `error` with an error starting `cancelled:`.
+ */
+
+/** POST /console/api/session and GET /console/api/me. */
+export interface SessionInfo {
+  csrf: string;
+  expiresAt: string;
+  customer: string;
+  /** an admin key: every customer's jobs, the keys and webhooks pages */
+  admin: boolean;
+  environment: string;
+}
+
+export interface OverviewWorker {
+  id: string;
+  /** host:pid */
+  host: string;
+  backend: string;
+  state: 'idle' | 'busy' | 'gone';
+  /** the job it renders (null when idle, or another customer's job on a non-admin session) */
+  job: string | null;
+  /** always null for now: a worker's current chunk is on the job page's timeline */
+  chunk: number | null;
+  fps: number | null;
+  lastSeen: string;
+}
+
+export interface Overview {
+  workers: OverviewWorker[];
+  queues: { kind: string; waiting: number; running: number }[];
+  /** renders completed per minute, the last 60 minutes, oldest first */
+  perMinute: { t: string; count: number }[];
+  failures: { hour: number; day: number };
+  store: { bytes: number; renders: number };
+}
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
+
+export interface JobSummary {
+  id: string;
+  status: JobStatus;
+  progress: number;
+  format: string;
+  /** `pregen` (the pregenerated cache's renders) or `render` */
+  kind: 'render' | 'pregen';
+  customer: string;
+  environment: string;
+  createdAt: string;
+  updatedAt: string;
+  error: string | null;
+}
+
+/** GET /console/api/jobs: newest first; `next` is the `before` of the next page. */
+export interface JobsPage {
+  jobs: JobSummary[];
+  next: string | null;
+}
+
+/** A sprite sheet's geometry (src/model/sprite-layout.ts, as the job object reports it). */
+export type SpriteLayoutView = Record<string, number>;
+
+export interface JobFull extends JobSummary {
+  request: unknown;
+  estimatedCostS: number | null;
+  attempts: number;
+  shareCode: string | null;
+  /** URLs of the files (completed jobs), null otherwise */
+  result: { video?: string; sprite?: string; screenshot?: string; spriteLayout?: SpriteLayoutView | null } | null;
+}
+
+export interface ChunkView {
+  idx: number;
+  /** frames [start, end) */
+  start: number;
+  end: number;
+  status: string;
+  worker: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  framesDone: number;
+  attempts: number;
+  error: string | null;
+}
+
+/** GET /console/api/jobs/:id */
+export interface JobDetailView {
+  job: JobFull;
+  chunks: ChunkView[];
+}
+
+/** One `event: job` of GET /console/api/events (SSE). */
+export interface JobEvent {
+  id: string;
+  status: JobStatus;
+  progress: number;
+  error?: string | null;
+}
+
+export interface CatalogPart {
+  id: string;
+  name: string;
+  category: string;
+  specs: Record<string, unknown>;
+  thumbnail: string | null;
+}
+
+export interface CatalogBuild {
+  shareCode: string;
+  name: string;
+  parts: { id: string; name: string; category: string }[];
+}
+
+export interface PregenEntry {
+  build: string;
+  format: string;
+  size: string;
+  status: 'ok' | 'stale' | 'missing';
+  url?: string;
+}
+
+export interface KeyView {
+  id: string;
+  prefix: string;
+  customer: string;
+  scopes: string[];
+  admin: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  customer: string;
+  events: string[];
+  disabledAt: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  event: string;
+  status: string;
+  attempts: number;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+}

@@ -1,0 +1,176 @@
+/** @jsxImportSource preact */
+/**
+ * One job in full: its request, cost estimate, attempts and error, its chunks as a timeline per
+ * worker, and its result (the video in a player, the sprite as a turntable, the still), with
+ * retry and cancel behind a confirmation. Events for this job reload it, so progress, chunks and
+ * the result appear without a page reload.
+ */
+import { useState } from 'preact/hooks';
+import type { JobDetailView, JobFull, JobStatus } from '../console-api.js';
+import { ChunkTimeline } from './chunk-timeline.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+import { ErrorNote } from './error-note.js';
+import { duration, when } from './format.js';
+import { href } from './hash-router.js';
+import { apiCall } from './http.js';
+import { useJobEvents } from './job-events.js';
+import { ProgressBar } from './progress-bar.js';
+import { Turntable } from './turntable.js';
+import { useFetch } from './use-fetch.js';
+
+type Action = 'retry' | 'cancel';
+
+const CAN: Record<Action, (status: string) => boolean> = {
+  // a cancelled job is an error too (the spec's statuses have no other end)
+  retry: (s) => s === 'error',
+  cancel: (s) => s === 'queued' || s === 'processing',
+};
+
+/** The page of job `id`. */
+export function JobDetailPage({ id }: { id: string }) {
+  const { data, error, reload } = useFetch<JobDetailView>(`/jobs/${encodeURIComponent(id)}`);
+  const [live, setLive] = useState<{ status: JobStatus; progress: number } | null>(null);
+  const [asking, setAsking] = useState<Action | null>(null);
+  const [actionError, setActionError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  useJobEvents((e) => {
+    if (e.id !== id) return;
+    setLive({ status: e.status, progress: e.progress });
+    reload();
+  });
+  if (!data) {
+    return (
+      <section class="page job">
+        <h2>Job {id}</h2>
+        <ErrorNote error={error} />
+        {error ? null : <p class="muted">Loading…</p>}
+      </section>
+    );
+  }
+  // the fetched row is newer than an event that arrived before it
+  const job: JobFull = live && data.job.status !== 'completed' && data.job.status !== 'error' ? { ...data.job, ...live } : data.job;
+  const run = async (action: Action) => {
+    setAsking(null);
+    setBusy(true);
+    setActionError(null);
+    try {
+      await apiCall('POST', `/jobs/${encodeURIComponent(id)}/${action}`);
+      setLive(null);
+      reload();
+    } catch (err) {
+      setActionError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="page job" data-job={job.id} data-status={job.status}>
+      <p class="crumbs">
+        <a href={href('jobs')}>Jobs</a> / <code>{job.id}</code>
+      </p>
+      <h2>
+        {job.format} job <span class={`badge status-${job.status}`}>{job.status}</span>
+      </h2>
+      <ProgressBar value={job.progress} status={job.status} />
+      <div class="actions">
+        {(['retry', 'cancel'] as const).map((a) =>
+          CAN[a](job.status) ? (
+            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={busy} onClick={() => setAsking(a)}>
+              {a === 'retry' ? 'Retry' : 'Cancel'}
+            </button>
+          ) : null,
+        )}
+      </div>
+      <ErrorNote error={actionError} />
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking === 'retry' ? 'Retry this job?' : 'Cancel this job?'}
+        confirmLabel={asking === 'retry' ? 'Retry' : 'Cancel the job'}
+        onConfirm={() => asking && run(asking)}
+        onCancel={() => setAsking(null)}
+      >
+        {asking === 'retry' ? <p>The render is queued again from the start, as `render-farm jobs retry` does.</p> : <p>A queued job is cancelled at once; a running one is asked to stop.</p>}
+      </ConfirmDialog>
+      {job.error ? (
+        <div class="job-error" role="alert" data-error>
+          <h3>Error</h3>
+          <pre>{job.error}</pre>
+        </div>
+      ) : null}
+      <dl class="facts">
+        <dt>customer</dt>
+        <dd>
+          {job.customer} ({job.environment})
+        </dd>
+        <dt>kind</dt>
+        <dd>{job.kind}</dd>
+        <dt>cost estimate</dt>
+        <dd>{job.estimatedCostS !== null ? `${duration(job.estimatedCostS)} of worker time` : '-'}</dd>
+        <dt>attempts</dt>
+        <dd data-attempts={String(job.attempts)}>{job.attempts}</dd>
+        <dt>created</dt>
+        <dd>{when(job.createdAt)}</dd>
+        <dt>updated</dt>
+        <dd>{when(job.updatedAt)}</dd>
+      </dl>
+      <Result job={job} />
+      {data.chunks.length > 0 ? (
+        <>
+          <h3>Chunks</h3>
+          <ChunkTimeline chunks={data.chunks} />
+          <table class="chunks">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>frames</th>
+                <th>status</th>
+                <th>worker</th>
+                <th>done</th>
+                <th>time</th>
+                <th>attempts</th>
+                <th>error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.chunks.map((c) => (
+                <tr key={c.idx} data-chunk={String(c.idx)}>
+                  <td>{c.idx}</td>
+                  <td>
+                    {c.start}-{c.end - 1}
+                  </td>
+                  <td>
+                    <span class={`badge status-${c.status}`}>{c.status}</span>
+                  </td>
+                  <td>{c.worker ?? '-'}</td>
+                  <td>
+                    {c.framesDone}/{c.end - c.start}
+                  </td>
+                  <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
+                  <td>{c.attempts}</td>
+                  <td class="error-cell">{c.error ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      <h3>Request</h3>
+      <pre class="request">{JSON.stringify(job.request, null, 2)}</pre>
+    </section>
+  );
+}
+
+/** The finished files: a player, a turntable, a still. */
+function Result({ job }: { job: JobFull }) {
+  const r = job.result;
+  if (!r || (!r.video && !r.sprite && !r.screenshot)) return null;
+  return (
+    <div class="result">
+      <h3>Result</h3>
+      {r.video ? <video class="result-video" src={r.video} controls preload="metadata" playsInline /> : null}
+      {r.sprite && r.spriteLayout ? <Turntable url={r.sprite} layout={r.spriteLayout} /> : null}
+      {r.sprite && !r.spriteLayout ? <img class="result-sheet" src={r.sprite} alt="sprite sheet" /> : null}
+      {r.screenshot ? <img class="result-still" src={r.screenshot} alt="still" /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+/** @jsxImportSource preact */
+/**
+ * The jobs list: filters (status, customer, environment, format, kind) kept in the hash so a
+ * filtered list can be linked, newest first, paged by cursor, with progress bars that move with
+ * the live job events (no reload; a job the list has not seen reloads the first page).
+ */
+import { useState } from 'preact/hooks';
+import type { JobSummary, JobsPage as JobsPageData } from '../console-api.js';
+import { ErrorNote } from './error-note.js';
+import { ago, shortId } from './format.js';
+import { href, navigate, type Route } from './hash-router.js';
+import { useJobEvents } from './job-events.js';
+import { ProgressBar } from './progress-bar.js';
+import { useFetch } from './use-fetch.js';
+
+const FILTERS = ['status', 'customer', 'environment', 'format', 'kind'] as const;
+const PAGE_SIZE = 25;
+
+/** `route.query`: the filters and `before` (the page's cursor). */
+export function JobsPage({ route }: { route: Route }) {
+  const q = route.query;
+  const params = new URLSearchParams();
+  for (const f of [...FILTERS, 'before'] as const) {
+    const v = q.get(f);
+    if (v) params.set(f, v);
+  }
+  params.set('limit', String(PAGE_SIZE));
+  const { data, error, reload } = useFetch<JobsPageData>(`/jobs?${params}`);
+  const [live, setLive] = useState<Record<string, Partial<JobSummary>>>({});
+  const firstPage = !q.get('before');
+  useJobEvents((e) => {
+    const known = data?.jobs.some((j) => j.id === e.id);
+    if (known) setLive((l) => ({ ...l, [e.id]: { status: e.status, progress: e.progress, ...(e.error !== undefined ? { error: e.error } : {}) } }));
+    else if (firstPage) reload();
+  });
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, q.get(f) ?? undefined]));
+  const apply = (next: Record<string, string>) => {
+    setLive({});
+    navigate(href('jobs', next));
+  };
+  return (
+    <section class="page jobs">
+      <h2>Jobs</h2>
+      <FilterForm key={q.toString()} initial={filters} onApply={apply} />
+      <ErrorNote error={error} />
+      <table class="jobs-table">
+        <thead>
+          <tr>
+            <th>job</th>
+            <th>status</th>
+            <th>progress</th>
+            <th>format</th>
+            <th>kind</th>
+            <th>customer</th>
+            <th>env</th>
+            <th>created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.jobs.length === 0 ? (
+            <tr>
+              <td colSpan={8} class="muted">
+                No jobs match.
+              </td>
+            </tr>
+          ) : null}
+          {data?.jobs.map((j0) => {
+            const j = { ...j0, ...live[j0.id] };
+            return (
+              <tr key={j.id} data-job={j.id} data-status={j.status}>
+                <td>
+                  <a href={href('jobs', j.id)} title={j.id}>
+                    {shortId(j.id)}
+                  </a>
+                </td>
+                <td>
+                  <span class={`badge status-${j.status}`}>{j.status}</span>
+                </td>
+                <td>
+                  <ProgressBar value={j.progress} status={j.status} />
+                </td>
+                <td>{j.format}</td>
+                <td>{j.kind}</td>
+                <td>{j.customer}</td>
+                <td>{j.environment}</td>
+                <td title={j.createdAt}>{ago(j.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <nav class="pager">
+        {!firstPage ? (
+          <a href={href('jobs', filters)} class="button secondary">
+            Newest
+          </a>
+        ) : null}
+        {data?.next ? (
+          <a href={href('jobs', { ...filters, before: data.next })} class="button secondary" data-action="older">
+            Older
+          </a>
+        ) : null}
+      </nav>
+    </section>
+  );
+}
+
+const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
+  // a cancelled job ends in error (its message says it was cancelled)
+  status: ['queued', 'processing', 'completed', 'error'],
+  environment: ['prod', 'staging'],
+  format: ['video', 'sprite', 'screenshot'],
+  // pregen: the pregenerated cache's own renders; render: everyone else's
+  kind: ['render', 'pregen'],
+};
+
+/** The filter fields; their own state, so a live re-render of the list keeps what is being typed. */
+function FilterForm({ initial, onApply }: { initial: Record<string, string | undefined>; onApply: (f: Record<string, string>) => void }) {
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(FILTERS.map((f) => [f, initial[f] ?? ''])));
+  const set = (f: string) => (e: Event) => setValues((v) => ({ ...v, [f]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value }));
+  return (
+    <form
+      class="filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])));
+      }}
+    >
+      {FILTERS.map((f) => {
+        const choices = CHOICES[f];
+        return (
+          <label key={f}>
+            {f}
+            {choices ? (
+              <select name={f} value={values[f]} onChange={set(f)}>
+                <option value="">any</option>
+                {choices.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input name={f} value={values[f]} onInput={set(f)} placeholder="any" />
+            )}
+          </label>
+        );
+      })}
+      <button type="submit">Filter</button>
+    </form>
+  );
+}

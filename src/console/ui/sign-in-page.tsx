@@ -1,0 +1,50 @@
+/** @jsxImportSource preact */
+/**
+ * Sign-in: an API key with the `console` scope (or an admin key) is exchanged for a session
+ * cookie. The key lives only in the form field: it is cleared as soon as the call is made and
+ * kept in no storage; the page keeps only the session's CSRF token.
+ */
+import { useState } from 'preact/hooks';
+import type { SessionInfo } from '../console-api.js';
+import { ErrorNote } from './error-note.js';
+import { apiCall } from './http.js';
+
+/** Calls `onSignedIn` with the new session. */
+export function SignInPage({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void }) {
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const field = form.elements.namedItem('key') as HTMLInputElement;
+    const body = { key: field.value.trim() };
+    field.value = ''; // the field is the key's only copy in the page: emptied before the answer
+    setBusy(true);
+    setError(null);
+    try {
+      const s = await apiCall<SessionInfo>('POST', '/session', body);
+      onSignedIn(s);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      body.key = '';
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="sign-in">
+      <form onSubmit={submit} autocomplete="off">
+        <h1>render-farm console</h1>
+        <p class="muted">Sign in with an API key that has the console scope (admin keys have it).</p>
+        <label>
+          API key
+          <input name="key" type="password" required autocomplete="off" spellcheck={false} placeholder="rfk_prod_..." />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <ErrorNote error={error} />
+      </form>
+    </main>
+  );
+}
