@@ -22,7 +22,7 @@ export interface OverviewWorker {
   state: 'idle' | 'busy' | 'gone';
   /** the job it renders (null when idle, or another customer's job on a non-admin session) */
   job: string | null;
-  /** always null for now: a worker's current chunk is on the job page's timeline */
+  /** the chunk (index) of a split render it renders now (the job page's timeline has them all) */
   chunk: number | null;
   fps: number | null;
   lastSeen: string;

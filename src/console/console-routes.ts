@@ -192,7 +192,7 @@ export function consoleRoutes(ctx: ApiContext): Router {
         backend: w.backend,
         state: w.state === 'rendering' ? 'busy' : w.state === 'idle' ? 'idle' : 'gone',
         job: mine ? (mine.get(w.id) ?? null) : w.jobId,
-        chunk: null,
+        chunk: w.chunk,
         fps: w.fps,
         lastSeen: new Date(snap.at.getTime() - w.heartbeatAgoS * 1000).toISOString(),
       })),

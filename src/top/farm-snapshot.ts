@@ -21,6 +21,8 @@ export interface WorkerRow {
   progress: number | null;
   /** frames/s of the current render, estimated from its progress */
   fps: number | null;
+  /** the chunk (index) of a split render this worker renders now; null when it renders none */
+  chunk: number | null;
   heartbeatAgoS: number;
 }
 
@@ -156,10 +158,12 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
   const byWorker = new Map<string, RenderJoined>();
   for (const r of running.rows) if (r.worker_id && !byWorker.has(r.worker_id)) byWorker.set(r.worker_id, r);
   // workers rendering chunks of split renders (of their current plan)
-  const chunkWorkers = await sql<{ worker_id: string; render_id: string }>`
-    SELECT c.worker_id, c.render_id FROM render_chunks c JOIN renders r ON r.id = c.render_id AND r.chunk_plan = c.plan
+  const chunkWorkers = await sql<{ worker_id: string; render_id: string; idx: number }>`
+    SELECT c.worker_id, c.render_id, c.idx FROM render_chunks c JOIN renders r ON r.id = c.render_id AND r.chunk_plan = c.plan
      WHERE c.status = 'processing' AND r.status = 'processing' AND c.worker_id IS NOT NULL`.execute(db.db);
+  const chunkOf = new Map<string, number>();
   for (const c of chunkWorkers.rows) {
+    if (!chunkOf.has(c.worker_id)) chunkOf.set(c.worker_id, c.idx);
     const r = running.rows.find((x) => x.render_id === c.render_id);
     if (r && !byWorker.has(c.worker_id)) byWorker.set(c.worker_id, r);
   }
@@ -179,6 +183,7 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
         jobId: job?.job_id ?? null,
         progress: job ? Number(job.progress) : null,
         fps: fps !== null ? Math.round(fps * 10) / 10 : null,
+        chunk: chunkOf.get(w.id) ?? null,
         heartbeatAgoS: Math.max(0, Math.round(w.beat_s)),
       };
     });

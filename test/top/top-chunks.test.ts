@@ -34,6 +34,8 @@ describe('render-farm top with split renders', () => {
     const snap = await farmSnapshot(t.db);
     const state = Object.fromEntries(snap.workers.map((w) => [w.host, [w.state, w.jobId]]));
     expect(state).toEqual({ 'host-w-a': ['rendering', s.jobId], 'host-w-b': ['rendering', s.jobId], 'host-w-c': ['idle', null] });
+    // and which chunk each renders (the console's overview shows it)
+    expect(Object.fromEntries(snap.workers.map((w) => [w.host, w.chunk]))).toEqual({ 'host-w-a': 0, 'host-w-b': 1, 'host-w-c': null });
     expect(snap.running).toEqual([expect.objectContaining({ jobId: s.jobId, worker: '0/3 chunks' })]);
     // chunk jobs are their own kind in the QUEUE line (none locked in this fixture)
     expect(snap.queue.find((q) => q.kind === 'render-chunk')).toEqual({ kind: 'render-chunk', queued: 3, running: 0 });
