@@ -56,21 +56,31 @@ export async function submitRender(db: Db, input: SubmitInput): Promise<Submissi
   if (input.limits) checkRequestCost(estimate, input.limits, options);
 
   // fast path (cache hits, reuse): one statement finds a live render, records the request for
-  // retention (a write at most once a minute: render-touch.ts) and upserts the job. An expired
-  // render is `error` (its files are gone): the slow path below reopens and renders it again.
+  // retention (a write at most once a minute: render-touch.ts) and finds or creates the job. An
+  // existing job is only read: an upsert rewrites its row on every hit, and a write is a WAL
+  // flush per request and a row lock that serialises every client asking for the same render.
+  // It is written only when new, or to record a share code it lacks. An expired render is
+  // `error` (its files are gone): the slow path below reopens and renders it again.
+  const env = input.environment ?? 'prod';
+  const shareCode = input.shareCode ?? null;
   const hit = await sql<RenderRow & { job_id: string }>`
     WITH r AS (SELECT * FROM renders WHERE cache_key = ${key} AND status <> 'error'),
     t AS (
       UPDATE renders SET last_requested_at = now()
        WHERE id IN (SELECT id FROM r) AND last_requested_at < now() - make_interval(secs => ${TOUCH_EVERY_S})
     ),
+    e AS (
+      SELECT jobs.id, jobs.share_code FROM jobs, r
+       WHERE jobs.customer_id = ${input.customerId} AND jobs.environment = ${env} AND jobs.render_id = r.id
+    ),
     j AS (
       INSERT INTO jobs (customer_id, environment, render_id, share_code)
-      SELECT ${input.customerId}, ${input.environment ?? 'prod'}, r.id, ${input.shareCode ?? null} FROM r
+      SELECT ${input.customerId}, ${env}, r.id, ${shareCode}::text FROM r
+       WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.share_code IS NOT NULL OR ${shareCode}::text IS NULL)
       ON CONFLICT (customer_id, environment, render_id) DO UPDATE SET share_code = COALESCE(jobs.share_code, EXCLUDED.share_code)
       RETURNING id
     )
-    SELECT r.*, j.id AS job_id FROM r, j`.execute(db.db);
+    SELECT r.*, COALESCE((SELECT id FROM j), (SELECT id FROM e)) AS job_id FROM r`.execute(db.db);
   const found = hit.rows[0];
   if (found) {
     const { job_id: jobId, ...render } = found;
