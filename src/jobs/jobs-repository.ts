@@ -61,6 +61,8 @@ export interface PolledJob {
   render: ViewedRender;
 }
 
+type PolledRow = ViewedRender & { job_id: string; job_share_code: string | null; job_created_at: Date };
+
 /**
  * The poll's one statement: the job, if it is the owner's (else null, answered as 404), and the
  * request recorded for retention when the last record is a minute old (render-touch.ts), in the
@@ -68,7 +70,7 @@ export interface PolledJob {
  */
 export async function pollJob(db: Db, jobId: string, owner: JobOwner): Promise<PolledJob | null> {
   const cols = sql.join(VIEWED_RENDER_COLUMNS.map((c) => sql.ref(`r.${c}`)));
-  const { rows } = await sql<ViewedRender & { job_id: string; job_share_code: string | null; job_created_at: Date }>`
+  const compiled = sql<PolledRow>`
     WITH j AS (
       SELECT ${cols}, r.id AS render_id, j.id AS job_id, j.share_code AS job_share_code, j.created_at AS job_created_at
         FROM jobs j JOIN renders r ON r.id = j.render_id
@@ -78,7 +80,9 @@ export async function pollJob(db: Db, jobId: string, owner: JobOwner): Promise<P
       UPDATE renders SET last_requested_at = now()
        WHERE id IN (SELECT render_id FROM j) AND last_requested_at < now() - make_interval(secs => ${TOUCH_EVERY_S})
     )
-    SELECT * FROM j`.execute(db.db);
+    SELECT * FROM j`.compile(db.db);
+  // a named (prepared) statement: PostgreSQL parses and plans it once per connection
+  const { rows } = await db.pool.query<PolledRow>({ name: 'job-poll', text: compiled.sql, values: [...compiled.parameters] });
   const row = rows[0];
   if (!row) return null;
   const { job_id, job_share_code, job_created_at, ...render } = row;
