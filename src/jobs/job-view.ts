@@ -19,10 +19,19 @@ export interface JobView {
   chunks?: { total: number; done: number };
 }
 
+/** The columns of a render that its job view shows (a poll reads only these). */
+export type ViewedRender = Pick<
+  RenderRow,
+  'status' | 'format' | 'progress' | 'artifacts' | 'sprite_layout' | 'error' | 'finished_at' | 'created_at' | 'chunk_total' | 'chunks_done'
+>;
+
+/** The column names of ViewedRender, for the statements that read only them. */
+export const VIEWED_RENDER_COLUMNS = ['status', 'format', 'progress', 'artifacts', 'sprite_layout', 'error', 'finished_at', 'created_at', 'chunk_total', 'chunks_done'] as const;
+
 /** `urlFor` turns an artifact key into a client URL (the artifact store decides how). */
 export async function jobView(
   jobId: string,
-  render: RenderRow,
+  render: ViewedRender,
   urlFor: (key: string) => Promise<string>,
   extra: { shareCode?: string | null; createdAt?: Date } = {},
 ): Promise<JobView> {

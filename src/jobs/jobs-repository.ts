@@ -6,6 +6,8 @@ import { CancelRefusedError, RetryRefusedError } from './errors.js';
 import { enqueue } from './queue/add-job.js';
 import { hasRenderJob } from './queue/graphile-tables.js';
 import type { RenderRow } from './render-row.js';
+import { VIEWED_RENDER_COLUMNS, type ViewedRender } from './job-view.js';
+import { TOUCH_EVERY_S } from './render-touch.js';
 import { cancelRender, renderChunks, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
@@ -51,6 +53,42 @@ export async function getJobForCustomer(db: Db, jobId: string, owner: JobOwner):
     .where('j.environment', '=', owner.environment)
     .executeTakeFirst();
   return row ? toRecord(row) : null;
+}
+
+/** A job as a poll answers it: its render's viewed columns only. */
+export interface PolledJob {
+  jobId: string;
+  shareCode: string | null;
+  createdAt: Date;
+  render: ViewedRender;
+}
+
+type PolledRow = ViewedRender & { job_id: string; job_share_code: string | null; job_created_at: Date };
+
+/**
+ * The poll's one statement: the job, if it is the owner's (else null, answered as 404), and the
+ * request recorded for retention when the last record is a minute old (render-touch.ts), in the
+ * same round trip, so a poll is one statement whether the touch is due or not.
+ */
+export async function pollJob(db: Db, jobId: string, owner: JobOwner): Promise<PolledJob | null> {
+  const cols = sql.join(VIEWED_RENDER_COLUMNS.map((c) => sql.ref(`r.${c}`)));
+  const compiled = sql<PolledRow>`
+    WITH j AS (
+      SELECT ${cols}, r.id AS render_id, j.id AS job_id, j.share_code AS job_share_code, j.created_at AS job_created_at
+        FROM jobs j JOIN renders r ON r.id = j.render_id
+       WHERE j.id = ${jobId} AND j.customer_id = ${owner.customerId} AND j.environment = ${owner.environment}
+    ),
+    t AS (
+      UPDATE renders SET last_requested_at = now()
+       WHERE id IN (SELECT render_id FROM j) AND last_requested_at < now() - make_interval(secs => ${TOUCH_EVERY_S})
+    )
+    SELECT * FROM j`.compile(db.db);
+  // a named (prepared) statement: PostgreSQL parses and plans it once per connection
+  const { rows } = await db.pool.query<PolledRow>({ name: 'job-poll', text: compiled.sql, values: [...compiled.parameters] });
+  const row = rows[0];
+  if (!row) return null;
+  const { job_id, job_share_code, job_created_at, ...render } = row;
+  return { jobId: job_id, shareCode: job_share_code ?? null, createdAt: job_created_at, render };
 }
 
 export async function getJob(db: Db, jobId: string): Promise<JobRecord | null> {

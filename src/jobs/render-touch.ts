@@ -1,8 +1,8 @@
 /**
  * Last-requested tracking (renders.last_requested_at, sql/0013): what artifact retention sorts
- * by. Recorded on a submit (folded into submit.ts's statement), a job poll and an `/artifacts`
- * read, at most once a minute per render, so a hot render costs one small write a minute, not
- * one per request.
+ * by. Recorded on a submit and a job poll (folded into their one statement: submit.ts,
+ * jobs-repository.ts `pollJob`) and an `/artifacts` read, at most once a minute per render, so a
+ * hot render costs one small write a minute, not one per request.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -10,18 +10,6 @@ import { renderCacheKeyOf } from '../storage/artifact-key.js';
 
 /** How stale last_requested_at may be; retention's own windows are hours and days. */
 export const TOUCH_EVERY_S = 60;
-
-/** Whether a render read with this last_requested_at is due a touch (the caller saves the write when not). */
-export function touchDue(lastRequestedAt: Date | string | null | undefined, nowMs = Date.now()): boolean {
-  if (!lastRequestedAt) return true;
-  return nowMs - new Date(lastRequestedAt).getTime() >= TOUCH_EVERY_S * 1000;
-}
-
-/** Records a request of the render (no write when it was recorded within the minute). */
-export async function touchRender(db: Kysely<Database>, renderId: string): Promise<void> {
-  await sql`UPDATE renders SET last_requested_at = now()
-             WHERE id = ${renderId} AND last_requested_at < now() - make_interval(secs => ${TOUCH_EVERY_S})`.execute(db);
-}
 
 /** Most distinct renders one process remembers having touched; past it the memory starts over. */
 const REMEMBERED = 10_000;

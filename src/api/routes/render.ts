@@ -7,9 +7,8 @@ import { getBuild } from '../../catalog/repository.js';
 import { checkPartsMap } from '../../model/parts-map.js';
 import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
-import { cancelJob, getJobForCustomer, waitForJob } from '../../jobs/jobs-repository.js';
+import { cancelJob, pollJob, waitForJob } from '../../jobs/jobs-repository.js';
 import { expiredJobError } from '../../jobs/expired-jobs.js';
-import { touchDue, touchRender } from '../../jobs/render-touch.js';
 import { jobView } from '../../jobs/job-view.js';
 import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
@@ -117,11 +116,10 @@ export function renderRoutes(ctx: ApiContext): Router {
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
     if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
-    // scoped by customer and by the credential's environment
-    const job = await getJobForCustomer(ctx.db, id, req.principal!);
+    // scoped by customer and by the credential's environment; retention's last-requested time
+    // (at most a write a minute) in the same statement
+    const job = await pollJob(ctx.db, id, req.principal!);
     if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
-    // retention's last-requested time: written at most once a minute, and never waited for
-    if (touchDue(job.render.last_requested_at)) touchRender(ctx.db.db, job.render.id).catch((err: Error) => ctx.log.debug({ err: err.message }, 'last-requested not recorded'));
     res.setHeader('Cache-Control', 'no-store');
     res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
   });
