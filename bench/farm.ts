@@ -26,6 +26,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { freePort } from '../src/db/free-port.js';
 import { createLogger } from '../src/log.js';
+import { treeCpuSeconds } from './control-plane/pg-stats.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, dflt: string) => {
@@ -117,31 +118,6 @@ async function hasTaskset(): Promise<boolean> {
   return tasksetChecked;
 }
 
-/** CPU-seconds of a process and every descendant (utime+stime, plus reaped children's). */
-async function treeCpuSeconds(root: number): Promise<number> {
-  const tick = 100; // USER_HZ on Linux
-  const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const d of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    const s = await fs.readFile(`/proc/${d}/stat`, 'utf8').catch(() => null);
-    if (!s) continue;
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    // fields after the name: state ppid ... utime(14) stime(15) cutime(16) cstime(17), 1-based from pid
-    stats.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / tick });
-  }
-  let total = 0;
-  for (const [pid, st] of stats) {
-    let p: number | undefined = pid;
-    for (let hops = 0; p && hops < 64; hops++) {
-      if (p === root) {
-        total += st.cpu;
-        break;
-      }
-      p = stats.get(p)?.ppid;
-    }
-  }
-  return total;
-}
 
 async function call(key: string, method: string, url: string, body?: unknown): Promise<any> {
   const res = await fetch(server.url + url, {

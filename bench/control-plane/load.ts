@@ -6,6 +6,7 @@
  * 640x480 and 960x540 cinematic videos split in 2 and 4), the rest render whole.
  */
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
+import { createRng } from '../../farm/src/util/prng.js';
 
 /** One kind of request and its share of the new ones. */
 interface Shape {
@@ -54,17 +55,6 @@ export interface LoadResult {
   wallS: number;
 }
 
-/** A small deterministic PRNG (mulberry32), so two runs send the same mix. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pickShape(r: number): Shape {
   let acc = 0;
@@ -78,7 +68,7 @@ function pickShape(r: number): Shape {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  const rand = prng(o.salt + 1);
+  const rand = createRng(o.salt + 1);
   const bodies: Record<string, unknown>[] = [];
   const res: LoadResult = { jobIds: [], submitted: 0, repeats: 0, cached: 0, completed: 0, failed: 0, refused: {}, submitMs: [], pollMs: [], polls: 0, wallS: 0 };
   const refuse = (status: number) => (res.refused[String(status)] = (res.refused[String(status)] ?? 0) + 1);
