@@ -10,7 +10,10 @@
  * CPU-ms per frame of every process involved (Chromium, ffmpeg, Node; the full one less the
  * CPU of a stage load): on a shared machine they move less with other people's load than
  * wall times do.
+ * Per case it also prints what each pass of the frame costs on this tree's stage (passCosts:
+ * shadow map, floor mirror, bloom, FXAA, and the main pass as the rest), wall and CPU ms.
  * Flags: --quick (24 frames a case, 6 naive frames), --naive-frames N (default 24; 0 skips),
+ *        --no-passes (skip the per-pass costs),
  *        --only NAME[,NAME] (cases), --x264 (force the x264 video path), --repeat N (best of N), --json.
  *
  * --baseline <git-ref>: also builds the stage of another commit (a temporary `git worktree`
@@ -34,7 +37,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { StageBuild } from '../src/model/stage-contract.js';
+import { STAGE_PASSES, type StageBuild, type StagePass } from '../src/model/stage-contract.js';
 import type { BrowserPool } from '../src/render/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';
@@ -82,9 +85,27 @@ const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
 interface ProcStat {
   ppid: number;
   name: string;
-  /** utime + stime, ms */
+  /** Chromium's process type (gpu-process, renderer, utility, browser), ffmpeg or node */
+  kind: string;
+  /** utime + stime (+ ended children), ms */
   cpuMs: number;
   rssMb: number;
+}
+
+const kinds = new Map<number, string>();
+/** What a process is, from its command line (read once per pid). */
+function processKind(name: string, pid: number): string {
+  let kind = kinds.get(pid);
+  if (kind) return kind;
+  let cmd = '';
+  try {
+    cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // gone meanwhile
+  }
+  kind = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? (/chrom/i.test(name) ? 'browser' : /ffmpeg/.test(name) ? 'ffmpeg' : 'node');
+  kinds.set(pid, kind);
+  return kind;
 }
 
 /** This process's descendants from /proc (Linux; empty elsewhere). */
@@ -96,8 +117,10 @@ function descendants(): ProcStat[] {
       try {
         const s = readFileSync(`/proc/${d}/stat`, 'utf8');
         const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-        // utime + stime in USER_HZ (100); rss in 4 KiB pages
-        all.set(+d, { ppid: +f[1]!, name: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), cpuMs: ((+f[11]! + +f[12]!) * 1000) / 100, rssMb: (+f[21]! * 4096) / 1e6 });
+        // utime + stime (+ cutime + cstime: children that ended, such as ffmpeg at the end of
+        // a render, count with the process that reaped them) in USER_HZ (100); rss in 4 KiB pages
+        const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+        all.set(+d, { ppid: +f[1]!, name, kind: processKind(name, +d), cpuMs: ((+f[11]! + +f[12]! + +f[13]! + +f[14]!) * 1000) / 100, rssMb: (+f[21]! * 4096) / 1e6 });
       } catch {
         // the process ended meanwhile
       }
@@ -112,10 +135,6 @@ function descendants(): ProcStat[] {
   return [...all].filter(([pid]) => ours(pid)).map(([, stat]) => stat);
 }
 
-/** CPU milliseconds used so far by this process and all its descendants. */
-function treeCpuMs(): number {
-  return descendants().reduce((sum, p) => sum + p.cpuMs, 0);
-}
 
 /** Resident memory (MB) of this run's Chromium processes. */
 function chromiumRssMb(): number {
@@ -124,16 +143,27 @@ function chromiumRssMb(): number {
     .reduce((sum, p) => sum + p.rssMb, 0);
 }
 
-/** Runs fn, returning its result, wall ms and CPU ms (whole process tree). */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
-  const c0 = treeCpuMs();
+/** CPU ms so far by process kind (processKind), this process and its descendants. */
+function cpuByKind(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of descendants()) out[p.kind] = (out[p.kind] ?? 0) + p.cpuMs;
+  return out;
+}
+
+/** Runs fn, returning its result, wall ms and CPU ms (whole process tree, and by process kind). */
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number; byKind: Record<string, number> }> {
+  const c0 = cpuByKind();
   const t0 = performance.now();
   const value = await fn();
-  return { value, wall: performance.now() - t0, cpu: treeCpuMs() - c0 };
+  const wall = performance.now() - t0;
+  const c1 = cpuByKind();
+  // a process that ended meanwhile (ffmpeg) is missing from c1: its CPU is lost, as before
+  const byKind = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
+  return { value, wall, cpu: Object.values(byKind).reduce((a, b) => a + b, 0), byKind };
 }
 
 /** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
-async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; triangles: number }> {
+async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; byKind: Record<string, number>; triangles: number }> {
   return pool.use(async ({ page }) => {
     // the stage load's CPU, to take out of the full pipeline's CPU (its time is excluded too)
     const loading = await measured(
@@ -157,7 +187,59 @@ async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: num
         })()`)) as number,
     );
     await page.evaluate('window.renderStage.dispose()');
-    return { ms: m.value / frames, cpu: m.cpu / frames, loadCpu: loading.cpu, triangles: loading.value.triangles };
+    return { ms: m.value / frames, cpu: m.cpu / frames, loadCpu: loading.cpu, byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])), triangles: loading.value.triangles };
+  });
+}
+
+/**
+ * What each pass of a frame costs on the new stage: the frames timed whole, then with one pass
+ * left out at a time (renderStage.renderFrame's skip), rounds alternating; a pass's cost is the
+ * whole frame less the frame without it (wall and CPU ms per frame, best of the rounds), and
+ * "main" is what is left: the scene drawn once, its shadow lookups and the sky.
+ */
+async function passCosts(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild, rounds = 2): Promise<Record<string, { ms: number; cpu: number }>> {
+  return pool.use(async ({ page }) => {
+    await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`);
+    const variants: Array<StagePass | 'none'> = ['none', ...STAGE_PASSES];
+    const best = new Map<string, { ms: number; cpu: number }>();
+    for (let k = 0; k < rounds; k++) {
+      for (const v of k % 2 ? [...variants].reverse() : variants) {
+        const skip = JSON.stringify(v === 'none' ? [] : [v]);
+        // a finished frame of this variant first: the timed loop starts from an idle GPU
+        await page.evaluate(`(() => {
+          window.renderStage.renderFrame(0, ${skip});
+          const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
+          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+        })()`);
+        const m = await measured(
+          async () =>
+            (await page.evaluate(`(() => {
+              const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
+              const t0 = performance.now();
+              for (let i = 0; i < ${frames}; i++) window.renderStage.renderFrame(i, ${skip});
+              gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+              return performance.now() - t0;
+            })()`)) as number,
+        );
+        const got = { ms: m.value / frames, cpu: m.cpu / frames };
+        const was = best.get(v);
+        best.set(v, { ms: Math.min(was?.ms ?? Infinity, got.ms), cpu: Math.min(was?.cpu ?? Infinity, got.cpu) });
+      }
+    }
+    await page.evaluate('window.renderStage.dispose()');
+    const whole = best.get('none')!;
+    const out: Record<string, { ms: number; cpu: number }> = {};
+    let ms = whole.ms;
+    let cpu = whole.cpu;
+    for (const p of STAGE_PASSES) {
+      const without = best.get(p)!;
+      out[p] = { ms: Math.max(0, whole.ms - without.ms), cpu: Math.max(0, whole.cpu - without.cpu) };
+      ms -= out[p].ms;
+      cpu -= out[p].cpu;
+    }
+    out.main = { ms, cpu };
+    out.frame = whole;
+    return out;
   });
 }
 
@@ -208,9 +290,11 @@ async function baselineStage(ref: string): Promise<{ bundle: () => Promise<{ htm
 }
 
 interface CaseResult {
-  pure: { ms: number; cpu: number; loadCpu: number };
+  pure: { ms: number; cpu: number; loadCpu: number; byKind: Record<string, number> };
   full: number;
   cpuFull: number;
+  /** CPU ms per frame of the full pipeline by process kind (the stage load not taken out) */
+  fullByKind: Record<string, number>;
   r: RenderResult;
   triangles: number;
 }
@@ -222,7 +306,8 @@ async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOption
     renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(tmp, name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
   );
   const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
-  return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, r: m.value, triangles: pure.triangles };
+  const perFrame = (k: Record<string, number>) => Object.fromEntries(Object.entries(k).map(([kind, ms]) => [kind, ms / m.value.frames]));
+  return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, fullByKind: perFrame(m.byKind), r: m.value, triangles: pure.triangles };
 }
 
 interface BenchModels {
@@ -298,6 +383,13 @@ async function modelProbes(m: BenchModels): Promise<void> {
   }
 }
 
+/** "gpu-process 150->170 renderer 2->14 ...": CPU ms per frame by process kind, pure -> full. */
+function byProcess(pure: Record<string, number>, full: Record<string, number>): string {
+  const keys = [...new Set([...Object.keys(pure), ...Object.keys(full)])].filter((k) => Math.max(pure[k] ?? 0, full[k] ?? 0) >= 0.5);
+  keys.sort((a, b) => (full[b] ?? 0) - (full[a] ?? 0));
+  return keys.map((k) => `${k} ${Math.round(pure[k] ?? 0)}->${Math.round(full[k] ?? 0)}`).join(' ');
+}
+
 const better = (a: CaseResult | null, b: CaseResult): CaseResult =>
   !a ? b : { ...(b.full < a.full ? b : a), pure: b.pure.ms < a.pure.ms ? b.pure : a.pure };
 
@@ -317,6 +409,8 @@ const info = await fast.info();
 const cold = performance.now() - coldStart;
 if (old) await old.info();
 const rows: Record<string, unknown>[] = [];
+/** per case: each pass's wall ms / CPU ms per frame (passCosts) */
+const passRows: Record<string, unknown>[] = [];
 const load = () => os.loadavg()[0]!.toFixed(2);
 console.log(
   `stage: farm${baseline ? ` vs baseline ${baseline.commit} (${baselineRef})` : ''}; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
@@ -352,6 +446,10 @@ try {
       tail_ms: r.timings.encode,
       cpu_pure: Math.round(pure.cpu),
       cpu_full: Math.round(now!.cpuFull),
+      cpu_full_over_pure: +(now!.cpuFull / pure.cpu).toFixed(2),
+      // where the CPU goes, ms per frame by process (pure loop -> full pipeline; the full one
+      // includes the stage load, ~load CPU / frames)
+      cpu_by_process: byProcess(pure.byKind, now!.fullByKind),
       mb: +(r.files[0]!.bytes / 1e6).toFixed(2),
       triangles: now!.triangles,
       load: loadAtStart,
@@ -370,6 +468,12 @@ try {
     }
     rows.push(row);
     console.log(JSON.stringify(row));
+    if (!models && !args.includes('--no-passes')) {
+      const p = await passCosts(fast, o, frames, demo);
+      const fmt = (x: { ms: number; cpu: number }) => `${x.ms.toFixed(1)}/${Math.round(x.cpu)}`;
+      passRows.push({ case: c.name, ...Object.fromEntries(Object.entries(p).map(([k, v]) => [k, fmt(v)])) });
+      console.log(JSON.stringify({ case: c.name, passes_ms_cpu: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, { ms: +v.ms.toFixed(1), cpu: Math.round(v.cpu) }])) }));
+    }
   }
 } finally {
   if (models) await modelProbes(models);
@@ -415,3 +519,7 @@ else if (baseline || models) {
     })),
   );
 } else console.table(rows);
+if (passRows.length > 0 && !args.includes('--json')) {
+  console.log('\nper pass, this tree: wall ms / CPU ms per frame (a pass = the frame less the frame without it; main = the rest)');
+  console.table(passRows);
+}

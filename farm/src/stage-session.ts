@@ -5,7 +5,7 @@
  */
 import * as THREE from 'three';
 import type { Category, Part } from '../../src/model/part.js';
-import type { ParsedStageOptions, StageBuild, StageInfo } from '../../src/model/stage-contract.js';
+import type { ParsedStageOptions, StageBuild, StageInfo, StagePass } from '../../src/model/stage-contract.js';
 import { buildBuildGroup, buildPartModel } from './build-scene.js';
 import { loneModel, type ModelTemplates } from './layout/model-placement.js';
 import { buildBackground } from './scene/background.js';
@@ -190,16 +190,17 @@ export class StageSession {
     return target.texture;
   }
 
-  /** Turns the build to frame `index` of the turn and draws it (synchronous). */
-  renderFrame(index: number): void {
+  /** Turns the build to frame `index` of the turn and draws it (synchronous); `skip`: passes left out (bench only). */
+  renderFrame(index: number, skip?: readonly StagePass[]): void {
     const frames = this.options.frames;
     const i = Number.isFinite(index) ? Math.floor(index) : 0;
     const k = ((i % frames) + frames) % frames;
     this.turntable.rotation.y = HERO_YAW + (k / frames) * Math.PI * 2;
     this.seasonal?.update(k, frames);
-    this.renderer.shadowMap.needsUpdate = true;
-    this.reflection?.update(this.renderer, this.scene, this.camera);
-    if (this.post) this.post.render();
+    // skipped: the map of the last frame stays (its lookups in the main pass still cost)
+    this.renderer.shadowMap.needsUpdate = !skip?.includes('shadow');
+    if (!skip?.includes('mirror')) this.reflection?.update(this.renderer, this.scene, this.camera);
+    if (this.post) this.post.render(skip);
     else this.renderer.render(this.scene, this.camera);
   }
 

@@ -6,7 +6,7 @@
  * page (`/models/<sha256>.glb`) and kept parsed across loads (models/glb-library.ts).
  */
 import * as THREE from 'three';
-import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions } from '../../src/model/stage-contract.js';
+import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions, type StagePass } from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
 import { GlbLibrary } from './models/glb-library.js';
 import { lodReady } from './models/model-lod.js';
@@ -101,9 +101,9 @@ function loaded(build: StageBuild, input: StageOptions): StageInfo | null {
   return { ...session.info, warnings: [...session.info.warnings] };
 }
 
-function renderFrame(index: number): void {
+function renderFrame(index: number, skip?: readonly StagePass[]): void {
   if (!session) throw new Error('renderFrame called before load()');
-  session.renderFrame(index);
+  session.renderFrame(index, skip);
 }
 
 function dispose(): void {

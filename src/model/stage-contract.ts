@@ -202,6 +202,13 @@ export interface GlInfo {
   maxTextureSize: number;
 }
 
+/**
+ * The passes of a frame besides the main one, for per-pass timing (bench:render): the key
+ * light's shadow map, the floor mirror (its pass and blur), the bloom mask and blurs, FXAA.
+ */
+export const STAGE_PASSES = ['shadow', 'mirror', 'bloom', 'fxaa'] as const;
+export type StagePass = (typeof STAGE_PASSES)[number];
+
 export interface StageApi {
   /** WebGL vendor/renderer strings (the GL self-test). Throws when WebGL is unavailable. */
   glInfo(): GlInfo;
@@ -213,8 +220,11 @@ export interface StageApi {
    * one render on a worker skip the scene build (~1-2 s each).
    */
   loaded(build: StageBuild, options: StageOptions): StageInfo | null;
-  /** Poses the scene at frame `index` of `options.frames` (turn angle index*360/frames) and renders it. Deterministic. */
-  renderFrame(index: number): void;
+  /**
+   * Poses the scene at frame `index` of `options.frames` (turn angle index*360/frames) and renders it. Deterministic.
+   * `skip` leaves passes out (bench:render's per-pass costs only: the frame is then incomplete).
+   */
+  renderFrame(index: number, skip?: readonly StagePass[]): void;
   /** The canvas the frames are drawn on (for capture with toBlob / WebCodecs). */
   canvas(): HTMLCanvasElement;
   /** Frees the scene's GPU resources. */

@@ -1,23 +1,28 @@
 /**
  * The capture loop that runs inside the stage page: renders frames in order and, per frame,
  * any of
- *   - a copy into a sprite-sheet row (2D OffscreenCanvas drawImage, a GPU copy); each full
- *     row is read back once (getImageData) and POSTed raw: sprites;
- *   - an H.264 chunk from WebCodecs' VideoEncoder fed with `new VideoFrame(canvas)`: video;
+ *   - a read of the frame straight into its cell of a sprite-sheet row (readTopDown); each
+ *     full row is POSTed raw: sprites;
+ *   - an H.264 chunk from WebCodecs' VideoEncoder, fed with a VideoFrame of the frame's
+ *     pixels as readTopDown read them: video;
  *   - a `canvas.toBlob` image (JPEG/PNG): the x264 fallback, transparent frames, stills;
  *   - raw RGBA of the hero frame (gl.readPixels, rows bottom-up): the lossless screenshot.
  * Everything is POSTed as a Blob body to the loopback stage server. Up to `window` uploads
  * are in flight; the server acknowledges one only once its consumer took it (bounds memory).
  *
- * Measured on 2 cores, 512x512 cinematic DEMO-GLASS, CPU ms per frame on top of the ~165-205
- * the render costs (all processes; shared machine, +-10): toBlob JPEG 0.95 +25 in the page,
- * then ~3 for sharp to decode it; drawImage into the row +22, and Node copies rows at ~3.
- * Per-frame 1 MB uploads were the trap: with CDP request interception and a typed-array body
- * they cost +95 in Node, +60 in the browser process and +64 in the renderer (the body is
- * copied into DevTools events); a Blob body without interception ~+25 in all, hence one
- * upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
- * Video: WebCodecs replaces JPEG encode + ffmpeg's JPEG decode + x264 by one encode in the
- * GPU process, which the render leaves partly idle (llvmpipe keeps ~1.7 of 2 cores busy).
+ * How the frame leaves the GPU decides most of the capture cost. Measured on 2 cores (Mesa
+ * llvmpipe), DEMO-GLASS fast, CPU ms per frame of every process, best of 3 (2026-11-26):
+ *   720p video: render alone 75; `new VideoFrame(canvas)` into the encoder 145 (Chromium's GPU
+ *   process copies and converts the canvas for the encoder: +55 there); readPixels (after a
+ *   flipping blit) into a VideoFrame from that buffer 87, of which OpenH264 ~8 and the RGB to
+ *   YUV conversion a few, both in the renderer.
+ *   512x512 sheet rows: 2D drawImage into a row canvas + getImageData 51; readPixels into the
+ *   row 43; render alone 41.
+ * Older figures (512x512 cinematic): toBlob JPEG 0.95 +25 in the page, then ~3 for sharp to
+ * decode it. Per-frame 1 MB uploads were the trap: with CDP request interception and a
+ * typed-array body they cost +95 in Node, +60 in the browser process and +64 in the renderer
+ * (the body is copied into DevTools events); a Blob body without interception ~+25 in all,
+ * hence one upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
  * The video is a run of independent segments (a fresh VideoEncoder per VIDEO_SEGMENT_FRAMES),
  * so farm chunks of whole segments concatenate to the whole render's stream; see
  * webcodecsReproducible (h264-config.ts) for the sizes where Chromium's bytes are reproducible.
@@ -139,6 +144,49 @@ export const PAGE_CAPTURE_SOURCE = `
         if (failure) throw failure;
       },
     };
+  };
+
+  // the drawn frame's RGBA top-down into into[offset..], rows rowLength pixels apart (a frame
+  // of a sheet row, or a whole frame): the canvas is blitted upside down into a renderbuffer of
+  // ours and read from there. A plain readPixels is cheap on the CPU; the reads it replaces
+  // (VideoFrame(canvas), 2D drawImage) made Chromium's GPU process convert or copy the frame,
+  // measured 55 ms CPU a 720p frame (see the header). Leaves three.js's GL state as it was.
+  const flip = { fb: null, rb: null, w: 0, h: 0 };
+  const readTopDown = (gl, into, offset, rowLength) => {
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    if (!flip.fb || flip.w !== w || flip.h !== h) {
+      if (flip.fb) { gl.deleteFramebuffer(flip.fb); gl.deleteRenderbuffer(flip.rb); }
+      const rbWas = gl.getParameter(gl.RENDERBUFFER_BINDING);
+      const fbWas = gl.getParameter(gl.DRAW_FRAMEBUFFER_BINDING);
+      flip.rb = gl.createRenderbuffer();
+      gl.bindRenderbuffer(gl.RENDERBUFFER, flip.rb);
+      gl.renderbufferStorage(gl.RENDERBUFFER, gl.RGBA8, w, h);
+      flip.fb = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, flip.fb);
+      gl.framebufferRenderbuffer(gl.DRAW_FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, flip.rb);
+      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, fbWas);
+      gl.bindRenderbuffer(gl.RENDERBUFFER, rbWas);
+      flip.w = w;
+      flip.h = h;
+    }
+    const readWas = gl.getParameter(gl.READ_FRAMEBUFFER_BINDING);
+    const drawWas = gl.getParameter(gl.DRAW_FRAMEBUFFER_BINDING);
+    const pbo = gl.getParameter(gl.PIXEL_PACK_BUFFER_BINDING);
+    const scissor = gl.isEnabled(gl.SCISSOR_TEST);
+    const rowWas = gl.getParameter(gl.PACK_ROW_LENGTH);
+    if (scissor) gl.disable(gl.SCISSOR_TEST);
+    if (pbo) gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, flip.fb);
+    gl.blitFramebuffer(0, 0, w, h, 0, h, w, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, flip.fb);
+    gl.pixelStorei(gl.PACK_ROW_LENGTH, rowLength === w ? 0 : rowLength);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, into, offset);
+    gl.pixelStorei(gl.PACK_ROW_LENGTH, rowWas);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, readWas);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, drawWas);
+    if (pbo) gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
+    if (scissor) gl.enable(gl.SCISSOR_TEST);
   };
 
   // the drawn frame's RGBA, rows bottom-up; leaves three.js's GL bindings as they were
@@ -272,15 +320,14 @@ export const PAGE_CAPTURE_SOURCE = `
     const frames = uploads(req.window);
     const stills = new Set(req.stills);
     const video = req.h264 ? h264Encoder(req) : null;
-    // sprite rows are composed in the page (drawImage, a GPU copy) and sent as one raw strip per
-    // row: per-frame transfers cost more than the copy (see the header)
+    // sprite rows are composed in the page (each frame read straight into its cell of the row)
+    // and sent as one raw strip per row: per-frame transfers cost more (see the header)
     let sheet = null;
     if (req.frames && req.frames.type === 'sheet') {
-      const rowCanvas = new OffscreenCanvas(canvas.width * req.frames.columns, canvas.height);
-      const ctx = rowCanvas.getContext('2d', { alpha: false });
-      ctx.fillStyle = '#000';
-      sheet = { canvas: rowCanvas, ctx, columns: req.frames.columns };
+      sheet = { width: canvas.width * req.frames.columns, row: null, columns: req.frames.columns };
     }
+    // the video's frames, read into CPU memory by us (see readTopDown), cropped to the even size
+    const pixels = video ? new Uint8Array(canvas.width * canvas.height * 4) : null;
     // nobody looks at the page: a displayed canvas is composited after every frame, which with
     // preserveDrawingBuffer copies the whole drawing buffer; measured 13 ms CPU a 1080p frame
     // (llvmpipe), ~0 with display:none. Reads (readPixels, toBlob, VideoFrame) are unaffected.
@@ -292,20 +339,33 @@ export const PAGE_CAPTURE_SOURCE = `
         if (window.__rfAbort) throw new Error(window.__rfAbort);
         stage.renderFrame(index);
         // synchronous reads first, while the drawing buffer is certainly intact
-        const vf = video ? new VideoFrame(canvas, { timestamp: video.timestamp(index), duration: video.tick, alpha: 'discard' }) : null;
+        let vf = null;
+        if (video) {
+          readTopDown(gl, pixels, 0, canvas.width);
+          vf = new VideoFrame(pixels, {
+            format: 'RGBX', codedWidth: canvas.width, codedHeight: canvas.height,
+            visibleRect: { x: 0, y: 0, width: req.h264.width, height: req.h264.height },
+            timestamp: video.timestamp(index), duration: video.tick,
+            // the encoder converts RGB to YUV in the range this names: limited, i.e. yuv420p tv
+            // range as the canvas path gave (full range came out yuvj420p); pixels measured equal
+            // to the canvas path's within 0.002 SSIM against lossless stills
+            colorSpace: { primaries: 'bt709', transfer: 'iec61966-2-1', matrix: 'rgb', fullRange: false },
+          });
+        }
         const still = stills.has(index) ? readRaw(gl) : null;
         const blob = req.frames && req.frames.type !== 'sheet'
           ? new Promise((resolve) => canvas.toBlob(resolve, req.frames.type, req.frames.quality))
           : null;
         let row = null;
         if (sheet) {
-          // a GPU copy into the row; the row is read back once it is full
-          // cells by frame index: a farm chunk starting at a row boundary composes the same rows
+          // cells by frame index: a farm chunk starting at a row boundary composes the same rows;
+          // a fresh row each time (the last one's upload may be in flight), black where no frame is
           const col = index % sheet.columns;
-          if (col === 0) sheet.ctx.fillRect(0, 0, sheet.canvas.width, sheet.canvas.height);
-          sheet.ctx.drawImage(canvas, col * canvas.width, 0);
+          if (!sheet.row) sheet.row = new Uint8Array(sheet.width * canvas.height * 4);
+          readTopDown(gl, sheet.row, col * canvas.width * 4, sheet.width);
           if (col === sheet.columns - 1 || position === req.indices.length - 1) {
-            row = sheet.ctx.getImageData(0, 0, sheet.canvas.width, sheet.canvas.height).data;
+            row = sheet.row;
+            sheet.row = null;
           }
         }
         if (still) await frames.add(() => post('/frames/' + req.token + '-still/' + index, still));

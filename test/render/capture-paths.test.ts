@@ -94,6 +94,26 @@ describe('video paths', () => {
     await expectGoodMp4(r, 120);
   });
 
+  it('reads the frame itself (no canvas VideoFrame) and keeps limited-range yuv420p', async (ctx) => {
+    if (!webcodecs) ctx.skip();
+    const r = await engine.render({ build, options: small('video'), outDir: path.join(dir(), 'range'), outputs: { video: true }, frameLimit: 12 });
+    const s = await probe(r.files[0]!.path);
+    // an RGB frame converts to the range its colour space names: tv (limited), as players expect
+    expect(s).toMatchObject({ pix_fmt: 'yuv420p', color_range: 'tv', color_space: 'bt709' });
+  });
+
+  it('crops an odd-sized frame to the even video size', async () => {
+    const o = resolveRenderOptions({ format: 'video', width: 257, height: 201, profile: 'fast' });
+    const r = await engine.render({ build, options: o, outDir: path.join(dir(), 'odd'), outputs: { video: true }, frameLimit: 6 });
+    const video = r.files[0]!.path;
+    const s = await probe(video);
+    expect([s.width, s.height, Number(s.nb_read_frames)]).toEqual([256, 200, 6]);
+    // upright and unscaled: the video's frame 3 is the top-left 256x200 of a lossless 257x201 render
+    const [still] = await engine.stills({ build, options: o, indices: [3] });
+    const cropped = await sharp(still!).extract({ left: 0, top: 0, width: 256, height: 200 }).png().toBuffer();
+    expect(await diffFraction(await videoFrame(video, 3), cropped, 16)).toBeLessThan(0.05);
+  });
+
   it('encodes JPEG frames through x264 when asked', async () => {
     const r = await engine.render({ build, options: small('video'), outDir: path.join(dir(), 'x264'), outputs: { video: true }, videoEncoder: 'x264' });
     expect(r.videoPath).toBe('x264');
@@ -132,6 +152,19 @@ describe('raw-pixel sprites and stills', () => {
     for (const [k, i] of [0, 13].entries()) {
       const cell = await sharp(sheet).extract({ left: (i % 12) * 256, top: Math.floor(i / 12) * 256, width: 256, height: 256 }).png().toBuffer();
       expect(await diffFraction(cell, stills[k]!, 16)).toBeLessThan(0.02);
+    }
+  });
+
+  it('reads sheet rows as the exact pixels of lossless renders', async () => {
+    const o = small('sprite');
+    // a chunk keeps its rows lossless (rows.png): every cell must be the frame's pixels exactly
+    const r = await engine.renderChunk({ build, options: o, outDir: path.join(dir(), 'rows'), start: 0, end: 24 });
+    const rows = r.pieces.find((p) => p.kind === 'rows')!.path;
+    const indices = [0, 7, 11, 12, 23];
+    const stills = await engine.stills({ build, options: o, indices });
+    for (const [k, i] of indices.entries()) {
+      const cell = await sharp(rows).extract({ left: (i % 12) * 256, top: Math.floor(i / 12) * 256, width: 256, height: 256 }).png().toBuffer();
+      expect(await diffFraction(cell, stills[k]!, 0)).toBe(0);
     }
   });
 

@@ -13,6 +13,7 @@
  */
 import * as THREE from 'three';
 import { FXAAShader } from 'three/examples/jsm/shaders/FXAAShader.js';
+import type { StagePass } from '../../../src/model/stage-contract.js';
 import { GLOW_LAYER } from './proxies.js';
 
 export interface PostOptions {
@@ -112,19 +113,20 @@ export class PostStack {
     }
   }
 
-  /** Draws the scene and the post effects to the canvas. */
-  render(): void {
+  /** Draws the scene and the post effects to the canvas; `skip`: effects left out (bench only). */
+  render(skip?: readonly StagePass[]): void {
     const r = this.renderer;
-    if (this.glow) this.renderGlowMask();
+    const glow = this.glow && !skip?.includes('bloom');
+    if (glow) this.renderGlowMask();
     r.setRenderTarget(null);
     r.render(this.scene, this.camera);
     const autoClear = r.autoClear;
     r.autoClear = false;
-    if (this.fxaa && this.frame) {
+    if (this.fxaa && this.frame && !skip?.includes('fxaa')) {
       r.copyFramebufferToTexture(this.frame);
       this.drawQuad(this.fxaa);
     }
-    if (this.glow) this.drawQuad(this.glow.add);
+    if (glow) this.drawQuad(this.glow!.add);
     r.autoClear = autoClear;
   }
 
