@@ -52,6 +52,27 @@ describe('farm stage', () => {
     expect(far).toBeLessThan(near);
   });
 
+  it('cinematic bloom reaches the picture where RGB glows, and only there', async () => {
+    // each frame rendered whole and with the bloom left out (renderFrame's skip); the glow added
+    // nothing until 2026-11-26 (its additive pass wrote alpha 0)
+    const o = toStageOptions(opts({ profile: 'cinematic' }));
+    const changed = (build: StageBuild) =>
+      engine.pool.use(async ({ page }) => {
+        await callStage(page, 'renderStage.load', build, o);
+        return (await page.evaluate(`(() => {
+          const s = window.renderStage, c = s.canvas(), g = c.getContext('webgl2');
+          const read = (skip) => { s.renderFrame(0, skip); const px = new Uint8Array(c.width * c.height * 4); g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px); return px; };
+          const a = read([]), b = read(['bloom']);
+          let n = 0;
+          for (let i = 0; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) > 6) n++;
+          return n / (a.length / 4);
+        })()`)) as number;
+      });
+    expect(await changed(demoStageBuild('DEMO-RGB'))).toBeGreaterThan(0.02);
+    // RGB off: nothing glows, so the glow pass may not touch a pixel
+    expect(await changed({ ...demoStageBuild('DEMO-RGB'), state: { ...(demoStageBuild('DEMO-RGB').state ?? {}), rgb: { mode: 'off' } } } as StageBuild)).toBe(0);
+  });
+
   it('the page parses its options once, with no defaults of its own: incomplete or impossible options are refused', async () => {
     await engine.pool.use(async ({ page }) => {
       const partial: Partial<StageOptions> = { width: 256 };

@@ -6,8 +6,10 @@
  *
  *   npm run gallery [-- --out docs/images/render-gallery.webp] [--size 720x540] [--only DEMO-GLASS,...]
  *        [--opendb ../shared/opendb/sample/open-db] [--scene studio] [--profile cinematic]
+ *        [--frames-dir DIR]   also writes every frame as a lossless PNG (<build>-<frame>.png), for
+ *                             tools/stage/gallery-diff.ts to compare two stages image by image
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -31,6 +33,7 @@ const [rw, rh] = (flag('--size') ?? '720x540').split('x').map(Number) as [number
 const only = flag('--only')?.split(',');
 const scene = (flag('--scene') ?? 'studio') as Scene;
 const profile = (flag('--profile') ?? 'cinematic') as Profile;
+const framesDir = flag('--frames-dir');
 
 /** Sheet layout: per build a hero tile with three angle thumbnails under it and a caption. */
 const HERO = { w: 480, h: 360 };
@@ -75,6 +78,11 @@ try {
       return { info, frames };
     });
     rendered.push({ name: b.name, ...r });
+    if (framesDir) {
+      mkdirSync(framesDir, { recursive: true });
+      const slug = b.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      for (const [k, png] of r.frames.entries()) writeFileSync(path.join(framesDir, `${slug}-${ANGLES[k]}.png`), png);
+    }
     const warn = r.info.warnings.length ? `; warnings: ${r.info.warnings.join(' | ')}` : '';
     console.log(`${b.name}: ${r.info.triangles} triangles, ${r.info.drawCalls ?? '?'} draw calls, ${((performance.now() - t0) / 1000).toFixed(1)} s${warn}`);
   }
