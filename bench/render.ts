@@ -38,6 +38,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { STAGE_PASSES, type StageBuild, type StagePass } from '../src/model/stage-contract.js';
+import type { Page } from 'puppeteer-core';
 import type { BrowserPool } from '../src/render/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';
@@ -162,6 +163,32 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: numb
   return { value, wall, cpu: Object.values(byKind).reduce((a, b) => a + b, 0), byKind };
 }
 
+/**
+ * `frames` frames back to back in one page task (leaving out `skip`'s passes), after a finished
+ * warm-up frame so neither shader compiles nor load leftovers count, then a 1-pixel read that
+ * waits for the GPU (llvmpipe) to finish every queued frame: wall ms per frame as the page saw
+ * it, CPU ms per frame of every process, and by process kind.
+ */
+async function timeFrames(page: Page, frames: number, skip: readonly StagePass[] = []): Promise<{ ms: number; cpu: number; byKind: Record<string, number> }> {
+  const s = JSON.stringify(skip);
+  await page.evaluate(`(() => {
+    window.renderStage.renderFrame(0, ${s});
+    const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  })()`);
+  const m = await measured(
+    async () =>
+      (await page.evaluate(`(() => {
+        const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
+        const t0 = performance.now();
+        for (let i = 0; i < ${frames}; i++) window.renderStage.renderFrame(i, ${s});
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+        return performance.now() - t0;
+      })()`)) as number,
+  );
+  return { ms: m.value / frames, cpu: m.cpu / frames, byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])) };
+}
+
 /** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
 async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; byKind: Record<string, number>; triangles: number }> {
   return pool.use(async ({ page }) => {
@@ -169,25 +196,9 @@ async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: num
     const loading = await measured(
       async () => (await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`)) as { triangles: number },
     );
-    // warm-up frame, finished, so neither shader compiles nor load leftovers are counted
-    await page.evaluate(`(() => {
-      window.renderStage.renderFrame(0);
-      const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-    })()`);
-    const m = await measured(
-      async () =>
-        (await page.evaluate(`(() => {
-          const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-          const t0 = performance.now();
-          for (let i = 0; i < ${frames}; i++) window.renderStage.renderFrame(i);
-          // one pixel read waits for the GPU (llvmpipe) to finish every queued frame
-          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-          return performance.now() - t0;
-        })()`)) as number,
-    );
+    const m = await timeFrames(page, frames);
     await page.evaluate('window.renderStage.dispose()');
-    return { ms: m.value / frames, cpu: m.cpu / frames, loadCpu: loading.cpu, byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])), triangles: loading.value.triangles };
+    return { ...m, loadCpu: loading.cpu, triangles: loading.value.triangles };
   });
 }
 
@@ -204,24 +215,7 @@ async function passCosts(pool: BrowserPool, o: ResolvedRenderOptions, frames: nu
     const best = new Map<string, { ms: number; cpu: number }>();
     for (let k = 0; k < rounds; k++) {
       for (const v of k % 2 ? [...variants].reverse() : variants) {
-        const skip = JSON.stringify(v === 'none' ? [] : [v]);
-        // a finished frame of this variant first: the timed loop starts from an idle GPU
-        await page.evaluate(`(() => {
-          window.renderStage.renderFrame(0, ${skip});
-          const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-        })()`);
-        const m = await measured(
-          async () =>
-            (await page.evaluate(`(() => {
-              const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-              const t0 = performance.now();
-              for (let i = 0; i < ${frames}; i++) window.renderStage.renderFrame(i, ${skip});
-              gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-              return performance.now() - t0;
-            })()`)) as number,
-        );
-        const got = { ms: m.value / frames, cpu: m.cpu / frames };
+        const got = await timeFrames(page, frames, v === 'none' ? [] : [v]);
         const was = best.get(v);
         best.set(v, { ms: Math.min(was?.ms ?? Infinity, got.ms), cpu: Math.min(was?.cpu ?? Infinity, got.cpu) });
       }
