@@ -24,11 +24,13 @@ import { buildPetals, buildSnow, type SeasonalEffect } from './scene/seasonal.js
 import { countTriangles } from './util/geometry.js';
 import { MaterialKit } from './util/materials.js';
 import { mergeByMaterial } from './util/merge.js';
-import { applyModelLods, LOD_ERROR_PX, pixelSizeAt } from './models/model-lod.js';
+import { applyModelLods, COARSE_FACTOR, LOD_ERROR_PX, pixelSizeAt } from './models/model-lod.js';
 
 /** Yaw that turns the window side (-x) and the front toward the camera: the hero angle. */
 export const HERO_YAW = (50 * Math.PI) / 180;
 const MM = 0.001;
+/** The shadow/glow proxy's simplification error, in frame pixels at the nearest approach (0: none). */
+const PROXY_ERROR_PX = LOD_ERROR_PX * COARSE_FACTOR;
 
 export class StageSession {
   readonly scene = new THREE.Scene();
@@ -90,7 +92,8 @@ export class StageSession {
     const nearest = Math.max(this.camera.near, this.camera.position.distanceTo(center) - radius);
     const lod = applyModelLods(model, pixelSizeAt(this.camera, nearest, o.height) * LOD_ERROR_PX);
     this.modelTriangles = lod;
-    const proxy = addProxy(model);
+    // the shadow map and glow mask take the proxy as coarse as part models' coarse LOD
+    const proxy = addProxy(model, PROXY_ERROR_PX * pixelSizeAt(this.camera, nearest, o.height));
     if (proxy) this.disposables.push(proxy.geometry, proxy.material as THREE.Material);
     // RGB light spill where it is cheap enough: cinematic only, and only when RGB is on
     if (profile.bloom && this.kit && !lone && !this.kit.rgbSettings.off) addRgbSpill(model, this.kit.rgbSettings.color);

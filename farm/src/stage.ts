@@ -78,7 +78,8 @@ async function load(build: StageBuild, input: StageOptions): Promise<StageInfo> 
   loadedKey = null;
   // the build's models are fetched and parsed (or taken from the library) before the scene is built
   const models = await library.templates(build?.models, partIdsOf(build));
-  if (models.size > 0) await lodReady();
+  // the simplifier (part-model LODs, the shadow/glow proxy): WebAssembly, ready once per page
+  await lodReady();
   const next = new StageSession(r, build, options, models);
   if (options.warm) await next.warm();
   session = next;
