@@ -70,18 +70,76 @@ export class SpriteSheetWriter {
     for (let i = row * columns; i < Math.min(frames, (row + 1) * columns); i++) this.seen.add(i);
   }
 
-  /** Encodes the sheet as WebP to `file`; every frame must have been added. Returns the bytes written. */
-  async writeWebp(file: string, quality = 90): Promise<number> {
+  /**
+   * Encodes the sheet as WebP to `file`; every frame must have been added. Tries SHEET_ENCODINGS
+   * in turn (see there) and returns the one that worked; throws SpriteEncodeError when none does.
+   */
+  async writeWebp(file: string, quality = 90): Promise<SheetEncoding> {
     if (this.seen.size !== this.layout.frames) {
       throw new Error(`sprite sheet has ${this.seen.size} of ${this.layout.frames} frames`);
     }
-    const info = await sharp(this.sheet, { raw: { width: this.size.width, height: this.size.height, channels: this.channels as 3 | 4 } })
-      // effort 0: the encode is the render's tail (one thread, ~19 MP for 72 frames at 512).
-      // Measured on DEMO-GLASS 512 sheets against the lossless sheet: effort 2 -> 0 took 15-25%
-      // less CPU (~920 -> ~720 ms) for 2.4-5% more bytes at the same SSIM (cinematic 0.9878 ->
-      // 0.9873, fast 0.9874 -> 0.9876); effort 4 took 1.6-2.4x the time of 2 for 2-5% fewer bytes
-      .webp({ quality, alphaQuality: 100, effort: 0 })
-      .toFile(file);
-    return info.size;
+    const { width, height } = this.size;
+    const failures: string[] = [];
+    for (const step of sheetEncodings(quality)) {
+      try {
+        const info = await sharp(this.sheet, { raw: { width, height, channels: this.channels as 3 | 4 } })
+          .webp({ quality: step.quality, alphaQuality: 100, effort: step.effort })
+          .toFile(file);
+        return { ...step, bytes: info.size, failedSteps: failures.length };
+      } catch (err) {
+        failures.push(`effort ${step.effort} quality ${step.quality}: ${oneLine(err)}`);
+      }
+    }
+    throw new SpriteEncodeError(width, height, failures);
   }
+}
+
+/** How a sheet was encoded: the step of SHEET_ENCODINGS that worked, and how many failed before it. */
+export interface SheetEncoding {
+  effort: number;
+  quality: number;
+  bytes: number;
+  failedSteps: number;
+}
+
+/**
+ * The sheet could not be encoded at any step: the words a job's `error` shows (never libvips's
+ * text, which says "write failed" and "Unknown error -1"); the library's messages go in `steps`
+ * for the log. Retrying cannot help: the same pixels fail the same way.
+ */
+export class SpriteEncodeError extends Error {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly steps: string[],
+  ) {
+    super(`the sprite sheet could not be encoded at ${width}x${height}: ask for a smaller frame or a video`);
+    this.name = 'SpriteEncodeError';
+  }
+}
+
+/**
+ * The encode settings tried in order. Effort 0 first: the encode is the render's tail (one
+ * thread, ~19 MP for 72 frames at 512); measured on DEMO-GLASS 512 sheets against the lossless
+ * sheet, effort 2 -> 0 took 15-25% less CPU for 2.4-5% more bytes at the same SSIM. But libwebp
+ * refuses some large sheets at effort 0 (libvips: "webpsave: unable to encode"): its first
+ * partition (per-macroblock modes) has a fixed size limit that a busy picture with ~500k+
+ * macroblocks can overrun; a higher effort codes the modes more tightly and a lower quality
+ * picks cheaper ones. Measured on a high-entropy sheet: 6144x3072 and 16380x8190 fail at effort
+ * 0 quality 90 and encode at effort 2; 16380x16380 fails at effort 0 down to quality 50 and
+ * encodes at effort 2 (bench:render has the times).
+ */
+export function sheetEncodings(quality: number): Array<{ effort: number; quality: number }> {
+  const steps = [
+    { effort: 0, quality },
+    { effort: 2, quality },
+    { effort: 2, quality: Math.min(quality, 75) },
+    { effort: 4, quality: Math.min(quality, 75) },
+    { effort: 4, quality: Math.min(quality, 50) },
+  ];
+  return steps.filter((s, i) => steps.findIndex((t) => t.effort === s.effort && t.quality === s.quality) === i);
+}
+
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, '; ');
 }

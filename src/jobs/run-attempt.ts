@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
+import { SpriteEncodeError } from '../encode/sprite-sheet.js';
 import type { Logger } from '../log.js';
 import type { RenderProgress } from '../render/renderer.js';
 import { makeTempDir } from '../temp-dirs.js';
@@ -51,7 +52,9 @@ export async function runAttempt(a: Attempt, work: () => Promise<void>): Promise
   try {
     await work();
   } catch (err) {
-    const permanent = err instanceof PermanentRenderError;
+    // a sheet libwebp refused at every step is refused again on a retry: the same pixels
+    const permanent = err instanceof PermanentRenderError || err instanceof SpriteEncodeError;
+    if (err instanceof SpriteEncodeError) a.log.warn({ steps: err.steps }, 'sprite sheet encode failed at every step');
     const lastAttempt = a.helpers.job.attempts >= a.helpers.job.max_attempts;
     const reason = a.timeout?.signal.aborted
       ? `${a.during} timed out after ${Math.round(a.timeout.ms / 1000)} s`
