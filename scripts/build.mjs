@@ -44,6 +44,8 @@ const result = await build({
     'cli/index': 'src/cli/index.ts',
     'cli/flush-output': 'src/cli/flush-output.ts',
     'farm/build': 'farm/build.ts',
+    // forked for each model preparation (src/part-models/prepare-isolated.ts)
+    'part-models/prepare-child': 'src/part-models/prepare-child.ts',
   },
   outdir: dist,
   chunkNames: 'chunks/[name]-[hash]',

@@ -182,6 +182,10 @@ export const configSchema = z.object({
   modelMaxTextureSize: z.coerce.number().int().min(16).max(16_384).default(2048),
   /** nodes a model may have (anchors included) */
   modelMaxNodes: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** seconds one model preparation (a child process) may take before it is killed: 422 model_too_complex */
+  modelPrepareTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(120),
+  /** memory one model preparation may use, MB (the child's heap limit and resident size): 422 model_too_complex above */
+  modelPrepareMemoryMb: z.coerce.number().int().min(128).max(65_536).default(2048),
   /**
    * Storage lifecycle (src/jobs/artifact-retention.ts, row-retention.ts): renders' files beyond
    * this many bytes are removed, least recently requested first (0: no byte budget)
@@ -269,6 +273,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   modelMaxTriangles: 'RENDER_FARM_MODEL_MAX_TRIANGLES',
   modelMaxTextureSize: 'RENDER_FARM_MODEL_MAX_TEXTURE',
   modelMaxNodes: 'RENDER_FARM_MODEL_MAX_NODES',
+  modelPrepareTimeoutSeconds: 'RENDER_FARM_MODEL_PREPARE_TIMEOUT',
+  modelPrepareMemoryMb: 'RENDER_FARM_MODEL_PREPARE_MEMORY_MB',
   storeMaxBytes: 'RENDER_FARM_STORE_MAX_BYTES',
   storeMaxAgeDays: 'RENDER_FARM_STORE_MAX_AGE_DAYS',
   storeKeepRecentMinutes: 'RENDER_FARM_STORE_KEEP_RECENT_MINUTES',

@@ -80,7 +80,10 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           ...unknownPart,
           413: err(`model_too_large: the body is over the model byte limit (${size}, RENDER_FARM_MODEL_MAX_BYTES)`),
           415: err('unsupported_media_type: send model/gltf-binary, application/octet-stream or model/gltf+json'),
-          422: err('invalid_model: not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, or a category that takes no model'),
+          422: err(
+            'invalid_model: a structural limit (truncated or lying header, node cycles or depth, counts, declared sizes, image dimensions from its header), not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, a category that takes no model, or a preparation that crashed; ' +
+              'model_too_complex: the preparation (its own child process) ran past RENDER_FARM_MODEL_PREPARE_TIMEOUT or RENDER_FARM_MODEL_PREPARE_MEMORY_MB',
+          ),
           ...h.errors(429, 503),
         },
       },

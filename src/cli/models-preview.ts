@@ -51,9 +51,9 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
     if (!resolved) throw new UsageError(`part ID not found in the catalog: ${partId}`);
     if (input) {
       // prepared as `models add` would store it: what the preview shows is what a render would draw
-      const { prepareModel } = await import('../part-models/prepare-model.js');
+      const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-      bytes = (await prepareModel(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true })).glb;
+      bytes = (await prepareModelIsolated(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true })).glb;
       return { part: resolved, sha256: null };
     }
     const sha = build.models?.[partId];

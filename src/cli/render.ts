@@ -201,13 +201,13 @@ async function prepareModelFlags(
 ): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   if (inputs.size === 0) return out;
-  const { prepareModel } = await import('../part-models/prepare-model.js');
+  const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
   const { modelLimitsFrom } = await import('../part-models/model-limits.js');
   const parts = Object.values(build.parts).flatMap((list) => list ?? []);
   for (const [id, input] of inputs) {
     const part = parts.find((p) => p.id === id);
     if (!part) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...new Set(parts.map((p) => p.id))].sort().join(', ')})`);
-    out.set(id, (await prepareModel(input, part, { limits: modelLimitsFrom(cfg), fit })).glb);
+    out.set(id, (await prepareModelIsolated(input, part, { limits: modelLimitsFrom(cfg), fit })).glb);
   }
   return out;
 }

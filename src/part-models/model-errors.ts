@@ -36,3 +36,14 @@ export class ModelTooLargeError extends UserError {
     this.name = 'ModelTooLargeError';
   }
 }
+
+/**
+ * Preparing the model ran past its time or memory bound (RENDER_FARM_MODEL_PREPARE_TIMEOUT /
+ * _MEMORY_MB): 422 `model_too_complex`, exit 2. Its child process was killed; nothing is stored.
+ */
+export class ModelTooComplexError extends UserError {
+  constructor(message: string) {
+    super('model_too_complex', message, { status: 422 });
+    this.name = 'ModelTooComplexError';
+  }
+}

@@ -20,7 +20,8 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { modelArtifactKey } from '../storage/artifact-key.js';
 import type { ModelLimits } from './model-limits.js';
 import { readModelFile, type ModelInput } from './model-input.js';
-import { prepareModel, type PreparedModel } from './prepare-model.js';
+import { prepareModelIsolated } from './prepare-isolated.js';
+import type { PreparedModel } from './prepare-model.js';
 
 /** The content type prepared models are stored with. */
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
@@ -153,7 +154,7 @@ export interface AddedModel {
  */
 export async function addModel(db: Db, store: ArtifactStore, partId: string, input: ModelInput, opts: AddModelOptions): Promise<AddedModel> {
   const part = await partOf(db, partId);
-  const prepared = await prepareModel(input, part, { limits: opts.limits, fit: opts.fit });
+  const prepared = await prepareModelIsolated(input, part, { limits: opts.limits, fit: opts.fit });
   const { glb, ...info } = prepared;
   const summary: PartBrief = { id: part.id, name: part.name, category: part.category };
   const current = (await currentModelRecords(db, [part.id]))[part.id];

@@ -13,14 +13,28 @@ export interface ModelLimits {
   modelMaxTextureSize: number;
   /** nodes in the model, anchors included */
   modelMaxNodes: number;
+  /** levels of the node tree (model-precheck.ts's STRUCTURE_LIMITS.nodeDepth when absent: not a setting) */
+  modelMaxDepth?: number;
+  /** seconds one preparation may take (its child process is killed after); default DEFAULT_PREPARE_LIMITS */
+  modelPrepareTimeoutSeconds?: number;
+  /** memory one preparation may use, MB (its child process's heap limit and resident size); default DEFAULT_PREPARE_LIMITS */
+  modelPrepareMemoryMb?: number;
 }
 
-/** The configured limits (only these four keys are read). */
-export function modelLimitsFrom(cfg: Pick<Config, keyof ModelLimits>): ModelLimits {
+/** The preparation bounds when a caller gives none (RENDER_FARM_MODEL_PREPARE_TIMEOUT / _MEMORY_MB's defaults). */
+export const DEFAULT_PREPARE_LIMITS = { modelPrepareTimeoutSeconds: 120, modelPrepareMemoryMb: 2048 } as const;
+
+/** A texture more than this many times the limit a side is refused rather than resized (memory). */
+export const TEXTURE_REFUSE_FACTOR = 4;
+
+/** The configured limits (only these keys are read). */
+export function modelLimitsFrom(cfg: Pick<Config, Exclude<keyof ModelLimits, 'modelMaxDepth'>>): ModelLimits {
   return {
     modelMaxBytes: cfg.modelMaxBytes,
     modelMaxTriangles: cfg.modelMaxTriangles,
     modelMaxTextureSize: cfg.modelMaxTextureSize,
     modelMaxNodes: cfg.modelMaxNodes,
+    modelPrepareTimeoutSeconds: cfg.modelPrepareTimeoutSeconds,
+    modelPrepareMemoryMb: cfg.modelPrepareMemoryMb,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Is this a glTF 2.0 model the farm can take? The Khronos validator (`gltf-validator`) decides
- * validity: any error refuses the model with its first messages and JSON pointers. Then the
+ * validity: any error refuses the model with its first messages and JSON pointers. Before it, model-precheck.ts's
+ * structural limits (no parser runs on a file that fails them). Then the
  * limits an operator sets: bytes, nodes, texture sizes; triangles are counted and reported here
  * and budgeted in prepare-model.ts (which simplifies down to the budget).
  *
@@ -16,7 +17,8 @@ import sharp from 'sharp';
 import { MAX_MODEL_PROBLEMS, ModelRejectedError, ModelTooLargeError } from './model-errors.js';
 import { modelJson, type ModelInput } from './model-input.js';
 import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
-import type { ModelLimits } from './model-limits.js';
+import { precheckModel } from './model-precheck.js';
+import { TEXTURE_REFUSE_FACTOR, type ModelLimits } from './model-limits.js';
 
 /** One message of the validator's report. */
 interface ValidatorMessage {
@@ -79,8 +81,6 @@ export interface ValidationReport {
   oversizeTextures: number;
 }
 
-/** A texture more than this many times the limit a side is refused rather than resized (memory). */
-export const TEXTURE_REFUSE_FACTOR = 4;
 
 const MESHOPT_EXTENSIONS = ['EXT_meshopt_compression', 'KHR_meshopt_compression'];
 
@@ -144,6 +144,8 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
     );
   }
 
+  // before any parser: limits that stop a file making the parsers recurse or allocate without bound
+  precheckModel(input, limits);
   const meshoptDecoded = usesMeshopt(modelJson(input.kind, input.bytes));
   const bytes = meshoptDecoded ? await decodeMeshopt(input) : input.bytes;
   const report = await runValidator(input, bytes, meshoptDecoded ? 'glb' : input.kind);

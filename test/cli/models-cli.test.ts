@@ -13,6 +13,7 @@ import type { Part } from '../../src/model/part.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
 import { distinctiveGpu, gltfWithExternalBuffer, notGltf } from '../helpers/gltf-fixtures.js';
+import { hostileModels } from '../helpers/hostile-models.js';
 
 const gpu = DEMO_PARTS.find((p) => p.category === 'GPU') as Part<'GPU'>;
 
@@ -45,6 +46,24 @@ describe('models CLI', () => {
     const invalid = await cli('models', 'add', gpu.id, bad);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/^render-farm: .*card\.stl\.glb/m);
+    expect(await rows()).toEqual([]);
+    expect(await stored()).toEqual([]);
+  }, 60_000);
+
+  it('refuses hostile files (a 20,000-deep node chain, a cycle, a decompression-bomb image) in one line each: exit 2, nothing stored', async () => {
+    const hostile = await hostileModels();
+    for (const [name, words] of [
+      ['deep-20000', /20000 nodes, over the limit of 1000/],
+      ['cycle', /the node graph has a cycle/],
+      ['png-bomb-100000px', /100000x100000 px, over 8192 px a side/],
+    ] as const) {
+      const file = path.join(tmp, `${name}.glb`);
+      await fs.writeFile(file, hostile.find((h) => h.name === name)!.bytes);
+      const r = await cli('models', 'add', gpu.id, file);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, name).toMatch(words);
+      expect(r.stderr, name).not.toMatch(/RangeError|TypeError|\n\s+at /);
+    }
     expect(await rows()).toEqual([]);
     expect(await stored()).toEqual([]);
   }, 60_000);
