@@ -14,7 +14,12 @@
  * shadow map, floor mirror, bloom, FXAA, and the main pass as the rest), wall and CPU ms.
  * Flags: --quick (24 frames a case, 6 naive frames), --naive-frames N (default 24; 0 skips),
  *        --no-passes (skip the per-pass costs),
- *        --only NAME[,NAME] (cases), --x264 (force the x264 video path), --repeat N (best of N), --json.
+ *        --only NAME[,NAME] (cases; the large sprites sprite-1365-standard-fast and
+ *        sprite-1365-high-fast run only when named here: their tail_ms is the 16380x8190 and
+ *        16380x16380 sheet encode of a real render), --x264 (force the x264 video path),
+ *        --repeat N (best of N), --json.
+ * --sheets: only the sheet encode at the largest sizes on high-entropy (noise) sheets, the
+ *        worst case for libwebp: each fallback step tried (src/encode/sprite-sheet.ts) and its time.
  *
  * --baseline <git-ref>: also builds the stage of another commit (a temporary `git worktree`
  * sharing this checkout's node_modules) and times both stages on the same frames in the
@@ -75,6 +80,32 @@ const CASES: Array<{ name: string; options: RenderOptions }> = [
   { name: 'sprite-512-fast', options: { format: 'sprite', profile: 'fast' } },
   { name: 'video-720p-fast', options: { format: 'video', profile: 'fast' } },
 ];
+/** Minutes each: run only when --only names them. */
+const LARGE_CASES: Array<{ name: string; options: RenderOptions }> = [
+  { name: 'sprite-1365-standard-fast', options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'standard' } },
+  { name: 'sprite-1365-high-fast', options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'high' } },
+];
+const caseByName = (name: string) => [...CASES, ...LARGE_CASES].find((x) => x.name === name)!;
+
+if (args.includes('--sheets')) {
+  // the encode alone, on noise: no browser needed
+  const { SpriteSheetWriter } = await import('../src/encode/sprite-sheet.js');
+  const { spriteLayout } = await import('../src/model/sprite-layout.js');
+  const { randomFillSync } = await import('node:crypto');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-sheets-'));
+  for (const q of ['standard', 'high'] as const) {
+    const layout = spriteLayout(1365, 1365, q);
+    const sheet = new SpriteSheetWriter(layout);
+    const row = new Uint8Array(layout.columns * layout.frame_width * layout.frame_height * 4);
+    for (let r = 0; r < layout.rows; r++) sheet.addRow(r, randomFillSync(row));
+    const used = await sheet.writeWebp(path.join(dir, `${q}.webp`));
+    const size = `${layout.columns * layout.frame_width}x${layout.rows * layout.frame_height}`;
+    console.log(JSON.stringify({ sheet: `noise-1365-${q}`, size, used: `effort ${used.effort} quality ${used.quality}`, mb: +(used.bytes / 1e6).toFixed(1), total_ms: used.tries.reduce((n, t) => n + t.ms, 0), tries: used.tries }));
+    await rm(path.join(dir, `${q}.webp`));
+  }
+  await rm(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const run = promisify(execFile);
 // the project's engine and GL policy (one per stage or backend compared)
@@ -410,7 +441,7 @@ console.log(
   `stage: farm${baseline ? ` vs baseline ${baseline.commit} (${baselineRef})` : ''}; WebGL ${info.backend}: ${info.gl.renderer}; cold start ${(cold / 1000).toFixed(1)} s; build DEMO-GLASS; ${os.cpus().length} CPUs; load ${load()}${quick ? '; QUICK (24 frames a case)' : ''}`,
 );
 try {
-  for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
+  for (const c of only ? [...CASES, ...LARGE_CASES].filter((x) => only.includes(x.name)) : CASES) {
     const o = resolveRenderOptions(c.options);
     const frames = Math.min(o.frames, frameLimit ?? o.frames);
     const loadAtStart = load();
@@ -479,7 +510,7 @@ try {
 if (naiveFrames > 0) {
   const slow = (await createRenderEngine(loadConfig({ glBackend: 'swiftshader' }))).pool;
   for (const row of rows) {
-    const c = CASES.find((x) => x.name === row.case)!;
+    const c = caseByName(row.case as string);
     const o = resolveRenderOptions(c.options);
     const n = await naive(slow, o, Math.min(naiveFrames, o.frames));
     row.naive_ms = +n.toFixed(1);

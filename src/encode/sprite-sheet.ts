@@ -80,13 +80,17 @@ export class SpriteSheetWriter {
     }
     const { width, height } = this.size;
     const failures: string[] = [];
+    const tries: SheetEncoding['tries'] = [];
     for (const step of sheetEncodings(quality)) {
+      const t0 = performance.now();
       try {
         const info = await sharp(this.sheet, { raw: { width, height, channels: this.channels as 3 | 4 } })
           .webp({ quality: step.quality, alphaQuality: 100, effort: step.effort })
           .toFile(file);
-        return { ...step, bytes: info.size, failedSteps: failures.length };
+        tries.push({ ...step, ms: Math.round(performance.now() - t0), ok: true });
+        return { ...step, bytes: info.size, failedSteps: failures.length, tries };
       } catch (err) {
+        tries.push({ ...step, ms: Math.round(performance.now() - t0), ok: false });
         failures.push(`effort ${step.effort} quality ${step.quality}: ${oneLine(err)}`);
       }
     }
@@ -100,6 +104,8 @@ export interface SheetEncoding {
   quality: number;
   bytes: number;
   failedSteps: number;
+  /** every step tried, in order, with its time (bench:render --sheets prints them) */
+  tries: Array<{ effort: number; quality: number; ms: number; ok: boolean }>;
 }
 
 /**

@@ -121,9 +121,20 @@ export const PAGE_CAPTURE_SOURCE = `
 
   // bodies go as Blobs: puppeteer enables CDP's Network domain, which copies a typed-array body
   // into its request events (through the DevTools pipe, see the header); a Blob's is not
-  const post = async (url, body) => {
+  const send = async (url, body) => {
     const res = await fetch(url, { method: 'POST', body: body instanceof Blob ? body : new Blob([body]) });
     if (!res.ok) throw new Error((await res.text()) || url + ' refused: HTTP ' + res.status);
+  };
+  // a large typed array goes in pieces of at most PIECE bytes, one after another: Chromium's blob
+  // store refuses blobs past its memory quota ("Failed to fetch"), seen with two or three 89 MB
+  // sprite rows (1365 px frames) in flight at once on a 24 GiB machine; pieces keep an upload
+  // window's bytes at window x PIECE
+  const PIECE = 16 * 1024 * 1024;
+  const post = async (url, body) => {
+    if (body instanceof Blob || body.byteLength <= PIECE) return send(url, body);
+    for (let at = 0; at < body.byteLength; at += PIECE) {
+      await send(url + '?offset=' + at + '&total=' + body.byteLength, body.subarray(at, Math.min(at + PIECE, body.byteLength)));
+    }
   };
 
   // at most limit uploads at once; add() waits for room (backpressure from Node)

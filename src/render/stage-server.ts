@@ -2,7 +2,8 @@
  * A loopback HTTP server for the stage page. The page must be served over http (not
  * file:// or about:blank) for WebCodecs and fetch to work, and the page posts captured frames
  * back here as raw bytes: a binary POST measured cheaper than base64 through the DevTools
- * protocol. Only 127.0.0.1 listens; nothing else is served. Part models (`GET /models/<sha256>.glb`)
+ * protocol. A large frame (a sprite-sheet row of 1365 px frames is 89 MB) comes in pieces, each
+ * with `?offset=&total=`, and is handed on once whole. Only 127.0.0.1 listens; nothing else is served. Part models (`GET /models/<sha256>.glb`)
  * come from a ModelSource (model-source.ts): the page fetches them from its own origin, so the
  * stage still reaches nothing outside the machine.
  */
@@ -34,9 +35,16 @@ const MODEL_PATH = /^\/models\/([0-9a-f]{64})\.glb$/;
 
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
+/** A frame sent in pieces (`?offset=&total=`, see page-capture.ts): filled until every byte is in. */
+interface PartialFrame {
+  bytes: Buffer;
+  received: number;
+}
+
 /** Starts the server on an ephemeral loopback port. */
 export async function startStageServer(bundle: StageBundle, models: ModelSource | null = null): Promise<StageServer> {
   const receivers = new Map<string, FrameReceiver>();
+  const partial = new Map<string, PartialFrame>();
   let source = models;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -72,7 +80,29 @@ export async function startStageServer(bundle: StageBundle, models: ModelSource 
           res.writeHead(410).end();
           return;
         }
-        receiver(Number(frame[2]), Buffer.concat(chunks)).then(
+        let body: Buffer = Buffer.concat(chunks);
+        const total = Number(url.searchParams.get('total') ?? NaN);
+        if (Number.isInteger(total)) {
+          // one piece of a large frame: acknowledged on arrival, delivered once whole
+          const offset = Number(url.searchParams.get('offset'));
+          const key = `${frame[1]}/${frame[2]}`;
+          const p = partial.get(key) ?? { bytes: Buffer.alloc(total), received: 0 };
+          if (total > MAX_FRAME_BYTES || !Number.isInteger(offset) || offset < 0 || offset + body.length > total || p.bytes.length !== total) {
+            partial.delete(key);
+            res.writeHead(400, { 'content-type': 'text/plain' }).end(`piece ${offset}+${body.length} of ${total} does not fit the frame`);
+            return;
+          }
+          body.copy(p.bytes, offset);
+          p.received += body.length;
+          if (p.received < total) {
+            partial.set(key, p);
+            res.writeHead(204).end();
+            return;
+          }
+          partial.delete(key);
+          body = p.bytes;
+        }
+        receiver(Number(frame[2]), body).then(
           () => res.writeHead(204).end(),
           (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
         );
@@ -102,6 +132,7 @@ export async function startStageServer(bundle: StageBundle, models: ModelSource 
       receivers.set(token, receiver);
       return () => {
         if (receivers.get(token) === receiver) receivers.delete(token);
+        for (const key of partial.keys()) if (key.startsWith(`${token}/`)) partial.delete(key);
       };
     },
     setModelSource(next) {

@@ -20,13 +20,13 @@ export interface ApiWithWorker {
 }
 
 /** The API, then an engine (its default model source is the API's configured store) and a worker of concurrency 1. */
-export async function startApiWithWorker(): Promise<ApiWithWorker> {
+export async function startApiWithWorker(opts: { renderTimeoutMs?: number } = {}): Promise<ApiWithWorker> {
   const api = await startTestApi();
   const engine = await createRenderEngine(api.t.cfg);
   const backend = (await engine.info()).backend;
   const worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
     concurrency: 1,
-    renderTimeoutMs: 120_000,
+    renderTimeoutMs: opts.renderTimeoutMs ?? 120_000,
     drainTimeoutMs: 10_000,
     engine,
   });
@@ -44,13 +44,13 @@ export async function startApiWithWorker(): Promise<ApiWithWorker> {
 }
 
 /** Submits `shareCode` as a sprite with `options` (a token per render: one minted early may expire), waits for it and downloads it. */
-export async function apiSprite(api: TestApi, shareCode: string, options: Record<string, unknown>): Promise<{ bytes: Buffer; jobId: string }> {
+export async function apiSprite(api: TestApi, shareCode: string, options: Record<string, unknown>, timeoutMs = 120_000): Promise<{ bytes: Buffer; jobId: string }> {
   const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
   const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...options } });
   expect([200, 202]).toContain(s.status);
   const r = await waitFor(`the API render of ${shareCode}`, () => api.call('GET', `/render-build/${s.json.job_id}`, { token }), {
     until: (r) => r.json.status === 'completed' || r.json.status === 'error',
-    timeoutMs: 120_000,
+    timeoutMs,
     show: (r) => JSON.stringify(r.json),
   });
   if (r.json.status !== 'completed') throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
