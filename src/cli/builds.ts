@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CATEGORIES } from '../model/part.js';
-import { ExitError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 
@@ -136,7 +136,8 @@ Examples:
         const rows = await getPartsByIds(db, Object.values(build.parts).flat() as string[]);
         return { build, names: new Map(rows.map((r) => [r.id, r.name])) };
       });
-      if (!result) throw new ExitError(1, `no build with share code "${code}"`);
+      // an unknown share code is unknown input, as in render and pregen: exit 2
+      if (!result) throw new UsageError(`no build with share code "${code}" (see: render-farm builds list)`);
       const { build, names } = result;
       if (opts.json) return printJson({ ...build, partNames: Object.fromEntries(names) });
       const lines = [`${build.shareCode}: ${build.name}`];
