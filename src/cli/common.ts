@@ -39,3 +39,23 @@ export function intFlag(name: string, value: string | undefined, min: number, ma
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
 }
+
+/**
+ * Checks a flag that takes one of a few values; the usage error echoes what was typed and
+ * lists the choices, so a typo is seen at once (`--format sprit`).
+ */
+export function choiceFlag<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+/** choiceFlag for a comma list (`--formats video,sprite`): each value checked, the bad ones echoed; duplicates dropped. */
+export function choiceListFlag<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
+  const values = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (bad.length || !values.length) {
+    throw new UsageError(`--${name} takes a comma list of ${allowed.join(', ')}, got "${bad.length ? bad.join(',') : value}"`);
+  }
+  return [...new Set(values)] as T[];
+}

@@ -1,10 +1,10 @@
 /** `render-farm jobs list|show|retry|cancel`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
 
-const STATUSES = ['queued', 'processing', 'completed', 'error'];
-const KINDS = ['renders', 'thumbnails'];
+const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
+const KINDS = ['renders', 'thumbnails'] as const;
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
@@ -47,9 +47,8 @@ Examples:
       '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
     )
     .action(async (opts: { kind?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
-      const kind = opts.kind ?? 'renders';
-      if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
-      if (opts.status && !STATUSES.includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      const kind = choiceFlag('kind', opts.kind, KINDS) ?? 'renders';
+      choiceFlag('status', opts.status, STATUSES);
       if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);

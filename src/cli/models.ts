@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { CATEGORIES } from '../model/part.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -159,8 +160,9 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm models list\n  $ render-farm models list --category PCCase --json')
     .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
+      const category = choiceFlag('category', opts.category, CATEGORIES);
       const { listModels } = await import('../part-models/model-library.js');
-      const items = await withLibrary(configFor(cmd), (db) => listModels(db, { category: opts.category }));
+      const items = await withLibrary(configFor(cmd), (db) => listModels(db, { category }));
       if (opts.json) return printJson(items);
       if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
       const { table } = await import('./table.js');

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
 import { table } from './table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,14 +86,14 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
     .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
-      if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      const status = choiceFlag('status', opts.status, STATUSES);
       for (const [flag, v] of [['webhook', opts.webhook], ['job', opts.job]] as const) {
         if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${flag} must be a UUID`);
       }
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
       const list = await withDb(configFor(cmd), (db) =>
-        listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId: opts.job, status: opts.status as (typeof STATUSES)[number] | undefined, limit }),
+        listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId: opts.job, status, limit }),
       );
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no deliveries\n');
