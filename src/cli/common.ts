@@ -59,3 +59,6 @@ export function choiceListFlag<T extends string>(name: string, value: string, al
   }
   return [...new Set(values)] as T[];
 }
+
+/** Where an unknown part ID sends the user: the command that lists part IDs. */
+export const CLI_PART_LISTING = 'see: render-farm catalog parts --category <category> [--search <text>]';

@@ -11,7 +11,7 @@ import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-l
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -228,7 +228,7 @@ Examples:
       const part = await withDb(cfg, async (db) => {
         if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
         const [row] = await (await import('../catalog/repository.js')).getPartsByIds(db, [partId]);
-        if (!row) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+        if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
         return row;
       });
       const { exampleModel } = await import('../part-models/example-models.js');
