@@ -5,6 +5,7 @@ import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const KINDS = ['renders', 'thumbnails'] as const;
+const FULL_JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
@@ -28,8 +29,12 @@ export default function register(program: Command): void {
     .addHelpText(
       'after',
       `
+A job is named by its ID or by a unique prefix of it (6+ hex digits, as top shows it: 3fa85f64);
+a prefix several jobs share is refused (exit 2) with the jobs it matches.
+
 Examples:
   $ render-farm jobs list --status error
+  $ render-farm jobs show 3fa85f64
   $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
   $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6
   $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
@@ -73,11 +78,13 @@ Examples:
   jobs
     .command('show <jobId>')
     .description('One job with its render: request, state, timings, artifacts, error; a split render lists its chunks (frames, state, worker, time, attempts).')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    .addHelpText('after', '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs show 3fa85f64            # a unique prefix, as top shows it')
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
       const found = await withDb(configFor(cmd), async (db) => {
-        const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
+        const id = await resolveJobId(db, jobId);
+        const job = id ? await getJob(db, id) : null;
         return job ? { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } : null;
       });
       if (!found) throw new UsageError(`no job ${jobId}`);
@@ -99,6 +106,8 @@ Examples:
     )
     .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
       if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
+      // a shortened ID (top shows 8 digits) is looked up in the database (watchJobInDb); an API takes full IDs only
+      if (opts.apiUrl && !FULL_JOB_ID.test(jobId)) throw new UsageError(`--api-url takes the full job ID, got "${jobId}" (render-farm jobs show ${jobId} prints it)`);
       const { watchJobInDb, watchJobOverApi } = await import('../events/watch-job.js');
       const { watchReporter } = await import('./job-watch-reporter.js');
       const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
@@ -125,9 +134,12 @@ Examples:
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
       const job = await withDb(configFor(cmd), async (db) => {
+        const id = await resolveJobId(db, jobId);
+        if (!id) return null;
         await installQueue(db.pool);
-        return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;
+        return retryJob(db, id, opts.force);
       });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);
@@ -141,7 +153,11 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6   # render it after all')
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { cancelJob } = await import('../jobs/jobs-repository.js');
-      const job = await withDb(configFor(cmd), async (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? cancelJob(db, jobId) : null));
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const job = await withDb(configFor(cmd), async (db) => {
+        const id = await resolveJobId(db, jobId);
+        return id ? cancelJob(db, id) : null;
+      });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status} (cancelled)\n`);
     });

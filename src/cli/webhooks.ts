@@ -87,14 +87,16 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
     .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const status = choiceFlag('status', opts.status, STATUSES);
-      for (const [flag, v] of [['webhook', opts.webhook], ['job', opts.job]] as const) {
-        if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${flag} must be a UUID`);
-      }
+      if (opts.webhook !== undefined && !UUID.test(opts.webhook)) throw new UsageError('--webhook must be a UUID');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
-      const list = await withDb(configFor(cmd), (db) =>
-        listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId: opts.job, status, limit }),
-      );
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const list = await withDb(configFor(cmd), async (db) => {
+        // a job by its full ID or a unique prefix (top shows 8 digits)
+        const jobId = opts.job === undefined ? undefined : await resolveJobId(db, opts.job);
+        if (jobId === null) throw new UsageError(`no job ${opts.job} (--job takes a job ID or a unique prefix of 6+ hex digits)`);
+        return listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId, status, limit });
+      });
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no deliveries\n');
       const rows = list.map((d) => [

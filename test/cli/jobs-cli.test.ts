@@ -113,3 +113,77 @@ describe('jobs CLI', () => {
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
   });
 });
+
+/** Jobs named by a prefix of their ID, as `top` shows them (issue 29, item 11). */
+describe('jobs CLI: job ID prefixes', () => {
+  const t = useQueueDb();
+  const cli = cliOn(t);
+  let customerId: string;
+  let zoom = 2.0;
+  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+  const newJob = async () => {
+    zoom += 0.01;
+    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom } });
+    return { jobId: s.jobId, renderId: s.render.id };
+  };
+  /** two jobs of one render whose IDs share their first 12 hex digits */
+  const twins = ['abcdef01-2345-4000-8000-000000000001', 'abcdef01-2345-4000-8000-000000000002'];
+
+  beforeAll(async () => {
+    customerId = (await ensureCustomer(t.db.db, 'jobs-prefix-co')).id;
+    const { renderId } = await newJob();
+    // one job per customer and render: two customers sharing the render, as a reuse across customers does
+    for (const [i, id] of twins.entries()) {
+      const twin = (await ensureCustomer(t.db.db, `twin-co-${i}`)).id;
+      await sql`INSERT INTO jobs (id, customer_id, render_id) VALUES (${id}::uuid, ${twin}, ${renderId})`.execute(t.db.db);
+    }
+  }, 60_000);
+
+  it('show, cancel and retry take the 8 digits top shows (or any unique prefix of 6+, hyphens or not)', async () => {
+    const { jobId, renderId } = await newJob();
+    for (const prefix of [jobId.slice(0, 8), jobId.slice(0, 6).toUpperCase(), jobId.slice(0, 13), jobId.replace(/-/g, '').slice(0, 20)]) {
+      const r = await cli('jobs', 'show', prefix);
+      expect(r.code, `${prefix}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(jobId);
+    }
+    const cancelled = await cli('jobs', 'cancel', jobId.slice(0, 8));
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout.trim()).toBe(`${jobId}: error (cancelled)`);
+    const retried = await cli('jobs', 'retry', jobId.slice(0, 8));
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout.trim()).toBe(`${jobId}: queued`);
+    expect((await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status).toBe('queued');
+  });
+
+  it('watch follows a job named by its prefix; webhooks deliveries --job takes one too', async () => {
+    const { jobId, renderId } = await newJob();
+    await sql`UPDATE renders SET status = 'error', error = 'boom', finished_at = now() WHERE id = ${renderId}`.execute(t.db.db);
+    const w = await cli('jobs', 'watch', jobId.slice(0, 8), '--json');
+    expect(w.code, w.stderr).toBe(1);
+    expect(w.stderr.trim()).toBe('render-farm: the job failed');
+    expect(w.stdout).toContain(jobId);
+    const api = await cli('jobs', 'watch', jobId.slice(0, 8), '--api-url', 'http://127.0.0.1:9', '--token', 'x');
+    expect([api.code, api.stderr.trim()]).toEqual([2, `render-farm: --api-url takes the full job ID, got "${jobId.slice(0, 8)}" (render-farm jobs show ${jobId.slice(0, 8)} prints it)`]);
+    const d = await cli('webhooks', 'deliveries', '--job', jobId.slice(0, 8));
+    expect([d.code, d.stdout.trim()], d.stderr).toEqual([0, 'no deliveries']);
+  });
+
+  it('an ambiguous prefix is a usage error listing the jobs it matches; the full ID still works', async () => {
+    for (const cmd of [['show'], ['cancel'], ['retry'], ['watch']]) {
+      const r = await cli('jobs', ...cmd, 'abcdef01');
+      expect(r.code, `${cmd}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim()).toBe(`render-farm: job ID prefix "abcdef01" matches 2 jobs: ${twins.join(', ')}; give more of the ID`);
+    }
+    const one = await cli('jobs', 'show', twins[1]!);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain(twins[1]);
+    expect(one.stdout).not.toContain(twins[0]);
+  });
+
+  it('an unknown prefix is the not-found error; fewer than 6 digits says so (exit 2 both)', async () => {
+    const unknown = await cli('jobs', 'show', '000000');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'render-farm: no job 000000']);
+    const short = await cli('jobs', 'show', 'abcde');
+    expect([short.code, short.stderr.trim()]).toEqual([2, 'render-farm: job ID prefix "abcde" is too short: give at least 6 hex digits of the ID']);
+  });
+});
