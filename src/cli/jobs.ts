@@ -1,7 +1,10 @@
 /** `render-farm jobs list|show|retry|cancel`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
+import { baseUrl, type Config } from '../config.js';
+import type { JobDetail } from '../top/job-detail.js';
 import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
+import type { JobUrls } from './job-summary.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const KINDS = ['renders', 'thumbnails'] as const;
@@ -20,6 +23,20 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
   const { table } = await import('./table.js');
   const rows = list.map((j) => [j.partId, j.state, j.category ?? '-', j.part ?? '(part gone)', `${j.jobId} (${j.batch})`, `${j.attempts}/${j.maxAttempts}`, j.lastError ?? '']);
   process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'JOB (PARTS)', 'ATTEMPTS', 'LAST ERROR'], rows));
+}
+
+/** A completed render's file URLs, as the API gives them (the artifact store decides how). */
+async function resultUrls(cfg: Config, d: JobDetail): Promise<JobUrls> {
+  if (d.status !== 'completed' || !Object.keys(d.artifacts).length) return {};
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  const store = await openArtifactStore(cfg);
+  const base = baseUrl(cfg);
+  const urls: JobUrls = {};
+  for (const kind of ['video', 'sprite', 'screenshot'] as const) {
+    const key = d.artifacts[kind];
+    if (key) urls[kind] = await store.url(key, base);
+  }
+  return urls;
 }
 
 export default function register(program: Command): void {
@@ -77,18 +94,34 @@ Examples:
 
   jobs
     .command('show <jobId>')
-    .description('One job with its render: request, state, timings, artifacts, error; a split render lists its chunks (frames, state, worker, time, attempts).')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs show 3fa85f64            # a unique prefix, as top shows it')
-    .action(async (jobId: string, _opts, cmd: Command) => {
+    .description(
+      'One job: state, build, format/size/profile, customer, worker, times (ISO UTC), result URLs, error; a split render lists its chunks (frames, state, worker, time, attempts). --json: the whole record.',
+    )
+    .option('--json', 'the whole record (request, render row, chunks) as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs show 3fa85f64            # a unique prefix, as top shows it\n  $ render-farm jobs show 3fa85f64 --json | jq .render.request',
+    )
+    .action(async (jobId: string, opts: { json?: boolean }, cmd: Command) => {
       const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
-      const found = await withDb(configFor(cmd), async (db) => {
+      const cfg = configFor(cmd);
+      const found = await withDb(cfg, async (db) => {
         const id = await resolveJobId(db, jobId);
-        const job = id ? await getJob(db, id) : null;
-        return job ? { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } : null;
+        if (!id) return null;
+        if (opts.json) {
+          const job = await getJob(db, id);
+          return job && { json: { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } };
+        }
+        const { jobDetail } = await import('../top/job-detail.js');
+        const detail = await jobDetail(db, id);
+        // the chunks of the render's current split: none for a render done in one piece
+        return detail && { detail, chunks: await jobChunks(db, detail.renderId), urls: await resultUrls(cfg, detail) };
       });
       if (!found) throw new UsageError(`no job ${jobId}`);
-      printJson(found);
+      if ('json' in found) return printJson(found.json);
+      const { formatJobSummary } = await import('./job-summary.js');
+      process.stdout.write(formatJobSummary(found.detail, found.chunks, found.urls));
     });
 
   jobs

@@ -1,12 +1,16 @@
 /**
  * `render-farm jobs` as a child process, on jobs put in each state with SQL: retry works or
- * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers.
+ * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers;
+ * show prints a summary (--json the record); jobs are named by a unique prefix of their ID.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { submitRender } from '../../src/jobs/submit.js';
+import { CATEGORIES } from '../../src/model/part.js';
+import { renderArtifactKey } from '../../src/storage/artifact-key.js';
 import { cliOn } from '../helpers/cli.js';
 import { useQueueDb } from '../helpers/queue-db.js';
 
@@ -111,6 +115,62 @@ describe('jobs CLI', () => {
     const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
     expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
+  });
+
+  // issue 29, item 12: a screenful for people, the whole record with --json
+  it('show prints a readable summary (state, build, what, who, ISO UTC times, URLs) rather than the raw record', async () => {
+    const { jobId, renderId } = await newJob();
+    const key = (f: string) => renderArtifactKey(`show${renderId.replace(/-/g, '')}`, f);
+    await addWorker('show-worker', 0, false, ['gw-show']);
+    await sql`UPDATE renders SET status = 'completed', progress = 1, attempts = 1, worker_id = 'show-worker', backend = 'egl', render_ms = 12345, frames_per_second = 5.8,
+                artifacts = ${JSON.stringify({ sprite: key('sprite.webp'), screenshot: key('hero.webp') })}::jsonb,
+                started_at = '2026-01-02T03:04:05.678Z', finished_at = '2026-01-02T03:04:18.001Z' WHERE id = ${renderId}`.execute(t.db.db);
+    const r = await cli('jobs', 'show', jobId);
+    expect(r.code, r.stderr).toBe(0);
+    expect(() => JSON.parse(r.stdout)).toThrow();
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThan(20);
+    const field = (label: string) => lines.find((l) => l.startsWith(`${label} `))?.slice(11);
+    expect(field('job')).toBe(jobId);
+    expect(field('status')).toBe('completed, attempt 1');
+    expect(field('build')).toBe(CATEGORIES.filter((c) => glass.parts[c]).map((c) => `${c}=${[...glass.parts[c]!].sort().join(',')}`).join(' '));
+    expect(field('render')).toMatch(/^sprite 256x256, profile fast, scene \w+, 72 frames \(12x6 sheet\)$/);
+    expect(field('customer')).toBe('jobs-cli-co');
+    expect(field('worker')).toBe('host-a:4242 (egl)');
+    expect(field('created')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(field('started')).toBe('2026-01-02T03:04:05Z');
+    expect(field('finished')).toBe('2026-01-02T03:04:18Z (took 12.3 s, 5.8 frames/s)');
+    expect(field('sprite')).toMatch(new RegExp(`^http://\\S+/artifacts/${key('sprite.webp')}$`));
+    expect(field('screenshot')).toMatch(new RegExp(`/artifacts/${key('hero.webp')}$`));
+    expect(field('error')).toBeUndefined();
+
+    // --json: the whole record, as before
+    const json = await cli('jobs', 'show', jobId, '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const record = JSON.parse(json.stdout);
+    expect(record).toMatchObject({ jobId, customerId, render: { id: renderId, status: 'completed', worker_id: 'show-worker', request: { options: { format: 'sprite' } } } });
+  });
+
+  it('show of a failed split render: the error, and a table of its chunks', async () => {
+    const { jobId, renderId } = await newJob();
+    const plan = randomUUID();
+    await addWorker('chunk-worker', 0, false, ['gw-chunk']);
+    await sql`UPDATE renders SET status = 'error', error = 'chunk 1 failed: boom', chunk_plan = ${plan}, chunk_total = 2, chunks_done = 1 WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`INSERT INTO render_chunks (render_id, plan, idx, start_frame, end_frame, status, attempts, worker_id, render_ms, frames_done, error)
+              VALUES (${renderId}, ${plan}, 0, 0, 36, 'done', 1, 'chunk-worker', 3100, 36, NULL),
+                     (${renderId}, ${plan}, 1, 36, 72, 'error', 3, 'chunk-worker', NULL, 10, 'boom')`.execute(t.db.db);
+    const r = await cli('jobs', 'show', jobId.slice(0, 8));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain('status     error');
+    expect(lines).toContain('error      chunk 1 failed: boom');
+    expect(lines).toContain('chunks     2, 1 done');
+    const table = lines.slice(lines.indexOf('chunks     2, 1 done') + 1);
+    expect(table[0]).toMatch(/^ {2}CHUNK\s+FRAMES\s+STATUS\s+WORKER\s+SECONDS\s+ATTEMPTS\s+ERROR$/);
+    expect(table[1]).toMatch(/^ {2}0\s+0-35\s+done\s+chunk-worker \(host-a\)\s+3\.1\s+1$/);
+    expect(table[2]).toMatch(/^ {2}1\s+36-71\s+error\s+chunk-worker \(host-a\)\s+-\s+3\s+boom$/);
+    const json = JSON.parse((await cli('jobs', 'show', jobId, '--json')).stdout);
+    expect(json.chunks.map((c: { frames: string }) => c.frames)).toEqual(['0-35', '36-71']);
   });
 });
 
