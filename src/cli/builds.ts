@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CATEGORIES } from '../model/part.js';
 import { UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 
 async function readState(file: string): Promise<unknown> {
@@ -49,7 +49,7 @@ Examples:
       const limit = intFlag('limit', opts.limit, 1, MAX_BUILDS_PAGE) ?? 20;
       const skip = intFlag('skip', opts.skip, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const cfg = configFor(cmd);
-      const { items, total } = await withDb(cfg, async (db) => {
+      const { items, total } = await withExistingDb(cfg, async (db) => {
         // the demo builds show on a fresh data dir, as under `serve`
         if (cfg.seedDemo) await seedDemoCatalog(db);
         return listBuilds(db, { limit, skip });
@@ -129,7 +129,7 @@ Examples:
     .action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
       const { getBuild, getPartsByIds, seedDemoCatalog } = await import('../catalog/repository.js');
       const cfg = configFor(cmd);
-      const result = await withDb(cfg, async (db) => {
+      const result = await withExistingDb(cfg, async (db) => {
         if (cfg.seedDemo) await seedDemoCatalog(db);
         const build = await getBuild(db, code);
         if (!build) return null;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CategoryImportSummary, ImportSummary } from '../catalog/importer.js';
 import { ExitError, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 
 /** Most parts one `catalog parts` page shows, and the default (the API's /available-parts has the same). */
 const MAX_PARTS_PAGE = 100;
@@ -98,7 +98,7 @@ Examples:
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { catalogStats, seedDemoCatalog } = await import('../catalog/repository.js');
       const cfg = configFor(cmd);
-      const stats = await withDb(cfg, async (db) => {
+      const stats = await withExistingDb(cfg, async (db) => {
         // report what `serve` would show: the demo catalog is part of every database
         if (cfg.seedDemo) await seedDemoCatalog(db);
         return catalogStats(db);
@@ -138,7 +138,7 @@ Examples:
       const { findParts, seedDemoCatalog } = await import('../catalog/repository.js');
       const { currentModelRecords } = await import('../part-models/model-library.js');
       const cfg = configFor(cmd);
-      const { items, total, models } = await withDb(cfg, async (db) => {
+      const { items, total, models } = await withExistingDb(cfg, async (db) => {
         // the demo catalog is part of every database, as under `serve`
         if (cfg.seedDemo) await seedDemoCatalog(db);
         const found = await findParts(db, { category, search: opts.search }, { limit, skip: offset });

@@ -23,6 +23,16 @@ export async function withDb<T>(cfg: Config, fn: (db: import('../db/database.js'
   }
 }
 
+/**
+ * withDb for commands that only read the farm (list, show, stats): a data dir that holds no farm
+ * is an error naming it (exit 2), never created with an empty cluster (db/existing-data-dir.ts).
+ */
+export async function withExistingDb<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+  const { requireExistingDataDir } = await import('../db/existing-data-dir.js');
+  await requireExistingDataDir(cfg);
+  return withDb(cfg, fn);
+}
+
 export function debugLog(cfg: Config): (line: string) => void {
   return cfg.logLevel === 'debug' ? (line) => process.stderr.write(`[pg] ${line}\n`) : () => {};
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { baseUrl, type Config } from '../config.js';
 import type { JobDetail } from '../top/job-detail.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withExistingDb } from './common.js';
 import type { JobUrls } from './job-summary.js';
 
 const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
@@ -15,7 +15,7 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
   const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
   const { THUMBNAIL_BATCH_SIZE } = await import('../jobs/queue/task-map.js');
   const { queueCounts } = await import('../jobs/queue/counts.js');
-  const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
+  const [list, counts] = await withExistingDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;
   if (json) return printJson({ counts: c, jobs: list });
   process.stdout.write(`thumbnails: ${c.queued} queued, ${c.processing} processing, ${c.failed ?? 0} failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})\n`);
@@ -75,7 +75,7 @@ Examples:
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);
       const { listJobs } = await import('../jobs/jobs-repository.js');
-      const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
+      const list = await withExistingDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no jobs\n');
       const { table } = await import('./table.js');
@@ -106,7 +106,7 @@ Examples:
       const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
       const cfg = configFor(cmd);
-      const found = await withDb(cfg, async (db) => {
+      const found = await withExistingDb(cfg, async (db) => {
         const id = await resolveJobId(db, jobId);
         if (!id) return null;
         if (opts.json) {
@@ -141,6 +141,8 @@ Examples:
       if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
       // a shortened ID (top shows 8 digits) is looked up in the database (watchJobInDb); an API takes full IDs only
       if (opts.apiUrl && !FULL_JOB_ID.test(jobId)) throw new UsageError(`--api-url takes the full job ID, got "${jobId}" (render-farm jobs show ${jobId} prints it)`);
+      const cfg = configFor(cmd);
+      if (!opts.apiUrl) await (await import('../db/existing-data-dir.js')).requireExistingDataDir(cfg);
       const { watchJobInDb, watchJobOverApi } = await import('../events/watch-job.js');
       const { watchReporter } = await import('./job-watch-reporter.js');
       const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
@@ -150,7 +152,7 @@ Examples:
       try {
         const final = opts.apiUrl
           ? await watchJobOverApi(opts.apiUrl, opts.token!, jobId, (e) => reporter.event(e), abort.signal)
-          : await watchJobInDb(configFor(cmd), jobId, (e) => reporter.event(e), abort.signal);
+          : await watchJobInDb(cfg, jobId, (e) => reporter.event(e), abort.signal);
         if (abort.signal.aborted) throw new ExitError(130, 'interrupted');
         if (final?.event !== 'completed') throw new ExitError(1, final ? 'the job failed' : 'the stream ended before the job did');
       } finally {
@@ -168,7 +170,7 @@ Examples:
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
-      const job = await withDb(configFor(cmd), async (db) => {
+      const job = await withExistingDb(configFor(cmd), async (db) => {
         const id = await resolveJobId(db, jobId);
         if (!id) return null;
         await installQueue(db.pool);
@@ -187,7 +189,7 @@ Examples:
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { cancelJob } = await import('../jobs/jobs-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
-      const job = await withDb(configFor(cmd), async (db) => {
+      const job = await withExistingDb(configFor(cmd), async (db) => {
         const id = await resolveJobId(db, jobId);
         return id ? cancelJob(db, id) : null;
       });

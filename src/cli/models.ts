@@ -11,7 +11,7 @@ import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-l
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -40,6 +40,14 @@ async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
     // models are given to catalog parts: a fresh data dir has the demo ones, as under `serve`
     if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
     return fn(db, store);
+  });
+}
+
+/** For list and show: the database only (they read no files), and only an existing data dir. */
+async function readLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+  return withExistingDb(cfg, async (db) => {
+    if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+    return fn(db);
   });
 }
 
@@ -162,7 +170,7 @@ Examples:
     .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
       const category = choiceFlag('category', opts.category, CATEGORIES);
       const { listModels } = await import('../part-models/model-library.js');
-      const items = await withLibrary(configFor(cmd), (db) => listModels(db, { category }));
+      const items = await readLibrary(configFor(cmd), (db) => listModels(db, { category }));
       if (opts.json) return printJson(items);
       if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
       const { table } = await import('./table.js');
@@ -177,7 +185,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm models show okgxgd18p')
     .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
       const { showModel } = await import('../part-models/model-library.js');
-      const detail = await withLibrary(configFor(cmd), (db) => showModel(db, partId));
+      const detail = await readLibrary(configFor(cmd), (db) => showModel(db, partId));
       if (opts.json) return printJson(detail);
       const { part, current, history } = detail;
       process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);

@@ -112,12 +112,12 @@ Examples:
       const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
       const format = choiceFlag('format', flags.format, FORMATS);
       const profile = choiceFlag('profile', flags.profile, PROFILES);
-      const { withDb } = await import('./common.js');
+      const { withExistingDb } = await import('./common.js');
       const { listCache, cacheTable } = await import('../pregen/cache-admin.js');
       const { cacheTotals } = await import('../pregen/cache-repository.js');
       const { rendererVersion } = await import('../render/renderer-version.js');
       const version = await rendererVersion();
-      await withDb(cfg, async (db) => {
+      await withExistingDb(cfg, async (db) => {
         const entries = await listCache(db, { format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit }, version);
         const totals = await cacheTotals(db);
         if (flags.json) printJson({ rendererVersion: version, totals, entries });

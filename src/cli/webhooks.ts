@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { table } from './table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,7 +57,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme')
     .action(async (opts: { customer?: string; json?: boolean }, cmd: Command) => {
       const { listWebhooks } = await import('../webhooks/webhooks-repository.js');
-      const list = (await withDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
+      const list = (await withExistingDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no webhooks: add one with "render-farm webhooks add --customer NAME --url https://…"\n');
       const rows = list.map((w) => [w.id, w.customer, w.createdAt.toISOString(), w.url]);
@@ -91,7 +91,7 @@ Examples:
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
-      const list = await withDb(configFor(cmd), async (db) => {
+      const list = await withExistingDb(configFor(cmd), async (db) => {
         // a job by its full ID or a unique prefix (top shows 8 digits)
         const jobId = opts.job === undefined ? undefined : await resolveJobId(db, opts.job);
         if (jobId === null) throw new UsageError(`no job ${opts.job} (--job takes a job ID or a unique prefix of 6+ hex digits)`);
