@@ -66,21 +66,31 @@ export async function listParts(
   category: Category,
   page: { limit: number; skip: number },
 ): Promise<{ items: PartSummaryRow[]; total: number }> {
+  return findParts(db, { category }, page);
+}
+
+/** Which parts findParts returns; without either, every part. */
+export interface PartFilter {
+  category?: Category;
+  /** text in the name or the ID, any case */
+  search?: string;
+}
+
+/** `%`, `_` and `\` match themselves in a search (PostgreSQL's LIKE escape is a backslash). */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One page of parts (`catalog parts`), by category, then name, then id, so paging is stable. */
+export async function findParts(db: Db, filter: PartFilter, page: { limit: number; skip: number }): Promise<{ items: PartSummaryRow[]; total: number }> {
+  let q = db.db.selectFrom('parts');
+  if (filter.category) q = q.where('category', '=', filter.category);
+  const search = filter.search?.trim();
+  if (search) {
+    const pattern = `%${likeEscaped(search)}%`;
+    q = q.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('id', 'ilike', pattern)]));
+  }
   const [items, count] = await Promise.all([
-    db.db
-      .selectFrom('parts')
-      .select(['id', 'category', 'name', 'image_key'])
-      .where('category', '=', category)
-      .orderBy('name')
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.skip)
-      .execute(),
-    db.db
-      .selectFrom('parts')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('category', '=', category)
-      .executeTakeFirstOrThrow(),
+    q.select(['id', 'category', 'name', 'image_key']).orderBy('category').orderBy('name').orderBy('id').limit(page.limit).offset(page.skip).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.n) };
 }

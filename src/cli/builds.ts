@@ -2,8 +2,8 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CATEGORIES } from '../model/part.js';
-import { ExitError, UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { UsageError } from './errors.js';
+import { configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 
 async function readState(file: string): Promise<unknown> {
@@ -49,7 +49,7 @@ Examples:
       const limit = intFlag('limit', opts.limit, 1, MAX_BUILDS_PAGE) ?? 20;
       const skip = intFlag('skip', opts.skip, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const cfg = configFor(cmd);
-      const { items, total } = await withDb(cfg, async (db) => {
+      const { items, total } = await withExistingDb(cfg, async (db) => {
         // the demo builds show on a fresh data dir, as under `serve`
         if (cfg.seedDemo) await seedDemoCatalog(db);
         return listBuilds(db, { limit, skip });
@@ -129,14 +129,15 @@ Examples:
     .action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
       const { getBuild, getPartsByIds, seedDemoCatalog } = await import('../catalog/repository.js');
       const cfg = configFor(cmd);
-      const result = await withDb(cfg, async (db) => {
+      const result = await withExistingDb(cfg, async (db) => {
         if (cfg.seedDemo) await seedDemoCatalog(db);
         const build = await getBuild(db, code);
         if (!build) return null;
         const rows = await getPartsByIds(db, Object.values(build.parts).flat() as string[]);
         return { build, names: new Map(rows.map((r) => [r.id, r.name])) };
       });
-      if (!result) throw new ExitError(1, `no build with share code "${code}"`);
+      // an unknown share code is unknown input, as in render and pregen: exit 2
+      if (!result) throw new UsageError(`no build with share code "${code}" (see: render-farm builds list)`);
       const { build, names } = result;
       if (opts.json) return printJson({ ...build, partNames: Object.fromEntries(names) });
       const lines = [`${build.shareCode}: ${build.name}`];

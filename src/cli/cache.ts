@@ -3,7 +3,7 @@
  * its retention (src/jobs/cache-stats.ts, src/jobs/retention.ts), on the filesystem store or S3.
  */
 import type { Command } from 'commander';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { table } from './table.js';
 
 export default function register(program: Command): void {
@@ -32,7 +32,7 @@ Examples:
     )
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
-      await withDb(cfg, async (db) => {
+      await withExistingDb(cfg, async (db) => {
         const { cacheStats, formatBytes } = await import('../jobs/cache-stats.js');
         const s = await cacheStats(db, cfg);
         if (opts.json) return printJson(s);

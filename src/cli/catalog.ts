@@ -1,8 +1,13 @@
-/** `render-farm catalog import|stats`: load BuildCores OpenDB records, count parts. */
+/** `render-farm catalog import|stats|parts`: load BuildCores OpenDB records, count parts, list their IDs. */
 import type { Command } from 'commander';
 import type { CategoryImportSummary, ImportSummary } from '../catalog/importer.js';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, printJson, withDb } from './common.js';
+import { CATEGORIES } from '../model/part.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
+
+/** Most parts one `catalog parts` page shows, and the default (the API's /available-parts has the same). */
+const MAX_PARTS_PAGE = 100;
+const DEFAULT_PARTS_PAGE = 20;
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -35,8 +40,8 @@ function importTable(s: ImportSummary): string {
 export default function register(program: Command): void {
   const catalog = program
     .command('catalog')
-    .description('The parts catalog: import BuildCores OpenDB, show counts.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm catalog import ./open-db\n  $ render-farm catalog stats');
+    .description('The parts catalog: import BuildCores OpenDB, show counts, list parts and their IDs.')
+    .addHelpText('after', '\nExamples:\n  $ render-farm catalog import ./open-db\n  $ render-farm catalog stats\n  $ render-farm catalog parts --category GPU --search 4070');
 
   catalog
     .command('import <opendb-dir>')
@@ -93,7 +98,7 @@ Examples:
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { catalogStats, seedDemoCatalog } = await import('../catalog/repository.js');
       const cfg = configFor(cmd);
-      const stats = await withDb(cfg, async (db) => {
+      const stats = await withExistingDb(cfg, async (db) => {
         // report what `serve` would show: the demo catalog is part of every database
         if (cfg.seedDemo) await seedDemoCatalog(db);
         return catalogStats(db);
@@ -105,4 +110,69 @@ Examples:
       ];
       process.stdout.write(`${pad(rows)}\n${stats.parts} parts, ${stats.builds} builds\n`);
     });
+
+  catalog
+    .command('parts')
+    .description('Parts and their IDs (for builds create, render --parts, models add), a page at a time: by category, then name.')
+    .option('--category <category>', `only this category: ${CATEGORIES.join(', ')}`)
+    .option('--search <text>', 'only parts with this text in their name or ID (any case)')
+    .option('--limit <n>', `parts per page, 1 to ${MAX_PARTS_PAGE} (default ${DEFAULT_PARTS_PAGE})`)
+    .option('--offset <n>', 'parts to skip (default 0)')
+    .option('--page <n>', 'page number from 1, instead of --offset')
+    .option('--json', 'machine-readable output: the page, the total and the command for the next page')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ render-farm catalog parts --category GPU
+  $ render-farm catalog parts --category GPU --search 4070
+  $ render-farm catalog parts --category PCCase --limit 50 --page 2
+  $ render-farm catalog parts --search noctua --json | jq -r '.items[].id'`,
+    )
+    .action(async (opts: { category?: string; search?: string; limit?: string; offset?: string; page?: string; json?: boolean }, cmd: Command) => {
+      const category = choiceFlag('category', opts.category, CATEGORIES);
+      const limit = intFlag('limit', opts.limit, 1, MAX_PARTS_PAGE) ?? DEFAULT_PARTS_PAGE;
+      if (opts.offset !== undefined && opts.page !== undefined) throw new UsageError('give --offset or --page, not both');
+      const page = intFlag('page', opts.page, 1, Number.MAX_SAFE_INTEGER);
+      const offset = page !== undefined ? (page - 1) * limit : (intFlag('offset', opts.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0);
+      const { findParts, seedDemoCatalog } = await import('../catalog/repository.js');
+      const { currentModelRecords } = await import('../part-models/model-library.js');
+      const cfg = configFor(cmd);
+      const { items, total, models } = await withExistingDb(cfg, async (db) => {
+        // the demo catalog is part of every database, as under `serve`
+        if (cfg.seedDemo) await seedDemoCatalog(db);
+        const found = await findParts(db, { category, search: opts.search }, { limit, skip: offset });
+        return { ...found, models: await currentModelRecords(db, found.items.map((p) => p.id)) };
+      });
+      const hasNext = offset + items.length < total;
+      // the next page in the form the user paged with
+      const nextCommand = hasNext ? partsCommand({ category, search: opts.search, limit, ...(page !== undefined ? { page: page + 1 } : { offset: offset + limit }) }) : null;
+      if (opts.json) {
+        return printJson({
+          items: items.map((p) => ({ id: p.id, category: p.category, name: p.name, model: models[p.id]?.sha256 ?? null })),
+          pagination: { total, limit, offset, page: Math.floor(offset / limit) + 1, hasNext, next: hasNext ? { offset: offset + limit, command: nextCommand } : null },
+        });
+      }
+      const what = `${category ? `${category} ` : ''}parts${opts.search ? ` matching "${opts.search}"` : ''}`;
+      if (!items.length) {
+        process.stdout.write(total ? `no ${what} past ${offset} (there are ${total})\n` : `no ${what}${category || opts.search ? '' : ': import some with "render-farm catalog import"'}\n`);
+        return;
+      }
+      const { table } = await import('./table.js');
+      const rows = items.map((p) => [p.id, p.category, models[p.id] ? models[p.id]!.sha256.slice(0, 12) : '-', p.name]);
+      process.stdout.write(table(['ID', 'CATEGORY', 'MODEL', 'NAME'], rows));
+      process.stdout.write(`${offset + 1}-${offset + items.length} of ${total} ${what}${nextCommand ? `; next page: ${nextCommand}` : ''}\n`);
+    });
+}
+
+/** The `catalog parts` command line for a page, quoting a search with spaces. */
+function partsCommand(p: { category?: string; search?: string; limit: number; page?: number; offset?: number }): string {
+  const quote = (v: string) => (/^[\w.:-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return [
+    'render-farm catalog parts',
+    ...(p.category ? [`--category ${p.category}`] : []),
+    ...(p.search ? [`--search ${quote(p.search)}`] : []),
+    `--limit ${p.limit}`,
+    p.page !== undefined ? `--page ${p.page}` : `--offset ${p.offset}`,
+  ].join(' ');
 }

@@ -23,6 +23,16 @@ export async function withDb<T>(cfg: Config, fn: (db: import('../db/database.js'
   }
 }
 
+/**
+ * withDb for commands that only read the farm (list, show, stats): a data dir that holds no farm
+ * is an error naming it (exit 2), never created with an empty cluster (db/existing-data-dir.ts).
+ */
+export async function withExistingDb<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+  const { requireExistingDataDir } = await import('../db/existing-data-dir.js');
+  await requireExistingDataDir(cfg);
+  return withDb(cfg, fn);
+}
+
 export function debugLog(cfg: Config): (line: string) => void {
   return cfg.logLevel === 'debug' ? (line) => process.stderr.write(`[pg] ${line}\n`) : () => {};
 }
@@ -39,3 +49,26 @@ export function intFlag(name: string, value: string | undefined, min: number, ma
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
 }
+
+/**
+ * Checks a flag that takes one of a few values; the usage error echoes what was typed and
+ * lists the choices, so a typo is seen at once (`--format sprit`).
+ */
+export function choiceFlag<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+/** choiceFlag for a comma list (`--formats video,sprite`): each value checked, the bad ones echoed; duplicates dropped. */
+export function choiceListFlag<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
+  const values = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (bad.length || !values.length) {
+    throw new UsageError(`--${name} takes a comma list of ${allowed.join(', ')}, got "${bad.length ? bad.join(',') : value}"`);
+  }
+  return [...new Set(values)] as T[];
+}
+
+/** Where an unknown part ID sends the user: the command that lists part IDs. */
+export const CLI_PART_LISTING = 'see: render-farm catalog parts --category <category> [--search <text>]';

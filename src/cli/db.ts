@@ -29,7 +29,8 @@ export default function register(program: Command): void {
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const { migrationStatus } = await import('../db/migrate.js');
-      // status reads only: open without migrating
+      // status reads only: open without migrating, and never make a data dir
+      await (await import('../db/existing-data-dir.js')).requireExistingDataDir(cfg);
       const { openDatabase } = await import('../db/database.js');
       const handle = await openDatabase(cfg);
       try {

@@ -1,17 +1,21 @@
 /** `render-farm jobs list|show|retry|cancel`: what operators need to see and fix renders. */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { baseUrl, type Config } from '../config.js';
+import type { JobDetail } from '../top/job-detail.js';
+import { choiceFlag, configFor, intFlag, printJson, withExistingDb } from './common.js';
+import type { JobUrls } from './job-summary.js';
 
-const STATUSES = ['queued', 'processing', 'completed', 'error'];
-const KINDS = ['renders', 'thumbnails'];
+const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
+const KINDS = ['renders', 'thumbnails'] as const;
+const FULL_JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
   const { listThumbnailJobs } = await import('../jobs/thumbnail-jobs.js');
   const { THUMBNAIL_BATCH_SIZE } = await import('../jobs/queue/task-map.js');
   const { queueCounts } = await import('../jobs/queue/counts.js');
-  const [list, counts] = await withDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
+  const [list, counts] = await withExistingDb(cfg, async (db) => Promise.all([listThumbnailJobs(db, { limit }), queueCounts(db.db)]));
   const c = counts.by_kind.thumbnail;
   if (json) return printJson({ counts: c, jobs: list });
   process.stdout.write(`thumbnails: ${c.queued} queued, ${c.processing} processing, ${c.failed ?? 0} failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})\n`);
@@ -21,6 +25,20 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
   process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'JOB (PARTS)', 'ATTEMPTS', 'LAST ERROR'], rows));
 }
 
+/** A completed render's file URLs, as the API gives them (the artifact store decides how). */
+async function resultUrls(cfg: Config, d: JobDetail): Promise<JobUrls> {
+  if (d.status !== 'completed' || !Object.keys(d.artifacts).length) return {};
+  const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+  const store = await openArtifactStore(cfg);
+  const base = baseUrl(cfg);
+  const urls: JobUrls = {};
+  for (const kind of ['video', 'sprite', 'screenshot'] as const) {
+    const key = d.artifacts[kind];
+    if (key) urls[kind] = await store.url(key, base);
+  }
+  return urls;
+}
+
 export default function register(program: Command): void {
   const jobs = program
     .command('jobs')
@@ -28,8 +46,12 @@ export default function register(program: Command): void {
     .addHelpText(
       'after',
       `
+A job is named by its ID or by a unique prefix of it (6+ hex digits, as top shows it: 3fa85f64);
+a prefix several jobs share is refused (exit 2) with the jobs it matches.
+
 Examples:
   $ render-farm jobs list --status error
+  $ render-farm jobs show 3fa85f64
   $ render-farm jobs watch 3fa85f64-5717-4562-b3fc-2c963f66afa6
   $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6
   $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
@@ -47,14 +69,13 @@ Examples:
       '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
     )
     .action(async (opts: { kind?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
-      const kind = opts.kind ?? 'renders';
-      if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
-      if (opts.status && !STATUSES.includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      const kind = choiceFlag('kind', opts.kind, KINDS) ?? 'renders';
+      choiceFlag('status', opts.status, STATUSES);
       if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);
       const { listJobs } = await import('../jobs/jobs-repository.js');
-      const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
+      const list = await withExistingDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no jobs\n');
       const { table } = await import('./table.js');
@@ -73,16 +94,34 @@ Examples:
 
   jobs
     .command('show <jobId>')
-    .description('One job with its render: request, state, timings, artifacts, error; a split render lists its chunks (frames, state, worker, time, attempts).')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6')
-    .action(async (jobId: string, _opts, cmd: Command) => {
+    .description(
+      'One job: state, build, format/size/profile, customer, worker, times (ISO UTC), result URLs, error; a split render lists its chunks (frames, state, worker, time, attempts). --json: the whole record.',
+    )
+    .option('--json', 'the whole record (request, render row, chunks) as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm jobs show 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs show 3fa85f64            # a unique prefix, as top shows it\n  $ render-farm jobs show 3fa85f64 --json | jq .render.request',
+    )
+    .action(async (jobId: string, opts: { json?: boolean }, cmd: Command) => {
       const { getJob, jobChunks } = await import('../jobs/jobs-repository.js');
-      const found = await withDb(configFor(cmd), async (db) => {
-        const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
-        return job ? { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } : null;
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const cfg = configFor(cmd);
+      const found = await withExistingDb(cfg, async (db) => {
+        const id = await resolveJobId(db, jobId);
+        if (!id) return null;
+        if (opts.json) {
+          const job = await getJob(db, id);
+          return job && { json: { ...job, ...(job.render.chunk_total ? { chunks: await jobChunks(db, job.render.id) } : {}) } };
+        }
+        const { jobDetail } = await import('../top/job-detail.js');
+        const detail = await jobDetail(db, id);
+        // the chunks of the render's current split: none for a render done in one piece
+        return detail && { detail, chunks: await jobChunks(db, detail.renderId), urls: await resultUrls(cfg, detail) };
       });
       if (!found) throw new UsageError(`no job ${jobId}`);
-      printJson(found);
+      if ('json' in found) return printJson(found.json);
+      const { formatJobSummary } = await import('./job-summary.js');
+      process.stdout.write(formatJobSummary(found.detail, found.chunks, found.urls));
     });
 
   jobs
@@ -100,6 +139,10 @@ Examples:
     )
     .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
       if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
+      // a shortened ID (top shows 8 digits) is looked up in the database (watchJobInDb); an API takes full IDs only
+      if (opts.apiUrl && !FULL_JOB_ID.test(jobId)) throw new UsageError(`--api-url takes the full job ID, got "${jobId}" (render-farm jobs show ${jobId} prints it)`);
+      const cfg = configFor(cmd);
+      if (!opts.apiUrl) await (await import('../db/existing-data-dir.js')).requireExistingDataDir(cfg);
       const { watchJobInDb, watchJobOverApi } = await import('../events/watch-job.js');
       const { watchReporter } = await import('./job-watch-reporter.js');
       const reporter = await watchReporter(opts.json ? 'json' : process.stderr.isTTY ? 'tty' : 'plain', jobId);
@@ -109,7 +152,7 @@ Examples:
       try {
         const final = opts.apiUrl
           ? await watchJobOverApi(opts.apiUrl, opts.token!, jobId, (e) => reporter.event(e), abort.signal)
-          : await watchJobInDb(configFor(cmd), jobId, (e) => reporter.event(e), abort.signal);
+          : await watchJobInDb(cfg, jobId, (e) => reporter.event(e), abort.signal);
         if (abort.signal.aborted) throw new ExitError(130, 'interrupted');
         if (final?.event !== 'completed') throw new ExitError(1, final ? 'the job failed' : 'the stream ended before the job did');
       } finally {
@@ -126,9 +169,12 @@ Examples:
     .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
-      const job = await withDb(configFor(cmd), async (db) => {
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const job = await withExistingDb(configFor(cmd), async (db) => {
+        const id = await resolveJobId(db, jobId);
+        if (!id) return null;
         await installQueue(db.pool);
-        return /^[0-9a-f-]{36}$/i.test(jobId) ? retryJob(db, jobId, opts.force) : null;
+        return retryJob(db, id, opts.force);
       });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);
@@ -142,7 +188,11 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6   # render it after all')
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { cancelJob } = await import('../jobs/jobs-repository.js');
-      const job = await withDb(configFor(cmd), async (db) => (/^[0-9a-f-]{36}$/i.test(jobId) ? cancelJob(db, jobId) : null));
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const job = await withExistingDb(configFor(cmd), async (db) => {
+        const id = await resolveJobId(db, jobId);
+        return id ? cancelJob(db, id) : null;
+      });
       if (!job) throw new UsageError(`no job ${jobId}`);
       process.stdout.write(`${job.jobId}: ${job.render.status} (cancelled)\n`);
     });

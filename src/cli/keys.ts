@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ENVIRONMENTS, type Environment } from '../auth/scopes.js';
 import { UsageError } from './errors.js';
-import { configFor, printJson, withDb } from './common.js';
+import { configFor, printJson, withDb, withExistingDb } from './common.js';
 
 export default function register(program: Command): void {
   const keys = program
@@ -43,7 +43,7 @@ export default function register(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ render-farm keys list')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { listApiKeys } = await import('../auth/api-keys.js');
-      const list = await withDb(configFor(cmd), (db) => listApiKeys(db.db));
+      const list = await withExistingDb(configFor(cmd), (db) => listApiKeys(db.db));
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no API keys: create one with "render-farm keys create --customer NAME"\n');
       for (const k of list) {

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { NotFoundError } from '../errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
 import { UsageError } from './errors.js';
 
 export interface PreviewFlags {
@@ -44,11 +44,11 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   const { part, sha256 } = await withDb(cfg, async (db) => {
     const { getPartsByIds } = await import('../catalog/repository.js');
     const [row] = await getPartsByIds(db, [partId]);
-    if (!row) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+    if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
     const { resolveBuild } = await import('../catalog/resolve-build.js');
     const { build } = await resolveBuild(db, { [row.category]: [row.id] });
     const resolved = build.parts[row.category]?.[0];
-    if (!resolved) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+    if (!resolved) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
     if (input) {
       // prepared as `models add` would store it: what the preview shows is what a render would draw
       const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');

@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { CATEGORIES } from '../model/part.js';
+import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -39,6 +40,14 @@ async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
     // models are given to catalog parts: a fresh data dir has the demo ones, as under `serve`
     if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
     return fn(db, store);
+  });
+}
+
+/** For list and show: the database only (they read no files), and only an existing data dir. */
+async function readLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+  return withExistingDb(cfg, async (db) => {
+    if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+    return fn(db);
   });
 }
 
@@ -159,8 +168,9 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm models list\n  $ render-farm models list --category PCCase --json')
     .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
+      const category = choiceFlag('category', opts.category, CATEGORIES);
       const { listModels } = await import('../part-models/model-library.js');
-      const items = await withLibrary(configFor(cmd), (db) => listModels(db, { category: opts.category }));
+      const items = await readLibrary(configFor(cmd), (db) => listModels(db, { category }));
       if (opts.json) return printJson(items);
       if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
       const { table } = await import('./table.js');
@@ -175,7 +185,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm models show okgxgd18p')
     .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
       const { showModel } = await import('../part-models/model-library.js');
-      const detail = await withLibrary(configFor(cmd), (db) => showModel(db, partId));
+      const detail = await readLibrary(configFor(cmd), (db) => showModel(db, partId));
       if (opts.json) return printJson(detail);
       const { part, current, history } = detail;
       process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);
@@ -226,7 +236,7 @@ Examples:
       const part = await withDb(cfg, async (db) => {
         if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
         const [row] = await (await import('../catalog/repository.js')).getPartsByIds(db, [partId]);
-        if (!row) throw new UsageError(`part ID not found in the catalog: ${partId}`);
+        if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
         return row;
       });
       const { exampleModel } = await import('../part-models/example-models.js');

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { DEFAULT_FORMAT, DEFAULT_PROFILE, FORMATS, PROFILES } from '../model/render-defaults.js';
-import { configFor, intFlag, printJson } from './common.js';
+import { choiceFlag, choiceListFlag, configFor, intFlag, printJson } from './common.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
 import { settingOption } from './setting-flags.js';
 
@@ -35,12 +35,6 @@ interface RunFlags {
 const orList = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-
-function oneOf<T extends string>(flag: string, values: string[], allowed: readonly T[]): T[] {
-  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
-  if (bad.length) throw new UsageError(`--${flag}: ${bad.join(', ')} not one of ${allowed.join(', ')}`);
-  return [...new Set(values)] as T[];
-}
 
 export default function register(program: Command): void {
   const pregen = program
@@ -116,13 +110,15 @@ Examples:
     .action(async (flags: { format?: string; profile?: string; source?: string; stale?: boolean; limit?: string; json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
-      const { withDb } = await import('./common.js');
+      const format = choiceFlag('format', flags.format, FORMATS);
+      const profile = choiceFlag('profile', flags.profile, PROFILES);
+      const { withExistingDb } = await import('./common.js');
       const { listCache, cacheTable } = await import('../pregen/cache-admin.js');
       const { cacheTotals } = await import('../pregen/cache-repository.js');
       const { rendererVersion } = await import('../render/renderer-version.js');
       const version = await rendererVersion();
-      await withDb(cfg, async (db) => {
-        const entries = await listCache(db, { format: formatFlag(flags.format), profile: flags.profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit }, version);
+      await withExistingDb(cfg, async (db) => {
+        const entries = await listCache(db, { format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit }, version);
         const totals = await cacheTotals(db);
         if (flags.json) printJson({ rendererVersion: version, totals, entries });
         else {
@@ -156,6 +152,8 @@ Examples:
       if (!keys.length && !flags.all && !flags.stale && !flags.format && !flags.profile && !flags.source) {
         throw new UsageError('say what to remove: key prefixes, --stale, --format, --profile, --source, or --all');
       }
+      const format = choiceFlag('format', flags.format, FORMATS);
+      const profile = choiceFlag('profile', flags.profile, PROFILES);
       const cfg = configFor(cmd);
       const { withDb } = await import('./common.js');
       const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
@@ -163,7 +161,7 @@ Examples:
       const { rendererVersion } = await import('../render/renderer-version.js');
       const version = await rendererVersion();
       await withDb(cfg, async (db) => {
-        const filter = { keyPrefixes: keys, format: formatFlag(flags.format), profile: flags.profile, source: flags.source, staleAgainst: flags.stale ? version : undefined };
+        const filter = { keyPrefixes: keys, format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined };
         if (flags.dryRun) {
           const entries = await listCache(db, filter, version);
           if (flags.json) printJson({ dryRun: true, entries });
@@ -177,12 +175,6 @@ Examples:
     });
 }
 
-function formatFlag(v: string | undefined): 'video' | 'sprite' | undefined {
-  if (v === undefined) return undefined;
-  if (v !== 'video' && v !== 'sprite') throw new UsageError(`--format must be video or sprite, got "${v}"`);
-  return v;
-}
-
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const { CATEGORIES } = await import('../model/part.js');
   const { parseSizes } = await import('../pregen/plan.js');
@@ -194,7 +186,7 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   if (!flags.thumbnails && (flags.category || flags.force)) throw new UsageError('--category and --force go with --thumbnails');
   if (flags.thumbnails && flags.farm) throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
   const builds = flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
-  const categories = flags.category ? oneOf('category', list(flags.category), CATEGORIES) : undefined;
+  const categories = flags.category ? choiceListFlag('category', flags.category, CATEGORIES) : undefined;
   const base = parseRenderOptionFlags(flags);
 
   const abort = new AbortController();
@@ -217,8 +209,8 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
       thumbnails: flags.thumbnails ? { categories, force: flags.force } : undefined,
       variants: {
         base,
-        formats: oneOf('formats', list(flags.formats ?? 'video'), FORMATS),
-        profiles: oneOf('profiles', list(flags.profiles ?? 'cinematic'), PROFILES),
+        formats: choiceListFlag('formats', flags.formats ?? 'video', FORMATS),
+        profiles: choiceListFlag('profiles', flags.profiles ?? 'cinematic', PROFILES),
         sizes: parseSizes(flags.sizes),
         stale: flags.stale,
       },

@@ -5,6 +5,7 @@
  * reported under the flag's name.
  */
 import type { Command } from 'commander';
+import type { z } from 'zod';
 import {
   CAMERA_OFFSET_X,
   CAMERA_ZOOM,
@@ -112,9 +113,29 @@ export function flagOf(path: string): string {
   return f ? f.flag.split(' ')[0]! : `--${path.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
 }
 
-/** Validates the flags with the API's schema (cross-field rules included); a usage error names the flags. */
+/** The value typed for a flag, as commander read it (undefined for cross-field issues and switches). */
+function typed(values: Record<string, unknown>, path: string): string | undefined {
+  const f = RENDER_OPTION_FLAGS.find((x) => x.key === path);
+  const raw = f && f.kind !== 'boolean' ? values[attributeOf(f.flag)] : undefined;
+  return raw === undefined ? undefined : String(raw);
+}
+
+/** One schema issue as a flag problem: the flag, what it takes, and what was typed. */
+function flagProblem(issue: z.core.$ZodIssue, values: Record<string, unknown>): string {
+  const path = issue.path.map(String).join('.');
+  const flag = flagOf(path);
+  const got = typed(values, path);
+  // an enumerated flag: every choice, and the typo beside them
+  if (issue.code === 'invalid_value' && got !== undefined) return `${flag} must be one of ${issue.values.join(', ')}, got "${got}"`;
+  // zod sees junk in a number flag as NaN: say what was typed instead
+  if (issue.code === 'invalid_type' && got !== undefined) return `${flag}: expected a ${issue.expected}, got "${got}"`;
+  if (got !== undefined && !issue.message.includes(`"${got}"`)) return `${flag}: ${issue.message}, got "${got}"`;
+  return `${flag}: ${issue.message}`;
+}
+
+/** Validates the flags with the API's schema (cross-field rules included); a usage error names the flags and echoes their values. */
 export function parseRenderOptionFlags(values: Record<string, unknown>): RenderOptions {
   const parsed = renderOptionsSchema.safeParse(renderOptionsFromFlags(values));
   if (parsed.success) return parsed.data;
-  throw new UsageError(parsed.error.issues.map((i) => `${flagOf(i.path.map(String).join('.'))}: ${i.message}`).join('; '));
+  throw new UsageError(parsed.error.issues.map((i) => flagProblem(i, values)).join('; '));
 }

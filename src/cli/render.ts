@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
-import { configFor, printJson } from './common.js';
+import { CLI_PART_LISTING, configFor, printJson } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
 import { settingOption } from './setting-flags.js';
@@ -246,7 +246,7 @@ async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: i
       ({ build } = await resolveFromCatalog(db, wanted!.parts, wanted!.state));
     } catch (err) {
       if (!(err instanceof UnknownPartsError)) throw err;
-      throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')}`);
+      throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')} (${CLI_PART_LISTING})`);
     }
     // a build without a case is drawn in the stage's default case (model/parts-map.ts)
     return build;

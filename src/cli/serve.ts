@@ -18,6 +18,8 @@ Examples:
     )
     .action(async (_opts, cmd: Command) => {
       const cfg = configFor(cmd);
+      // a taken port fails in a moment, before the database is opened and migrated
+      await (await import('../api/port-check.js')).assertApiPortFree(cfg);
       const { startServer } = await import('../api/server.js');
       const server = await startServer(cfg);
       process.stdout.write(`render-farm API listening on ${server.url} (docs: ${server.url}/api-docs)\n`);

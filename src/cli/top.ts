@@ -22,6 +22,8 @@ Examples:
     .action(async (opts: { once?: boolean; json?: boolean; interval?: string }, cmd: Command) => {
       const interval = intFlag('interval', opts.interval, 200, 60_000) ?? 1_000;
       const cfg = configFor(cmd);
+      // top only reads: a data dir without a farm is an error, never created
+      await (await import('../db/existing-data-dir.js')).requireExistingDataDir(cfg);
       const { openDatabase } = await import('../db/database.js');
       const { farmSnapshot } = await import('../top/farm-snapshot.js');
       const db = await openDatabase(cfg, { poolSize: 3 });

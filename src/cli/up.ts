@@ -20,6 +20,8 @@ Examples:
     )
     .action(async (opts: { worker: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
+      // a taken port fails in a moment, before a cluster is initialised and seeded for nothing
+      await (await import('../api/port-check.js')).assertApiPortFree(cfg);
       const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
       const { startServer } = await import('../api/server.js');

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { table } from './table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,7 +57,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme')
     .action(async (opts: { customer?: string; json?: boolean }, cmd: Command) => {
       const { listWebhooks } = await import('../webhooks/webhooks-repository.js');
-      const list = (await withDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
+      const list = (await withExistingDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no webhooks: add one with "render-farm webhooks add --customer NAME --url https://…"\n');
       const rows = list.map((w) => [w.id, w.customer, w.createdAt.toISOString(), w.url]);
@@ -86,15 +86,17 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
     .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
-      if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
-      for (const [flag, v] of [['webhook', opts.webhook], ['job', opts.job]] as const) {
-        if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${flag} must be a UUID`);
-      }
+      const status = choiceFlag('status', opts.status, STATUSES);
+      if (opts.webhook !== undefined && !UUID.test(opts.webhook)) throw new UsageError('--webhook must be a UUID');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
-      const list = await withDb(configFor(cmd), (db) =>
-        listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId: opts.job, status: opts.status as (typeof STATUSES)[number] | undefined, limit }),
-      );
+      const { resolveJobId } = await import('../jobs/job-id-prefix.js');
+      const list = await withExistingDb(configFor(cmd), async (db) => {
+        // a job by its full ID or a unique prefix (top shows 8 digits)
+        const jobId = opts.job === undefined ? undefined : await resolveJobId(db, opts.job);
+        if (jobId === null) throw new UsageError(`no job ${opts.job} (--job takes a job ID or a unique prefix of 6+ hex digits)`);
+        return listDeliveries(db, { customer: opts.customer, webhookId: opts.webhook, jobId, status, limit });
+      });
       if (opts.json) return printJson(list);
       if (!list.length) return void process.stdout.write('no deliveries\n');
       const rows = list.map((d) => [

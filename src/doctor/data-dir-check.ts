@@ -1,8 +1,9 @@
-/** Doctor: the data dir can be created and written, and has room for renders. */
+/** Doctor: the data dir exists (doctor never creates it), can be written, and has room for renders. */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeSetting, type Config } from '../config.js';
+import { CREATES_DATA_DIR } from '../db/existing-data-dir.js';
 import { DirectoryError, ensureDir } from '../ensure-dir.js';
 import type { CheckOutcome } from './check.js';
 
@@ -17,8 +18,17 @@ const DATA_DIR_FIX = 'choose a writable directory with --data-dir or RENDER_FARM
 
 export async function checkDataDir(cfg: Config): Promise<CheckOutcome> {
   const dir = cfg.dataDir;
+  // doctor only looks: a missing data dir is reported, not created (a mistyped --data-dir must not become a farm)
+  if (await fs.stat(dir).then(() => false, (err: NodeJS.ErrnoException) => err.code === 'ENOENT')) {
+    return {
+      status: 'fail',
+      detail: `${describeSetting(cfg, 'dataDir', 'data dir')}: ${path.resolve(dir)} does not exist`,
+      fix: `check the path (--data-dir or RENDER_FARM_DATA_DIR); ${CREATES_DATA_DIR} (doctor does not)`,
+      data: { path: dir, exists: false },
+    };
+  }
   try {
-    // created the way serve/up create it: Node's recursive mkdir loops forever under /proc
+    // checked the way serve/up create it: Node's recursive mkdir loops forever under /proc
     await ensureDir(dir, describeSetting(cfg, 'dataDir', 'data dir'));
     const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
     await fs.writeFile(probe, 'ok');

@@ -20,6 +20,7 @@ export class WatchError extends UnavailableError {
 export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobEvent) => void, signal?: AbortSignal): Promise<JobEvent | null> {
   const { openDatabase } = await import('../db/database.js');
   const { getJob } = await import('../jobs/jobs-repository.js');
+  const { resolveJobId } = await import('../jobs/job-id-prefix.js');
   const { jobView } = await import('../jobs/job-view.js');
   const { openArtifactStore } = await import('../storage/open-artifact-store.js');
   const { RenderEventHub } = await import('./render-event-hub.js');
@@ -27,7 +28,9 @@ export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobE
   const db = await openDatabase(cfg);
   const hub = new RenderEventHub(db.connectionString);
   try {
-    const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJob(db, jobId) : null;
+    // a full ID or a unique prefix of one (as top shows them)
+    const id = await resolveJobId(db, jobId);
+    const job = id ? await getJob(db, id) : null;
     if (!job) {
       const { expiredJobError } = await import('../jobs/expired-jobs.js');
       const expired = /^[0-9a-f-]{36}$/i.test(jobId) ? await expiredJobError(db, jobId) : null;

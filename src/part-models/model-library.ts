@@ -50,10 +50,13 @@ export interface PartBrief {
   category: Category;
 }
 
+/** Where part IDs are listed, for messages about an unknown one (the CLI's and the API's listing). */
+export const PART_LISTINGS = 'list them with: render-farm catalog parts --category <category> [--search <text>], or GET /available-parts?category=<category>';
+
 /** A part ID the catalog does not have: 404 `unknown_part`. */
 export class UnknownModelPartError extends NotFoundError {
   constructor(public readonly partId: string) {
-    super('unknown_part', `no part with ID "${partId}" in the catalog: check the ID (GET /parts?category=..., or render-farm catalog stats for what is imported)`, {
+    super('unknown_part', `no part with ID "${partId}" in the catalog: check the ID (${PART_LISTINGS})`, {
       details: [{ field: 'partId', message: 'not found', id: partId }],
     });
     this.name = 'UnknownModelPartError';

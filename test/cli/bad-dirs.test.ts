@@ -54,8 +54,9 @@ describe('directories that cannot be created', () => {
     expect(r.stderr).toMatch(/--out\): cannot use \/proc\/x as a directory/);
   }, 60_000);
 
-  it('RENDER_FARM_DATA_DIR=/proc/x catalog stats fails fast naming the variable', async () => {
-    const r = await cli(['catalog', 'stats'], { RENDER_FARM_DATA_DIR: '/proc/x' });
+  // a command that creates the data dir (read-only ones never do: read-only-data-dir.test.ts)
+  it('RENDER_FARM_DATA_DIR=/proc/x db migrate fails fast naming the variable', async () => {
+    const r = await cli(['db', 'migrate'], { RENDER_FARM_DATA_DIR: '/proc/x' });
     expect(r.killed).toBe(false);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/data dir \(env RENDER_FARM_DATA_DIR\): cannot use \/proc\/x as a directory/);

@@ -1,7 +1,7 @@
 /**
  * `render-farm builds list` as a child process on a test database: newest first, paged, with
- * the next page in --json; and `render` with an unknown share code points at it and leaves no
- * --out directory it created.
+ * the next page in --json; `builds show` and `render` with an unknown share code exit 2 and
+ * point at it, and render leaves no --out directory it created.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -77,6 +77,15 @@ describe('builds list', () => {
       const r = await cli(...cmd, '--help');
       expect(r.stdout).toMatch(/Examples:\n\s+\$ render-farm builds list/);
     }
+  });
+
+  it('builds show with an unknown share code is unknown input, as in render: exit 2, naming the code and builds list', async () => {
+    const r = await cli('builds', 'show', 'DEMO-GLAS');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('render-farm: no build with share code "DEMO-GLAS" (see: render-farm builds list)');
+    const json = await cli('builds', 'show', 'DEMO-GLAS', '--json');
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
   });
 
   it('render with a mistyped share code names a command that exists and leaves no --out dir it created', async () => {

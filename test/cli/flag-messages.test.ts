@@ -57,6 +57,31 @@ describe('flag error messages', () => {
     expect(await fs.readdir(dataDir)).toEqual([]);
   }, 60_000);
 
+  // issue 29, item 10: a typo in an enumerated flag is echoed beside every choice
+  it('every enumerated flag echoes the bad value and lists the choices (exit 2, before any database)', async () => {
+    const out = path.join(dataDir, 'out');
+    const cases: [string[], string][] = [
+      [['render', '--share-code', 'DEMO-GLASS', '--out', out, '--format', 'sprit'], '--format must be one of video, sprite, got "sprit"'],
+      [['render', '--share-code', 'DEMO-GLASS', '--out', out, '--profile', 'cinema'], '--profile must be one of cinematic, flat, fast, got "cinema"'],
+      [['render', '--share-code', 'DEMO-GLASS', '--out', out, '--frame-quality', 'ultra'], '--frame-quality must be one of standard, high, got "ultra"'],
+      [['render', '--share-code', 'DEMO-GLASS', '--out', out, '--scene', 'moon'], '--scene must be one of sunset, dawn, night, warehouse, forest, apartment, studio, studio_v2, city, park, lobby, got "moon"'],
+      [['pregen', '--builds', 'all', '--dry-run', '--formats', 'video,gif'], '--formats takes a comma list of video, sprite, got "gif"'],
+      [['pregen', '--builds', 'all', '--dry-run', '--profiles', 'cinema'], '--profiles takes a comma list of cinematic, flat, fast, got "cinema"'],
+      [['pregen', 'ls', '--format', 'sprit'], '--format must be one of video, sprite, got "sprit"'],
+      [['pregen', 'rm', '--profile', 'cinema'], '--profile must be one of cinematic, flat, fast, got "cinema"'],
+      [['jobs', 'list', '--status', 'failed'], '--status must be one of queued, processing, completed, error, got "failed"'],
+      [['jobs', 'list', '--kind', 'thumbs'], '--kind must be one of renders, thumbnails, got "thumbs"'],
+      [['models', 'list', '--category', 'gpu'], '--category must be one of PCCase, Motherboard, CPU, CPUCooler, GPU, RAM, Storage, PSU, CaseFan, got "gpu"'],
+      [['webhooks', 'deliveries', '--status', 'error'], '--status must be one of pending, delivered, failed, got "error"'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(args);
+      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, `render-farm: ${message}`]);
+    }
+    // all refused before anything starts: no embedded PostgreSQL was set up in the data dir
+    expect(await fs.readdir(dataDir)).toEqual([]);
+  }, 120_000);
+
   it('parseSizes accepts the range and names --sizes otherwise', () => {
     expect(parseSizes('256x256, 1920x1080')).toEqual([{ width: 256, height: 256 }, { width: 1920, height: 1080 }]);
     expect(() => parseSizes('512x9000')).toThrow('--sizes: width and height must be 256 to 8192, got "512x9000"');

@@ -1,12 +1,16 @@
 /**
  * `render-farm jobs` as a child process, on jobs put in each state with SQL: retry works or
- * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers.
+ * says why not (exit 1), and frees a render stuck on a worker that is gone; list shows workers;
+ * show prints a summary (--json the record); jobs are named by a unique prefix of their ID.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { submitRender } from '../../src/jobs/submit.js';
+import { CATEGORIES } from '../../src/model/part.js';
+import { renderArtifactKey } from '../../src/storage/artifact-key.js';
 import { cliOn } from '../helpers/cli.js';
 import { useQueueDb } from '../helpers/queue-db.js';
 
@@ -111,5 +115,135 @@ describe('jobs CLI', () => {
     const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
     expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
+  });
+
+  // issue 29, item 12: a screenful for people, the whole record with --json
+  it('show prints a readable summary (state, build, what, who, ISO UTC times, URLs) rather than the raw record', async () => {
+    const { jobId, renderId } = await newJob();
+    const key = (f: string) => renderArtifactKey(`show${renderId.replace(/-/g, '')}`, f);
+    await addWorker('show-worker', 0, false, ['gw-show']);
+    await sql`UPDATE renders SET status = 'completed', progress = 1, attempts = 1, worker_id = 'show-worker', backend = 'egl', render_ms = 12345, frames_per_second = 5.8,
+                artifacts = ${JSON.stringify({ sprite: key('sprite.webp'), screenshot: key('hero.webp') })}::jsonb,
+                started_at = '2026-01-02T03:04:05.678Z', finished_at = '2026-01-02T03:04:18.001Z' WHERE id = ${renderId}`.execute(t.db.db);
+    const r = await cli('jobs', 'show', jobId);
+    expect(r.code, r.stderr).toBe(0);
+    expect(() => JSON.parse(r.stdout)).toThrow();
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThan(20);
+    const field = (label: string) => lines.find((l) => l.startsWith(`${label} `))?.slice(11);
+    expect(field('job')).toBe(jobId);
+    expect(field('status')).toBe('completed, attempt 1');
+    expect(field('build')).toBe(CATEGORIES.filter((c) => glass.parts[c]).map((c) => `${c}=${[...glass.parts[c]!].sort().join(',')}`).join(' '));
+    expect(field('render')).toMatch(/^sprite 256x256, profile fast, scene \w+, 72 frames \(12x6 sheet\)$/);
+    expect(field('customer')).toBe('jobs-cli-co');
+    expect(field('worker')).toBe('host-a:4242 (egl)');
+    expect(field('created')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(field('started')).toBe('2026-01-02T03:04:05Z');
+    expect(field('finished')).toBe('2026-01-02T03:04:18Z (took 12.3 s, 5.8 frames/s)');
+    expect(field('sprite')).toMatch(new RegExp(`^http://\\S+/artifacts/${key('sprite.webp')}$`));
+    expect(field('screenshot')).toMatch(new RegExp(`/artifacts/${key('hero.webp')}$`));
+    expect(field('error')).toBeUndefined();
+
+    // --json: the whole record, as before
+    const json = await cli('jobs', 'show', jobId, '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const record = JSON.parse(json.stdout);
+    expect(record).toMatchObject({ jobId, customerId, render: { id: renderId, status: 'completed', worker_id: 'show-worker', request: { options: { format: 'sprite' } } } });
+  });
+
+  it('show of a failed split render: the error, and a table of its chunks', async () => {
+    const { jobId, renderId } = await newJob();
+    const plan = randomUUID();
+    await addWorker('chunk-worker', 0, false, ['gw-chunk']);
+    await sql`UPDATE renders SET status = 'error', error = 'chunk 1 failed: boom', chunk_plan = ${plan}, chunk_total = 2, chunks_done = 1 WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`INSERT INTO render_chunks (render_id, plan, idx, start_frame, end_frame, status, attempts, worker_id, render_ms, frames_done, error)
+              VALUES (${renderId}, ${plan}, 0, 0, 36, 'done', 1, 'chunk-worker', 3100, 36, NULL),
+                     (${renderId}, ${plan}, 1, 36, 72, 'error', 3, 'chunk-worker', NULL, 10, 'boom')`.execute(t.db.db);
+    const r = await cli('jobs', 'show', jobId.slice(0, 8));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain('status     error');
+    expect(lines).toContain('error      chunk 1 failed: boom');
+    expect(lines).toContain('chunks     2, 1 done');
+    const table = lines.slice(lines.indexOf('chunks     2, 1 done') + 1);
+    expect(table[0]).toMatch(/^ {2}CHUNK\s+FRAMES\s+STATUS\s+WORKER\s+SECONDS\s+ATTEMPTS\s+ERROR$/);
+    expect(table[1]).toMatch(/^ {2}0\s+0-35\s+done\s+chunk-worker \(host-a\)\s+3\.1\s+1$/);
+    expect(table[2]).toMatch(/^ {2}1\s+36-71\s+error\s+chunk-worker \(host-a\)\s+-\s+3\s+boom$/);
+    const json = JSON.parse((await cli('jobs', 'show', jobId, '--json')).stdout);
+    expect(json.chunks.map((c: { frames: string }) => c.frames)).toEqual(['0-35', '36-71']);
+  });
+});
+
+/** Jobs named by a prefix of their ID, as `top` shows them (issue 29, item 11). */
+describe('jobs CLI: job ID prefixes', () => {
+  const t = useQueueDb();
+  const cli = cliOn(t);
+  let customerId: string;
+  let zoom = 2.0;
+  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+  const newJob = async () => {
+    zoom += 0.01;
+    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom } });
+    return { jobId: s.jobId, renderId: s.render.id };
+  };
+  /** two jobs of one render whose IDs share their first 12 hex digits */
+  const twins = ['abcdef01-2345-4000-8000-000000000001', 'abcdef01-2345-4000-8000-000000000002'];
+
+  beforeAll(async () => {
+    customerId = (await ensureCustomer(t.db.db, 'jobs-prefix-co')).id;
+    const { renderId } = await newJob();
+    // one job per customer and render: two customers sharing the render, as a reuse across customers does
+    for (const [i, id] of twins.entries()) {
+      const twin = (await ensureCustomer(t.db.db, `twin-co-${i}`)).id;
+      await sql`INSERT INTO jobs (id, customer_id, render_id) VALUES (${id}::uuid, ${twin}, ${renderId})`.execute(t.db.db);
+    }
+  }, 60_000);
+
+  it('show, cancel and retry take the 8 digits top shows (or any unique prefix of 6+, hyphens or not)', async () => {
+    const { jobId, renderId } = await newJob();
+    for (const prefix of [jobId.slice(0, 8), jobId.slice(0, 6).toUpperCase(), jobId.slice(0, 13), jobId.replace(/-/g, '').slice(0, 20)]) {
+      const r = await cli('jobs', 'show', prefix);
+      expect(r.code, `${prefix}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(jobId);
+    }
+    const cancelled = await cli('jobs', 'cancel', jobId.slice(0, 8));
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout.trim()).toBe(`${jobId}: error (cancelled)`);
+    const retried = await cli('jobs', 'retry', jobId.slice(0, 8));
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout.trim()).toBe(`${jobId}: queued`);
+    expect((await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status).toBe('queued');
+  });
+
+  it('watch follows a job named by its prefix; webhooks deliveries --job takes one too', async () => {
+    const { jobId, renderId } = await newJob();
+    await sql`UPDATE renders SET status = 'error', error = 'boom', finished_at = now() WHERE id = ${renderId}`.execute(t.db.db);
+    const w = await cli('jobs', 'watch', jobId.slice(0, 8), '--json');
+    expect(w.code, w.stderr).toBe(1);
+    expect(w.stderr.trim()).toBe('render-farm: the job failed');
+    expect(w.stdout).toContain(jobId);
+    const api = await cli('jobs', 'watch', jobId.slice(0, 8), '--api-url', 'http://127.0.0.1:9', '--token', 'x');
+    expect([api.code, api.stderr.trim()]).toEqual([2, `render-farm: --api-url takes the full job ID, got "${jobId.slice(0, 8)}" (render-farm jobs show ${jobId.slice(0, 8)} prints it)`]);
+    const d = await cli('webhooks', 'deliveries', '--job', jobId.slice(0, 8));
+    expect([d.code, d.stdout.trim()], d.stderr).toEqual([0, 'no deliveries']);
+  });
+
+  it('an ambiguous prefix is a usage error listing the jobs it matches; the full ID still works', async () => {
+    for (const cmd of [['show'], ['cancel'], ['retry'], ['watch']]) {
+      const r = await cli('jobs', ...cmd, 'abcdef01');
+      expect(r.code, `${cmd}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim()).toBe(`render-farm: job ID prefix "abcdef01" matches 2 jobs: ${twins.join(', ')}; give more of the ID`);
+    }
+    const one = await cli('jobs', 'show', twins[1]!);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain(twins[1]);
+    expect(one.stdout).not.toContain(twins[0]);
+  });
+
+  it('an unknown prefix is the not-found error; fewer than 6 digits says so (exit 2 both)', async () => {
+    const unknown = await cli('jobs', 'show', '000000');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'render-farm: no job 000000']);
+    const short = await cli('jobs', 'show', 'abcde');
+    expect([short.code, short.stderr.trim()]).toEqual([2, 'render-farm: job ID prefix "abcde" is too short: give at least 6 hex digits of the ID']);
   });
 });
