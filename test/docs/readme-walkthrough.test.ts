@@ -1,7 +1,8 @@
 /**
- * The README's curl walkthrough, run as written (bash, curl, node) against a real API and worker:
- * with the right key it renders and downloads the sprite; with a wrong key it stops at the first
- * step and shows the server's error (it used to carry on with TOKEN=undefined).
+ * The curl walkthrough, the committed docs/walkthrough.sh run as it is (bash, curl, node) against
+ * a real API and worker: with the right key it renders and downloads the sprite; with a wrong key
+ * it stops at the first step and shows the server's error (it used to carry on with
+ * TOKEN=undefined). The README shows the file's body: the block must be the same text.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +15,11 @@ import { createRenderEngine, type RenderEngine } from '../../src/render/engine.j
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { runProcess, type ProcessResult } from '../helpers/run-process.js';
 
-/** The first sh block after the walkthrough's heading. */
-async function walkthroughScript(): Promise<string> {
+const SCRIPT = path.resolve('docs/walkthrough.sh');
+const MARKER = '# --- README block ---\n';
+
+/** The first sh block after the README's walkthrough heading. */
+async function readmeBlock(): Promise<string> {
   const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Walkthrough with curl'));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
@@ -46,14 +50,22 @@ describe('README walkthrough with curl', () => {
       engine,
     });
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-walkthrough-'));
-    script = path.join(dir, 'walkthrough.sh');
-    await fs.writeFile(script, await walkthroughScript());
+    script = SCRIPT;
   }, 180_000);
   afterAll(async () => {
     await worker?.stop();
     await engine?.close();
     await api?.close();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('the README shows docs/walkthrough.sh as it is (the body below its marker line)', async () => {
+    const file = await fs.readFile(SCRIPT, 'utf8');
+    expect(file.indexOf(MARKER)).toBeGreaterThan(0);
+    expect(await readmeBlock()).toBe(file.slice(file.indexOf(MARKER) + MARKER.length));
+    const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
+    expect(readme).toContain('bash docs/walkthrough.sh');
+    expect(readme).toContain('.render-farm/demo-api-key');
   });
 
   it('with a wrong key stops at the first step and prints the server\'s error', async () => {
