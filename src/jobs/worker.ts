@@ -106,6 +106,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     events.on('worker:create', onCreate);
     const runner = await startQueueRunner({
       pool: db.pool,
+      log: wlog,
       concurrency: opts.concurrency,
       pollInterval: 1_000,
       // graphile aborts running tasks this long after stop(); that is our drain bound
@@ -183,7 +184,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
           await runner.kill().catch(() => {});
           await releaseWorkerRenders(db.db, [id]).catch(() => {});
           await releaseWorkerChunks(db.db, [id]).catch(() => {});
-          await forceUnlockWithUtils(db.pool, graphileIds).catch(() => {});
+          await forceUnlockWithUtils(db.pool, graphileIds, wlog).catch(() => {});
         }
         clearInterval(beat);
         // a heartbeat in flight would clear the stopped mark set below
