@@ -39,8 +39,9 @@ export function quietLogger(LoggerClass: typeof import('graphile-worker').Logger
       return;
     }
     // a failed task's message ends with the error's stack: the logger records the error itself
-    // (its stack in JSON, printed under the line on a terminal)
-    const err = meta?.error instanceof Error ? meta.error : undefined;
+    // (its stack in JSON, printed under the line on a terminal). Other messages (an outage's
+    // reconnects) name their error in the text; a stack would say nothing more
+    const err = meta?.failure === true && meta.error instanceof Error ? meta.error : undefined;
     const text = err ? message.split('\n')[0]!.replace(/:$/, '') : message;
     const fields = { component: 'graphile-worker', ...(err ? { err } : {}) };
     if (level === 'error') opts.log.error(fields, text);
