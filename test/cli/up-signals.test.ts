@@ -4,8 +4,10 @@
  * Ctrl-C during a render says what it waits for and for how long, and a second one stops at
  * once, PostgreSQL included (it used to die with Node's default and leave PostgreSQL running,
  * parented to init); a cluster left by an `up` that is gone is stopped, said in one line, and
- * replaced by the next `up`, which stops its own. Real `up` children, real PostgreSQL and
- * Chromium; "no PostgreSQL left" is read from /proc.
+ * replaced by the next `up`, which stops its own. A Ctrl-C at a terminal (SIGINT to the whole
+ * process group) no longer reaches PostgreSQL, which shut down under the render the first Ctrl-C
+ * waits for. Real `up` children, real PostgreSQL and Chromium; "no PostgreSQL left" is read
+ * from /proc.
  */
 import fs from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,8 +31,8 @@ function alive(pid: number): boolean {
   }
 }
 
-async function up(dataDir: string): Promise<UpChild> {
-  const child = await spawnUp(dataDir);
+async function up(dataDir: string, opts: { terminalJob?: boolean } = {}): Promise<UpChild> {
+  const child = await spawnUp(dataDir, {}, opts);
   started.push(child);
   return child;
 }
@@ -120,6 +122,25 @@ describe('up stops what it started', () => {
     // interrupted, as a shell reports it; but not killed by the signal (that left PostgreSQL behind)
     expect(code, u.output()).toBe(130);
     expect(alive(pid), `postmaster ${pid} still runs`).toBe(false);
+    expect(postgresOf(dataDir)).toEqual([]);
+  }, 420_000);
+
+  it('Ctrl-C at a terminal (SIGINT to the process group) during a render: PostgreSQL stays up, the render is recorded, up exits 0', async () => {
+    const dataDir = await makeUpDataDir();
+    dirs.push(dataDir);
+    const u = await up(dataDir, { terminalJob: true });
+    await renderUnderWay(u, await renderToken(u));
+    const pid = await postmasterPid(dataDir);
+    const before = u.output().length;
+    // what the terminal does on Ctrl-C: the whole foreground process group gets SIGINT
+    process.kill(-u.proc.pid!, 'SIGINT');
+    await u.waitForOutput('waiting for 1 render', 10_000);
+    expect(alive(pid), 'PostgreSQL took the terminal\'s SIGINT and shut down under the render').toBe(true);
+    expect(await within(u.exited, 120_000, 'up to exit once the render is done'), u.output()).toBe(0);
+    const after = u.output().slice(before);
+    // recorded before the database stopped: no outage, no release for retry
+    expect(after).toMatch(/"msg":"render completed"/);
+    expect(after).not.toMatch(/database unavailable|releasing running renders/);
     expect(postgresOf(dataDir)).toEqual([]);
   }, 420_000);
 
