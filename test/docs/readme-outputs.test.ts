@@ -9,9 +9,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../helpers/run-process.js';
 
-/** Example command lines: the README's `npx render-farm`/`curl` lines and the CLI help's `$ render-farm` lines. */
+/** Example command lines: the README's `render-farm` (or `npx render-farm`) and `curl` lines, and the CLI help's `$ render-farm` lines. */
 async function exampleLines(): Promise<string[]> {
-  const readme = (await fs.readFile('README.md', 'utf8')).split('\n').filter((l) => /^\s*(npx render-farm|curl) /.test(l));
+  const text = await fs.readFile('README.md', 'utf8');
+  // the CLI reference is synopses (`--out DIR`, `--out still.png`): placeholders, not examples
+  const start = text.indexOf('## CLI reference');
+  const end = text.indexOf('\n## ', start + 1);
+  const examples = start < 0 ? text : text.slice(0, start) + text.slice(end < 0 ? text.length : end);
+  const readme = examples.split('\n').filter((l) => /^\s*((npx )?render-farm|curl) /.test(l));
   const cli = await fs.readdir('src/cli');
   const help: string[] = [];
   for (const f of cli.filter((f) => f.endsWith('.ts'))) {
