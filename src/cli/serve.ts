@@ -31,7 +31,7 @@ Examples:
         process.stdout.write(`render-farm API listening on ${server.url} (docs: ${server.url}/api-docs)\n`);
         const running = server;
         server = null; // runUntilSignal closes it from here on
-        await runUntilSignal(() => running.close(), { signals });
+        await runUntilSignal(signals, () => running.close());
       } catch (err) {
         // start-up failed or was cut short by a signal
         await server?.close();

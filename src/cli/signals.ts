@@ -88,34 +88,23 @@ export function exitCodeAfter(signals: StopSignals): number {
 }
 
 /**
- * Keeps a started command alive until SIGINT/SIGTERM, then runs `shutdown` once (`now` aborts
- * at a second signal: the shutdown stops waiting for work in progress); or until `fatal`
+ * Keeps a started command alive until the first signal, then runs `shutdown` once (`now`
+ * aborts at a second signal: the shutdown stops waiting for work in progress); or until `fatal`
  * resolves with an error (a part it cannot run without is gone for good): then the shutdown
  * gets `fatalShutdownMs` at most, since it cannot drain into what is gone, and the command
- * fails with that error. Pass `signals` when the command caught them before starting.
+ * fails with that error. `signals` were caught before the command started anything.
  */
 export async function runUntilSignal(
+  signals: StopSignals,
   shutdown: (now: AbortSignal) => Promise<void>,
-  opts: { fatal?: Promise<Error>; fatalShutdownMs?: number; signals?: StopSignals; lines?: StopLines } = {},
+  opts: { fatal?: Promise<Error>; fatalShutdownMs?: number } = {},
 ): Promise<void> {
-  const signals =
-    opts.signals ??
-    catchStopSignals(
-      opts.lines ?? {
-        first: (s) => `${s} received, shutting down (${againHint(s)} to stop now)`,
-        second: (s) => `${s} again: stopping now`,
-      },
-    );
-  try {
-    const outcome = await Promise.race([signals.first.then(() => null), opts.fatal ?? new Promise<never>(() => {})]);
-    if (outcome === null) {
-      await shutdown(signals.now);
-      return;
-    }
-    const bound = new Promise((r) => setTimeout(r, opts.fatalShutdownMs ?? 10_000).unref());
-    await Promise.race([shutdown(signals.now).catch(() => {}), bound]);
-    throw outcome;
-  } finally {
-    if (!opts.signals) signals.dispose();
+  const outcome = await Promise.race([signals.first.then(() => null), opts.fatal ?? new Promise<never>(() => {})]);
+  if (outcome === null) {
+    await shutdown(signals.now);
+    return;
   }
+  const bound = new Promise((r) => setTimeout(r, opts.fatalShutdownMs ?? 10_000).unref());
+  await Promise.race([shutdown(signals.now).catch(() => {}), bound]);
+  throw outcome;
 }

@@ -108,7 +108,7 @@ Examples:
           ].join('\n'),
         );
         up = true;
-        await runUntilSignal(shutdown, { fatal: pgSupervisor?.gaveUp, signals });
+        await runUntilSignal(signals, shutdown, { fatal: pgSupervisor?.gaveUp });
       } catch (err) {
         // once up, runUntilSignal has stopped everything (bounded when PostgreSQL is gone for good)
         if (up) throw err;

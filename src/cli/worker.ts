@@ -71,7 +71,7 @@ Examples:
             await running.stop({ now: signals.now });
             throw err;
           }
-          await runUntilSignal((now) => running.stop({ now }), { signals });
+          await runUntilSignal(signals, (now) => running.stop({ now }));
         } finally {
           await db.close();
         }
