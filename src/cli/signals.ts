@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM for a long-running command (up, serve, worker). The handlers go in before
+ * SIGINT, SIGTERM and SIGHUP for a long-running command (up, serve, worker). The handlers go in before
  * the command starts anything and stay until it has stopped everything: a signal nobody
  * listens to gets Node's default, which ends the process on the spot, and an embedded
  * PostgreSQL it started runs on with no owner. The first signal asks for a graceful stop
@@ -31,27 +31,40 @@ export interface StopSignals {
 }
 
 export interface StopLines {
-  /** said at the first signal: what the stop waits for (`signal` is SIGINT or SIGTERM) */
+  /** said at the first signal: what the stop waits for (`signal` is SIGINT, SIGTERM or SIGHUP) */
   first(signal: NodeJS.Signals): string;
   /** said at the second (and any later) signal */
   second(signal: NodeJS.Signals): string;
 }
 
-const CAUGHT = ['SIGINT', 'SIGTERM'] as const;
+/** SIGHUP too: a closed terminal sends it, and its default would leave PostgreSQL behind like the others' */
+const CAUGHT = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** What to press or send for the second signal: a terminal user presses Ctrl-C, a supervisor sends SIGTERM. */
 export function againHint(signal: NodeJS.Signals): string {
   return signal === 'SIGINT' ? 'Ctrl-C again' : `${signal} again`;
 }
 
+/** A line on stderr; one that cannot be written (the terminal is gone: SIGHUP) does not stop the stopping. */
+function sayOnStderr(line: string): void {
+  try {
+    process.stderr.write(`render-farm: ${line}\n`);
+  } catch {
+    // nobody to tell
+  }
+}
+
 /** Installs the handlers now; `lines` are read at each signal (they may describe the state then). */
-export function catchStopSignals(lines: StopLines, say: (line: string) => void = (l) => process.stderr.write(`render-farm: ${l}\n`)): StopSignals {
+export function catchStopSignals(lines: StopLines, say: (line: string) => void = sayOnStderr): StopSignals {
   const stop = new AbortController();
   const now = new AbortController();
   let received: NodeJS.Signals | null = null;
   let resolveFirst!: (s: NodeJS.Signals) => void;
   const first = new Promise<NodeJS.Signals>((r) => (resolveFirst = r));
   const onSignal = (signal: NodeJS.Signals) => {
+    // the terminal is gone: output fails (EIO) from now on, which must not end the process
+    // before it has stopped what it started
+    if (signal === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.removeAllListeners('error').on('error', () => {});
     if (!received) {
       received = signal;
       say(lines.first(signal));
@@ -76,6 +89,9 @@ export function catchStopSignals(lines: StopLines, say: (line: string) => void =
     },
     dispose() {
       for (const s of CAUGHT) process.off(s, onSignal);
+      // everything is stopped. After a hang-up, end as a hung-up process does: Node's own exit
+      // restores the terminal's mode, fails with EIO and aborts on an assertion (Node 20)
+      if (received === 'SIGHUP') process.kill(process.pid, 'SIGHUP');
     },
   };
 }
@@ -84,7 +100,7 @@ export function catchStopSignals(lines: StopLines, say: (line: string) => void =
 export function exitCodeAfter(signals: StopSignals): number {
   const forced = signals.now.reason as NodeJS.Signals | undefined;
   if (!signals.now.aborted || !forced) return 0;
-  return forced === 'SIGINT' ? 130 : 143;
+  return 128 + (forced === 'SIGINT' ? 2 : forced === 'SIGHUP' ? 1 : 15);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * `render-farm up` stops what it started on every way out (issue 29, items 5 and 6): a signal
- * during start-up (after /health answers, before the banner) stops the embedded PostgreSQL; a
+ * during start-up (after /health answers, before the banner) stops the embedded PostgreSQL, and
+ * so does a hang-up (SIGHUP: the terminal closed; its default left PostgreSQL running); a
  * Ctrl-C during a render says what it waits for and for how long, and a second one stops at
  * once, PostgreSQL included (it used to die with Node's default and leave PostgreSQL running,
  * parented to init); a cluster left by an `up` that is gone is stopped, said in one line, and
@@ -100,6 +101,20 @@ describe('up stops what it started', () => {
     expect(await within(u.exited, 60_000, 'up to exit after SIGTERM'), u.output()).toBe(0);
     expect(u.output()).toContain('SIGTERM during start-up: stopping what has started');
     expect(u.output()).not.toContain('render-farm is up at');
+    expect(alive(pid), `postmaster ${pid} still runs`).toBe(false);
+    expect(postgresOf(dataDir)).toEqual([]);
+  }, 300_000);
+
+  it('SIGHUP (the terminal closed): stops PostgreSQL, then ends as a hung-up process', async () => {
+    const dataDir = await makeUpDataDir();
+    dirs.push(dataDir);
+    const u = await up(dataDir);
+    await u.waitForOutput('render-farm is up at', 180_000);
+    const pid = await postmasterPid(dataDir);
+    u.proc.kill('SIGHUP');
+    await within(u.exited, 60_000, 'up to end after SIGHUP');
+    expect(u.proc.signalCode, u.output()).toBe('SIGHUP');
+    expect(u.output()).toContain('render-farm: SIGHUP: stopping');
     expect(alive(pid), `postmaster ${pid} still runs`).toBe(false);
     expect(postgresOf(dataDir)).toEqual([]);
   }, 300_000);
