@@ -8,11 +8,14 @@ import { InternalError, UnavailableError, UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { DB_RETRY_AFTER_S, DbAvailability } from './db-availability.js';
 import { HttpError } from './http-error.js';
+import { findJsonSyntaxError } from './json-syntax-error.js';
 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
   limit?: number;
+  /** the text that failed to parse (entity.parse.failed) */
+  body?: unknown;
 }
 
 /** What the response says: status, code, message, details, headers. */
@@ -28,7 +31,7 @@ export function toAnswer(err: unknown): Answer | null {
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new HttpError(400, 'invalid_json', 'the request body is not valid JSON');
+      return invalidJson(e.body);
     case 'entity.too.large':
       return new HttpError(413, 'payload_too_large', `the request body is larger than the limit of ${e.limit} bytes`);
     case 'encoding.unsupported':
@@ -41,6 +44,17 @@ export function toAnswer(err: unknown): Answer | null {
     return new HttpError(e.status, 'bad_request', e.message);
   }
   return null;
+}
+
+/** 400 invalid_json, saying where: a client with a long body needs the line and column. */
+function invalidJson(body: unknown): HttpError {
+  // the body parser is strict: an object or an array at the top
+  const at = typeof body === 'string' ? findJsonSyntaxError(body, { strict: true }) : null;
+  if (!at) return new HttpError(400, 'invalid_json', 'the request body is not valid JSON');
+  const where = `line ${at.line}, column ${at.column}`;
+  return new HttpError(400, 'invalid_json', `the request body is not valid JSON: ${at.problem} at ${where}`, [
+    { message: `${at.problem} at ${where}`, line: at.line, column: at.column, offset: at.offset },
+  ]);
 }
 
 /** 503 for a database that cannot be reached; logged once per outage by `availability`. */

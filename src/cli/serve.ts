@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { configFor } from './common.js';
 import { addSettingOptions } from './setting-flags.js';
-import { runUntilSignal } from './signals.js';
+import { catchStopSignals, runUntilSignal, StoppedBySignal } from './signals.js';
 
 export default function register(program: Command): void {
   const serve = program
@@ -20,9 +20,26 @@ Examples:
       const cfg = configFor(cmd);
       // a taken port fails in a moment, before the database is opened and migrated
       await (await import('../api/port-check.js')).assertApiPortFree(cfg);
-      const { startServer } = await import('../api/server.js');
-      const server = await startServer(cfg);
-      process.stdout.write(`render-farm API listening on ${server.url} (docs: ${server.url}/api-docs)\n`);
-      await runUntilSignal(() => server.close());
+      // before the server (and an embedded PostgreSQL) starts: a signal during start-up stops it too
+      const signals = catchStopSignals({
+        first: (s) => `${s} received, shutting down`,
+        second: (s) => `${s} again: stopping now`,
+      });
+      let server: import('../api/server.js').RunningServer | null = null;
+      try {
+        const { startServer } = await import('../api/server.js');
+        server = await startServer(cfg);
+        signals.throwIfStopping();
+        process.stdout.write(`render-farm API listening on ${server.url} (docs: ${server.url}/api-docs)\n`);
+        const running = server;
+        server = null; // runUntilSignal closes it from here on
+        await runUntilSignal(signals, () => running.close());
+      } catch (err) {
+        // start-up failed or was cut short by a signal
+        await server?.close();
+        if (!(err instanceof StoppedBySignal)) throw err;
+      } finally {
+        signals.dispose();
+      }
     });
 }

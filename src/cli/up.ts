@@ -1,8 +1,10 @@
 /** `render-farm up`: API + one in-process render worker on embedded defaults, with a demo API key. */
 import type { Command } from 'commander';
+import type { RunningWorker } from '../jobs/worker.js';
 import { configFor } from './common.js';
 import { addSettingOptions } from './setting-flags.js';
-import { runUntilSignal } from './signals.js';
+import { ExitError } from './errors.js';
+import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySignal } from './signals.js';
 
 export default function register(program: Command): void {
   const up = program
@@ -22,26 +24,52 @@ Examples:
       const cfg = configFor(cmd);
       // a taken port fails in a moment, before a cluster is initialised and seeded for nothing
       await (await import('../api/port-check.js')).assertApiPortFree(cfg);
-      const { openDatabase } = await import('../db/database.js');
-      const { createLogger } = await import('../log.js');
-      const { startServer } = await import('../api/server.js');
-      const { demoApiKey } = await import('../auth/demo-key.js');
-      const log = createLogger(cfg);
-      const db = await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l), poolSize: 20 });
-      // a killed embedded server is restarted; when it cannot be, up exits for a supervisor
-      const { superviseEmbeddedPostgres } = await import('../db/embedded-supervisor.js');
-      const pgSupervisor = superviseEmbeddedPostgres(db.embeddedServer, log);
-      let server: Awaited<ReturnType<typeof startServer>> | null = null;
-      let worker: { stop(): Promise<void> } | null = null;
-      let speedNote: string | null = null;
-      const shutdown = async () => {
+      let db: import('../db/database.js').Db | null = null;
+      let pgSupervisor: import('../db/embedded-supervisor.js').EmbeddedSupervisor | null = null;
+      let server: import('../api/server.js').RunningServer | null = null;
+      let worker: RunningWorker | null = null;
+      let up = false;
+      const stoppedParts = cfg.databaseUrl ? 'the API' : 'the API and the embedded PostgreSQL';
+      const renders = (n: number) => `${n} render${n === 1 ? '' : 's'}`;
+      // before anything starts: from here on a signal stops what has started, and a second one
+      // (also during start-up) still stops it, without waiting for renders
+      const signals = catchStopSignals({
+        first: (s) => {
+          if (!up) return `${s} during start-up: stopping what has started (${againHint(s)} to stop without waiting)`;
+          const n = worker?.running() ?? 0;
+          return n ? `${s}: stopping; waiting for ${renders(n)} (up to ${cfg.drainTimeoutSeconds} s); ${againHint(s)} to stop now` : `${s}: stopping`;
+        },
+        second: (s) => {
+          const n = worker?.running() ?? 0;
+          return `${s} again: stopping now${n ? `, not waiting for ${renders(n)} (released for retry)` : ''}; ${stoppedParts} still stop`;
+        },
+      });
+      /** stops what has started, in reverse order; `now` aborted: renders are released, not awaited */
+      const shutdown = async (now: AbortSignal) => {
         pgSupervisor?.stop();
-        await worker?.stop().catch(() => {});
+        await worker?.stop({ now }).catch(() => {});
         await server?.close().catch(() => {});
-        await db.close();
+        await db?.close();
       };
       try {
+        const { openDatabase } = await import('../db/database.js');
+        const { createLogger } = await import('../log.js');
+        const { startServer } = await import('../api/server.js');
+        const { demoApiKey } = await import('../auth/demo-key.js');
+        const log = createLogger(cfg);
+        db = await openDatabase(cfg, {
+          migrate: true,
+          log: (l) => log.debug({ component: 'postgres' }, l),
+          notice: (l) => void process.stderr.write(`render-farm: ${l}\n`),
+          poolSize: 20,
+        });
+        signals.throwIfStopping();
+        // a killed embedded server is restarted; when it cannot be, up exits for a supervisor
+        const { superviseEmbeddedPostgres } = await import('../db/embedded-supervisor.js');
+        pgSupervisor = superviseEmbeddedPostgres(db.embeddedServer, log);
+        let speedNote: string | null = null;
         server = await startServer(cfg, { db, log });
+        signals.throwIfStopping();
         if (opts.worker) {
           const { startWorker } = await import('../jobs/worker.js');
           try {
@@ -59,8 +87,10 @@ Examples:
             const { DOCTOR_HINT } = await import('./doctor-hint.js');
             process.stderr.write(`render-farm: ${DOCTOR_HINT}\n`);
           }
+          signals.throwIfStopping();
         }
         const key = await demoApiKey(db.db, cfg.dataDir);
+        signals.throwIfStopping();
         const u = server.url;
         process.stdout.write(
           [
@@ -79,10 +109,18 @@ Examples:
             '',
           ].join('\n'),
         );
+        up = true;
+        await runUntilSignal(signals, shutdown, { fatal: pgSupervisor?.gaveUp });
       } catch (err) {
-        await shutdown();
-        throw err;
+        // once up, runUntilSignal has stopped everything (bounded when PostgreSQL is gone for good)
+        if (up) throw err;
+        // start-up failed or was cut short by a signal: stop what has started
+        await shutdown(signals.now);
+        if (!(err instanceof StoppedBySignal)) throw err;
+      } finally {
+        signals.dispose();
       }
-      await runUntilSignal(shutdown, { fatal: pgSupervisor?.gaveUp });
+      const code = exitCodeAfter(signals);
+      if (code) throw new ExitError(code, 'stopped without waiting for renders');
     });
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { configFor } from './common.js';
 import { ExitError } from './errors.js';
 import { addSettingOptions } from './setting-flags.js';
-import { runUntilSignal } from './signals.js';
+import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySignal } from './signals.js';
 
 export default function register(program: Command): void {
   const worker = program
@@ -28,43 +28,59 @@ Examples:
       const withHint = (err: unknown) => (isMissingComponent(err) ? new ExitError(1, `${(err as Error).message}\nrender-farm: ${DOCTOR_HINT}`) : err);
       const { openDatabaseWithBackoff } = await import('../db/open-with-backoff.js');
       const { workerPoolSize } = await import('../db/connection-budget.js');
-      // SIGTERM while waiting for PostgreSQL ends the wait (the drain handler exists only later)
-      const starting = new AbortController();
-      const abortStart = () => starting.abort();
-      process.once('SIGTERM', abortStart);
-      process.once('SIGINT', abortStart);
-      const db = await openDatabaseWithBackoff(
-        cfg,
-        {
-          migrate: true,
-          log: (l) => log.debug({ component: 'postgres' }, l),
-          // one pool per process, sized from its concurrency (db/connection-budget.ts)
-          poolSize: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool),
-          applicationName: `render-farm worker ${process.pid}`,
+      // before anything starts: a signal ends the wait for PostgreSQL, stops what has started,
+      // and during a drain a second one releases the running renders at once
+      let worker: import('../jobs/worker.js').RunningWorker | null = null;
+      const signals = catchStopSignals({
+        first: (s) => {
+          const n = worker?.running() ?? 0;
+          return n ? `${s}: draining; waiting for ${n} render${n === 1 ? '' : 's'} (up to ${cfg.drainTimeoutSeconds} s); ${againHint(s)} to stop now` : `${s} received, shutting down`;
         },
-        // a full or unreachable PostgreSQL at start is waited out, one line per attempt, not a crash loop
-        { signal: starting.signal, onWait: (line, info) => log.warn({ attempt: info.attempt, retryInMs: info.retryInMs }, `worker waiting for PostgreSQL: ${line}`) },
-      )
-        .catch((err) => {
-          throw withHint(err);
-        })
-        .finally(() => {
-          process.off('SIGTERM', abortStart);
-          process.off('SIGINT', abortStart);
-        });
+        second: (s) => `${s} again: stopping now${worker?.running() ? ' (running renders are released for retry)' : ''}`,
+      });
       try {
-        const store = await openArtifactStore(cfg);
-        const worker = await startWorker(cfg, db, store, log, {
-          concurrency: cfg.workerConcurrency,
-          renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
-          drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
-        }).catch((err) => {
+        const db = await openDatabaseWithBackoff(
+          cfg,
+          {
+            migrate: true,
+            log: (l) => log.debug({ component: 'postgres' }, l),
+            // one pool per process, sized from its concurrency (db/connection-budget.ts)
+            poolSize: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool),
+            applicationName: `render-farm worker ${process.pid}`,
+          },
+          // a full or unreachable PostgreSQL at start is waited out, one line per attempt, not a crash loop
+          { signal: signals.stop, onWait: (line, info) => log.warn({ attempt: info.attempt, retryInMs: info.retryInMs }, `worker waiting for PostgreSQL: ${line}`) },
+        ).catch((err) => {
           throw withHint(err);
         });
-        process.stderr.write(`render-farm: worker ${worker.id} is taking jobs (concurrency ${cfg.workerConcurrency})\n`);
-        await runUntilSignal(() => worker.stop());
+        try {
+          signals.throwIfStopping();
+          const store = await openArtifactStore(cfg);
+          worker = await startWorker(cfg, db, store, log, {
+            concurrency: cfg.workerConcurrency,
+            renderTimeoutMs: cfg.renderTimeoutSeconds * 1000,
+            drainTimeoutMs: cfg.drainTimeoutSeconds * 1000,
+          }).catch((err) => {
+            throw withHint(err);
+          });
+          const running = worker;
+          try {
+            signals.throwIfStopping();
+            process.stderr.write(`render-farm: worker ${running.id} is taking jobs (concurrency ${cfg.workerConcurrency})\n`);
+          } catch (err) {
+            await running.stop({ now: signals.now });
+            throw err;
+          }
+          await runUntilSignal(signals, (now) => running.stop({ now }));
+        } finally {
+          await db.close();
+        }
+      } catch (err) {
+        if (!(err instanceof StoppedBySignal)) throw err;
       } finally {
-        await db.close();
+        signals.dispose();
       }
+      const code = exitCodeAfter(signals);
+      if (code) throw new ExitError(code, 'stopped without waiting for renders');
     });
 }

@@ -25,6 +25,8 @@ export interface OpenOptions {
   /** apply pending migrations (serve/up/db migrate do) */
   migrate?: boolean;
   log?: (line: string) => void;
+  /** one line a person should read about the embedded server (one left running by a process that is gone was stopped) */
+  notice?: (line: string) => void;
   /** database name on the embedded server (tests use one per file) */
   database?: string;
   poolSize?: number;
@@ -54,7 +56,7 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
     connectionString = cfg.databaseUrl;
   } else {
     await ensureDir(cfg.dataDir, describeSetting(cfg, 'dataDir', 'data dir'));
-    embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log);
+    embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log, {}, { notice: opts.notice });
     connectionString = embedded.connectionString(opts.database);
   }
   const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10, application_name: (opts.applicationName ?? 'render-farm').slice(0, 63) });
@@ -74,7 +76,16 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
       { cause: err },
     );
   }
-  if (opts.migrate) await migrate(pool);
+  if (opts.migrate) {
+    try {
+      await migrate(pool);
+    } catch (err) {
+      // a server this call started must not outlive the failure
+      await pool.end().catch(() => {});
+      await embedded?.stop().catch(() => {});
+      throw err;
+    }
+  }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

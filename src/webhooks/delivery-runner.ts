@@ -19,6 +19,7 @@ export interface WebhookDeliveries {
 export async function startWebhookDeliveries(cfg: Config, db: Db, store: ArtifactStore, log: Logger, baseUrl: string): Promise<WebhookDeliveries> {
   const runner = await startRunner({
     pool: db.pool,
+    log: log.child({ component: 'webhooks' }),
     concurrency: cfg.webhookConcurrency,
     pollInterval: 2_000,
     // failed attempts are logged by the task (with the receiver's answer), not as stack traces

@@ -79,6 +79,17 @@ describe('JSON request bodies', () => {
     }
   });
 
+  it('malformed JSON -> 400 invalid_json naming the line and column of the mistake', async () => {
+    const body = '{\n  "shareCode": "DEMO-GLASS",\n  "format": "sprite",\n  "width": 256,,\n  "height": 256\n}';
+    const r = await api.call('POST', '/render-by-share-code', { token, raw: body });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toBe('invalid_json');
+    expect(r.json.message).toBe("the request body is not valid JSON: unexpected ',' (expected a property name in double quotes) at line 4, column 16");
+    expect(r.json.details).toEqual([{ message: "unexpected ',' (expected a property name in double quotes) at line 4, column 16", line: 4, column: 16, offset: body.indexOf(',,') + 1 }]);
+    const cut = await api.call('POST', '/auth/render-session', { token: api.key, raw: '{"ttl_seconds":' });
+    expect(cut.json.message).toBe('the request body is not valid JSON: the body ends early (expected a value) at line 1, column 16');
+  });
+
   it('a JSON body that is not an object -> 400 saying so', async () => {
     const r = await api.call('POST', '/render-build', { token, raw: '[1,2]' });
     expect(r.status).toBe(400);

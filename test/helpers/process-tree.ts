@@ -57,3 +57,19 @@ export function chromiumRole(args: string): string {
   const sub = args.match(/--utility-sub-type=(\S+)/)?.[1];
   return sub ? `${type}:${sub}` : type;
 }
+
+/** Every live process whose command line contains `text`: e.g. a data dir, for the PostgreSQL processes serving it. */
+export function processesMatching(text: string): ProcessInfo[] {
+  const out: ProcessInfo[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      const args = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      const st = stat(Number(d));
+      if (st && args.includes(text)) out.push({ pid: Number(d), args, cpuSeconds: st[1] / TICKS });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}

@@ -84,19 +84,26 @@ describe('pregen progress model', () => {
   it('a failed item is not counted, keeps its share (no going backwards) and leaves nothing for the ETA', () => {
     let now = 0;
     const model = new ProgressModel(() => now);
-    const [a, b] = [item(1), item(2)];
-    model.plan([a, b]);
+    const [first, a, b] = [item(3), item(1), item(2)];
+    model.plan([first, a, b]);
+    // an item finished first: the ETA has a rate from then on
+    model.start(first);
+    now = 500;
+    model.progress(first, { stage: 'render', ...FRAMES });
+    model.done(first, PUBLISHED);
     model.start(a);
     model.start(b);
     now = 1_000;
     model.progress(a, { stage: 'render', frame: 36, total: 72, fps: 36 });
     model.progress(b, { stage: 'render', frame: 36, total: 72, fps: 36 });
     now = 2_000;
+    // the rate takes its sample here; the failure at the same moment leaves it as it is
+    model.progress(a, { stage: 'render', frame: 36, total: 72, fps: 36 });
     const before = model.view();
     model.fail(b, 'the encoder died');
     const after = model.view();
     expect(after.fraction).toBe(before.fraction);
-    expect(after.published).toBe(0);
+    expect(after.published).toBe(1);
     // only a's remaining work is left: half as much as before the failure
     expect(after.etaSeconds! * 2).toBeCloseTo(before.etaSeconds!, 6);
 
@@ -105,7 +112,7 @@ describe('pregen progress model', () => {
     model.done(a, PUBLISHED);
     model.finish({ interrupted: false });
     const end = model.view();
-    expect(end.published).toBe(1);
+    expect(end.published).toBe(2);
     expect(end.fraction).toBeLessThan(1);
     expect(end.etaSeconds).toBe(0);
   });

@@ -27,14 +27,13 @@ describe('pregen UI', () => {
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
     now = 5_000;
     store.progress(items[0]!, { stage: 'render', frame: 36, total: 72, fps: 9 });
-    let frame = await frameShowing(ui, /ETA 24 s/);
+    let frame = await frameShowing(ui, /50%\s+9\.0 frames\/s/);
     expect(frame).toMatch(/rendering\s+DEMO-GLASS\s+sprite 256x256 fast .*50%\s+9\.0 frames\/s/);
     expect(frame).toMatch(/queued\s+DEMO-ITX/);
     expect(frame).toMatch(/0\/3 items/);
-    // 36 frames in 4 s: 9 frames/s overall. The ETA counts encoding and publishing too: drawing is
-    // 85% of an item's work, so 36 frames are 30.6 frame-equivalents of 216 done in 4 s -> 24 s left
+    // 36 frames in 4 s: 9 frames/s overall; no ETA before an item is finished (ETA test below)
     expect(frame).toMatch(/9\.0 frames\/s/);
-    expect(frame).toMatch(/ETA 24 s/);
+    expect(frame).toMatch(/ETA --/);
 
     store.done(items[0]!, { ms: 8_000, bytes: 120 * 1024, fps: 9 });
     store.start(items[1]!);
@@ -99,8 +98,65 @@ describe('pregen UI', () => {
     expect(frame.split('\n').length).toBeLessThan(20);
     expect(frame).toMatch(/rendering\s+matrix #21/);
     expect(frame).not.toMatch(/matrix #1 /);
-    expect(frame).toMatch(/… \d+ more \(19 queued\)/);
+    // the line says what it stands for: 14 finished items scrolled off, 16 queued ones (3 more are shown)
+    expect(frame).toMatch(/… 30 more \(16 queued, 14 finished earlier\)/);
     expect(frame).toMatch(/20\/40 items/);
+    ui.unmount();
+  });
+
+  it('all done: no "… 1 more (0 queued)" for an item that was already there (issue 29, item 15)', async () => {
+    const store = new ProgressStore(0);
+    const items = [item(1, 'DEMO-GLASS'), item(2, 'DEMO-ITX'), item(3, 'matrix #3', 'cached', 'already pregenerated')];
+    const ui = render(<PregenApp store={store} />);
+    store.plan(items);
+    for (const it of items.slice(0, 2)) {
+      store.start(it);
+      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
+    }
+    store.finish({ interrupted: false });
+    const frame = await frameShowing(ui, /all done/);
+    expect(frame).toMatch(/done\s+DEMO-GLASS/);
+    expect(frame).toMatch(/done\s+DEMO-ITX/);
+    // the header counts the item already there; the list of this run's items hides nothing
+    expect(frame).toMatch(/1 already there/);
+    expect(frame).not.toMatch(/more \(/);
+    expect(frame).not.toMatch(/0 queued\)/);
+    ui.unmount();
+  });
+
+  it('shows no ETA before the first item is finished, then one from a smoothed rate that a burst does not swing (issue 29, item 15)', async () => {
+    let now = 0;
+    const store = new ProgressStore(0, () => now);
+    const items = [1, 2, 3, 4].map((i) => item(i, `DEMO-${i}`));
+    const ui = render(<PregenApp store={store} />);
+    store.plan(items);
+    store.start(items[0]!);
+    now = 1_000;
+    store.progress(items[0]!, { stage: 'render', frame: 4, total: 72, fps: 4 });
+    // a warming-up first item: fast frames now, slow ones later; an ETA from this would be a guess
+    now = 1_600;
+    store.progress(items[0]!, { stage: 'render', frame: 30, total: 72, fps: 40 });
+    let frame = await frameShowing(ui, /DEMO-1 .*41%/);
+    expect(frame).toMatch(/ETA --/);
+
+    now = 9_000;
+    store.progress(items[0]!, { stage: 'saving', frame: 72, total: 72, fps: 9 });
+    frame = await frameShowing(ui, /saving\s+DEMO-1/);
+    expect(frame).toMatch(/ETA --/);
+    store.done(items[0]!, { ms: 9_000, bytes: 1, fps: 9 });
+    // the first item's 72 frames (published) over the 8 s since the first frame: 9 a second;
+    // 3 items of 72 left -> 24 s
+    frame = await frameShowing(ui, /ETA 24 s/);
+    expect(frame).toMatch(/1\/4 items/);
+
+    // a burst: half the next item's frames in 1 s (30.6 frame-equivalents, 3.4x the pace). The
+    // smoothed rate moves 3% toward it: 185.4 left at 9.74 a second -> 19 s (the burst's own
+    // pace would say 6 s, the average since the first frame 16 s)
+    store.start(items[1]!);
+    now = 10_000;
+    store.progress(items[1]!, { stage: 'render', frame: 36, total: 72, fps: 36 });
+    frame = await frameShowing(ui, /DEMO-2 .*50%/);
+    expect(frame).toMatch(/ETA 19 s/);
     ui.unmount();
   });
 });

@@ -1,7 +1,7 @@
 /** Pure pieces of the render engine: Chromium flags, backend naming, frame ordering. */
 import { describe, expect, it } from 'vitest';
 import { backendFromRenderer } from '../../src/render/browser-pool.js';
-import { buildChromiumArgs, glFlags } from '../../src/render/chromium-args.js';
+import { buildChromiumArgs, glFlags, ON_DEVICE_MODEL_SWITCH } from '../../src/render/chromium-args.js';
 import { FrameSequencer } from '../../src/render/frame-sequencer.js';
 
 describe('buildChromiumArgs', () => {
@@ -13,6 +13,14 @@ describe('buildChromiumArgs', () => {
     expect(buildChromiumArgs({ backend: 'egl', userDataDir: '/tmp/p', noSandbox: false })).not.toContain('--no-sandbox');
     // outside hosts are unreachable: a dead proxy for everything but loopback, no name resolution
     expect(args).toEqual(expect.arrayContaining(['--proxy-server=http://127.0.0.1:9', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1']));
+  });
+
+  it('gives the optimization guide a performance class, so it starts no on-device model service (issue 29, item 8)', () => {
+    // test/render/on-device-model.test.ts checks the process itself (slow: it waits 4 min)
+    for (const backend of ['gpu', 'egl', 'swiftshader'] as const) {
+      expect(buildChromiumArgs({ backend, userDataDir: '/tmp/p', noSandbox: true })).toContain('--optimization-guide-performance-class=2');
+    }
+    expect(ON_DEVICE_MODEL_SWITCH).toBe('--optimization-guide-performance-class=2');
   });
 
   it('selects ANGLE over EGL or SwiftShader', () => {

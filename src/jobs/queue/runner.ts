@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { RunnerOptions as GraphileRunnerOptions, Runner } from 'graphile-worker';
+import type { Logger } from '../../log.js';
 import { quietLogger } from './graphile-logger.js';
 import { toTaskList, type TaskHandlers } from './task-map.js';
 
@@ -19,20 +20,22 @@ export interface StartRunnerOptions extends Pick<GraphileRunnerOptions, 'concurr
   pool: pg.Pool;
   /** the tasks this runner takes (a runner never takes a task it has no handler for) */
   handlers: TaskHandlers;
+  /** graphile's warnings and errors (a failed task, with its stack) go here */
+  log: Logger;
   /** graphile log messages to drop besides the usual (quietLogger) */
   skipLog?: (message: string) => boolean;
 }
 
 /** Starts a graphile runner of `handlers`. */
-export async function startRunner({ pool, handlers, skipLog, ...opts }: StartRunnerOptions): Promise<Runner> {
+export async function startRunner({ pool, handlers, log, skipLog, ...opts }: StartRunnerOptions): Promise<Runner> {
   const gw = await import('graphile-worker');
-  return gw.run({ ...opts, pgPool: pool, noHandleSignals: true, logger: quietLogger(gw.Logger, skipLog), taskList: toTaskList(handlers) });
+  return gw.run({ ...opts, pgPool: pool, noHandleSignals: true, logger: quietLogger(gw.Logger, { log, skip: skipLog }), taskList: toTaskList(handlers) });
 }
 
 /** Frees the jobs these graphile worker ids hold, through graphile's own utilities (a last resort when a runner would not stop). */
-export async function forceUnlockWithUtils(pool: pg.Pool, graphileIds: string[]): Promise<void> {
+export async function forceUnlockWithUtils(pool: pg.Pool, graphileIds: string[], log?: Logger): Promise<void> {
   const gw = await import('graphile-worker');
-  const u = await gw.makeWorkerUtils({ pgPool: pool, logger: quietLogger(gw.Logger) });
+  const u = await gw.makeWorkerUtils({ pgPool: pool, logger: quietLogger(gw.Logger, { log }) });
   await u.forceUnlockWorkers(graphileIds);
   await u.release();
 }
