@@ -113,12 +113,41 @@ export interface CatalogBuild {
   parts: { id: string; name: string; category: string }[];
 }
 
+/** One entry of the pregenerated cache, as `pregen ls` lists it. */
 export interface PregenEntry {
+  key: string;
+  /** the share code of a saved build (`build:CODE`), else the source as recorded (`matrix`, `file:...`) */
   build: string;
+  source: string;
   format: string;
+  /** WIDTHxHEIGHT */
   size: string;
-  status: 'ok' | 'stale' | 'missing';
-  url?: string;
+  profile: string;
+  bytes: number;
+  state: 'current' | 'stale';
+  /** why stale: drawn by another renderer version, or with other part models */
+  staleReasons: string[];
+  createdAt: string;
+  url: string | null;
+}
+
+/** The saved builds in one variant (a format and profile at its default size). */
+export interface PregenCoverage {
+  format: string;
+  profile: string;
+  size: string;
+  current: number;
+  stale: number;
+  missing: number;
+}
+
+/** GET /console/api/pregen */
+export interface PregenView {
+  rendererVersion: string;
+  /** the whole cache; `entries` lists at most the newest 500 */
+  totals: { entries: number; bytes: number };
+  entries: PregenEntry[];
+  coverage: PregenCoverage[];
 }
 
 export interface KeyView {

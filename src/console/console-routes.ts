@@ -16,7 +16,8 @@ import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, ty
 import { jobView } from '../jobs/job-view.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
-import { cacheStatus, fillCache } from '../pregen/cache-status.js';
+import { cacheOverview, fillCache } from '../pregen/cache-status.js';
+import { FORMATS, PROFILES, type Format, type Profile } from '../model/render-defaults.js';
 import { listDeliveries, listWebhooks } from '../webhooks/webhooks-repository.js';
 import { rendererVersion } from '../render/renderer-version.js';
 import { publicBase, type ApiContext } from '../api/context.js';
@@ -32,6 +33,8 @@ const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const WEBHOOK_EVENTS = ['job.completed', 'job.error'];
 /** the console's preview: a small, fast sprite */
 const PREVIEW = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
+/** the newest pregen entries the page lists (the totals count them all) */
+const PREGEN_LISTED = 500;
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
@@ -353,14 +356,41 @@ export function consoleRoutes(ctx: ApiContext): Router {
     res.json({ jobId: sub.jobId });
   });
 
-  r.get('/console/api/pregen', async (_req, res) => {
-    const entries: Api.PregenEntry[] = await cacheStatus(ctx.db, await rendererVersion());
-    res.json({ entries });
+  r.get('/console/api/pregen', async (req, res) => {
+    // the entries `pregen ls` lists (every profile, size and format) and the saved builds' coverage
+    const o = await cacheOverview(ctx.db, await rendererVersion(), PREGEN_LISTED);
+    const base = publicBase(ctx, req);
+    const body: Api.PregenView = {
+      rendererVersion: o.rendererVersion,
+      totals: o.totals,
+      coverage: o.coverage,
+      entries: await Promise.all(
+        o.entries.map(async (e) => ({
+          key: e.key,
+          build: e.source.startsWith('build:') ? e.source.slice('build:'.length) : e.source || '-',
+          source: e.source,
+          format: e.format,
+          size: `${e.width}x${e.height}`,
+          profile: e.profile,
+          bytes: e.bytes,
+          state: e.stale ? ('stale' as const) : ('current' as const),
+          staleReasons: e.staleReasons,
+          createdAt: e.createdAt.toISOString(),
+          url: await ctx.store.url(e.artifactKey, base),
+        })),
+      ),
+    };
+    res.json(body);
   });
 
   r.post('/console/api/pregen/fill', async (req, res) => {
     requireAdmin(req);
-    const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, ctx.shutdown ?? new AbortController().signal, (err) =>
+    const b = (req.body ?? {}) as { format?: unknown; profile?: unknown };
+    if (!FORMATS.includes(b.format as Format) || !PROFILES.includes(b.profile as Profile)) {
+      throw badRequest('invalid_body', `send {"format": ${FORMATS.map((f) => `"${f}"`).join(' | ')}, "profile": ${PROFILES.map((p) => `"${p}"`).join(' | ')}} as JSON`);
+    }
+    const variant = { format: b.format as Format, profile: b.profile as Profile };
+    const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, variant, ctx.shutdown ?? new AbortController().signal, (err) =>
       ctx.log.warn({ err: err.message }, 'console pregen fill: following the farm renders failed; run it again to pick them up'),
     );
     res.json({ queued });
