@@ -69,6 +69,8 @@ export interface JobFull extends JobSummary {
   shareCode: string | null;
   /** URLs of the files (completed jobs), null otherwise */
   result: { video?: string; sprite?: string; screenshot?: string; spriteLayout?: SpriteLayoutView | null } | null;
+  /** this session may cancel it: it is queued or processing, and (a customer's key) no other customer's job shares its render */
+  mayCancel: boolean;
 }
 
 export interface ChunkView {

@@ -12,7 +12,7 @@ import { listApiKeys } from '../auth/api-keys.js';
 import { closeConsoleSession, ConsoleCredentialsError, csrfToken, openConsoleSession, type ConsoleSession } from '../auth/console-session.js';
 import { getBuild, getPartsByIds, listBuilds, listParts } from '../catalog/repository.js';
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
-import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, type JobRecord } from '../jobs/jobs-repository.js';
+import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
@@ -76,6 +76,7 @@ async function customerName(ctx: ApiContext, customerId: string): Promise<string
 }
 
 async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api.JobFull> {
+  const s = sessionOf(req);
   const view = await jobView(j.jobId, j.render, (key) => ctx.store.url(key, publicBase(ctx, req)), { shareCode: j.shareCode, createdAt: j.createdAt });
   const result =
     j.render.status === 'completed'
@@ -93,6 +94,8 @@ async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api
     attempts: j.render.attempts,
     shareCode: j.shareCode,
     result,
+    // what cancelJob would refuse this session: a customer's key may not cancel a render another customer shares
+    mayCancel: (j.render.status === 'queued' || j.render.status === 'processing') && (s.admin || !(await sharedWithOthers(ctx.db, j.render.id, j.customerId))),
   };
 }
 

@@ -255,18 +255,23 @@ export async function cancelJob(db: Db, jobId: string, owner?: JobOwner): Promis
     throw new CancelRefusedError(`job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`);
   }
   if (owner) {
-    const others = await db.db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('render_id', '=', job.render.id)
-      .where('customer_id', '<>', owner.customerId)
-      .executeTakeFirstOrThrow();
-    if (Number(others.n) > 0) {
+    if (await sharedWithOthers(db, job.render.id, owner.customerId)) {
       throw new CancelRefusedError(`job ${jobId} shares its render with another customer's identical request: only an operator can cancel it (render-farm jobs cancel)`);
     }
   }
   if (!(await cancelRender(db.db, job.render.id))) throw new CancelRefusedError(`job ${jobId} ended while cancelling it; see its status`);
   return owner ? getJobForCustomer(db, jobId, owner) : getJob(db, jobId);
+}
+
+/** Whether another customer's job waits on the render too: then only an operator may cancel it. */
+export async function sharedWithOthers(db: Db, renderId: string, customerId: string): Promise<boolean> {
+  const others = await db.db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('render_id', '=', renderId)
+    .where('customer_id', '<>', customerId)
+    .executeTakeFirstOrThrow();
+  return Number(others.n) > 0;
 }
 
 /**

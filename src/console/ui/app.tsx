@@ -87,12 +87,12 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main>{pageFor(page, arg, route)}</main>
+      <main>{pageFor(page, arg, route, session)}</main>
     </div>
   );
 }
 
-function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof useRoute>) {
+function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof useRoute>, session: SessionInfo) {
   switch (page) {
     case 'overview':
       return <OverviewPage />;
@@ -101,7 +101,7 @@ function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof
     case 'catalog':
       return <CatalogPage route={route} />;
     case 'pregen':
-      return <PregenPage />;
+      return <PregenPage admin={session.admin} />;
     case 'keys':
       return <KeysPage />;
     case 'webhooks':

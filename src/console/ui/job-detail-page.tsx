@@ -20,10 +20,11 @@ import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
-const CAN: Record<Action, (status: string) => boolean> = {
+const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
-  retry: (s) => s === 'error',
-  cancel: (s) => s === 'queued' || s === 'processing',
+  retry: (j) => j.status === 'error',
+  // the server says whether this session may (a customer cannot cancel a render another customer shares)
+  cancel: (j) => (j.status === 'queued' || j.status === 'processing') && j.mayCancel,
 };
 
 /** The page of job `id`. */
@@ -74,7 +75,7 @@ export function JobDetailPage({ id }: { id: string }) {
       <ProgressBar value={job.progress} status={job.status} />
       <div class="actions">
         {(['retry', 'cancel'] as const).map((a) =>
-          CAN[a](job.status) ? (
+          CAN[a](job) ? (
             <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={busy} onClick={() => setAsking(a)}>
               {a === 'retry' ? 'Retry' : 'Cancel'}
             </button>

@@ -3,7 +3,8 @@
  * The pregenerated cache: the entries as `render-farm pregen ls` lists them (every format,
  * profile and size; stale ones marked with why), and the saved builds' coverage per format and
  * profile at the default sizes, each variant with "fill" (queues its missing and stale renders
- * on the farm, as `pregen --builds all --farm --stale` does).
+ * on the farm, as `pregen --builds all --farm --stale` does). Fill is offered to admin sessions
+ * only, as the keys and webhooks pages are: a customer's key would be refused after confirming.
  */
 import { useState } from 'preact/hooks';
 import type { PregenCoverage, PregenView } from '../console-api.js';
@@ -13,8 +14,8 @@ import { formatBytes, when } from './format.js';
 import { apiCall } from './http.js';
 import { useFetch } from './use-fetch.js';
 
-/** The pregen page. */
-export function PregenPage() {
+/** The pregen page; `admin`: the session may fill (the server refuses others with 403 admin_required). */
+export function PregenPage({ admin }: { admin: boolean }) {
   const { data, error, reload } = useFetch<PregenView>('/pregen');
   const [asking, setAsking] = useState<PregenCoverage | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -68,7 +69,10 @@ export function PregenPage() {
       </ConfirmDialog>
 
       <h3>Saved builds</h3>
-      <p class="muted">Every saved build in each format and profile at its default size.</p>
+      <p class="muted">
+        Every saved build in each format and profile at its default size.
+        {admin ? null : <span data-note="fill-admin-only"> Filling the cache needs an admin key (`render-farm keys create --admin`).</span>}
+      </p>
       <table class="pregen-coverage">
         <thead>
           <tr>
@@ -78,7 +82,7 @@ export function PregenPage() {
             <th>current</th>
             <th>stale</th>
             <th>missing</th>
-            <th />
+            {admin ? <th /> : null}
           </tr>
         </thead>
         <tbody>
@@ -90,11 +94,13 @@ export function PregenPage() {
               <td data-current={String(c.current)}>{c.current}</td>
               <td data-stale={String(c.stale)}>{c.stale}</td>
               <td data-missing={String(c.missing)}>{c.missing}</td>
-              <td>
-                <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
-                  Fill
-                </button>
-              </td>
+              {admin ? (
+                <td>
+                  <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
+                    Fill
+                  </button>
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>
