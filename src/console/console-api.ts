@@ -48,6 +48,10 @@ export interface JobSummary {
   kind: 'render' | 'pregen';
   customer: string;
   environment: string;
+  /** the saved build's share code, else how many parts the request lists (`7 parts`) */
+  build: string;
+  /** the requested frame size, WIDTHxHEIGHT (a sprite's layout may be smaller: spriteLayout) */
+  size: string | null;
   createdAt: string;
   updatedAt: string;
   error: string | null;
@@ -63,6 +67,10 @@ export interface JobsPage {
 export type SpriteLayoutView = Record<string, number>;
 
 export interface JobFull extends JobSummary {
+  /** the request's parts, with their catalog names (null: no longer in the catalog) */
+  parts: { category: string; id: string; name: string | null }[];
+  profile: string | null;
+  scene: string | null;
   request: unknown;
   estimatedCostS: number | null;
   attempts: number;

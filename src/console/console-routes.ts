@@ -54,8 +54,19 @@ async function findJob(ctx: ApiContext, s: ConsoleSession, id: string): Promise<
   return job;
 }
 
+/** What the console shows of a stored request (older rows may lack fields: read loosely). */
+function requestOf(j: JobRecord): { parts: Record<string, string[]>; options: { width?: number; height?: number; profile?: string; scene?: string } } {
+  const req = (j.render.request ?? {}) as { parts?: Record<string, string[]>; options?: Record<string, unknown> };
+  const o = req.options ?? {};
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return { parts: req.parts ?? {}, options: { width: num(o.width), height: num(o.height), profile: str(o.profile), scene: str(o.scene) } };
+}
+
 function summary(j: JobRecord, customer: string): Api.JobSummary {
   const r = j.render;
+  const { parts, options } = requestOf(j);
+  const partCount = Object.values(parts).reduce((n, ids) => n + ids.length, 0);
   return {
     id: j.jobId,
     status: r.status,
@@ -64,6 +75,8 @@ function summary(j: JobRecord, customer: string): Api.JobSummary {
     kind: customer === 'pregen' ? 'pregen' : 'render',
     customer,
     environment: j.environment,
+    build: j.shareCode ?? `${partCount} part${partCount === 1 ? '' : 's'}`,
+    size: options.width && options.height ? `${options.width}x${options.height}` : null,
     createdAt: new Date(j.createdAt).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
     error: r.error,
@@ -87,8 +100,13 @@ async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api
           spriteLayout: (j.render.sprite_layout as Api.SpriteLayoutView | null) ?? null,
         }
       : null;
+  const { parts, options } = requestOf(j);
+  const names = new Map((await getPartsByIds(ctx.db, [...new Set(Object.values(parts).flat())])).map((p) => [p.id, p.name]));
   return {
     ...summary(j, await customerName(ctx, j.customerId)),
+    parts: Object.entries(parts).flatMap(([category, ids]) => ids.map((id) => ({ category, id, name: names.get(id) ?? null }))),
+    profile: options.profile ?? null,
+    scene: options.scene ?? null,
     request: j.render.request,
     estimatedCostS: j.render.estimated_cost_s === null ? null : Number(j.render.estimated_cost_s),
     attempts: j.render.attempts,

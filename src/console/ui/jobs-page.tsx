@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { JobSummary, JobsPage as JobsPageData } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
-import { ago, shortId } from './format.js';
+import { ago, shortId, when } from './format.js';
 import { href, navigate, type Route } from './hash-router.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
@@ -50,6 +50,8 @@ export function JobsPage({ route }: { route: Route }) {
             <th>status</th>
             <th>progress</th>
             <th>format</th>
+            <th>build</th>
+            <th>size</th>
             <th>kind</th>
             <th>customer</th>
             <th>env</th>
@@ -59,7 +61,7 @@ export function JobsPage({ route }: { route: Route }) {
         <tbody>
           {data?.jobs.length === 0 ? (
             <tr>
-              <td colSpan={8} class="muted">
+              <td colSpan={10} class="muted">
                 No jobs match.
               </td>
             </tr>
@@ -80,10 +82,14 @@ export function JobsPage({ route }: { route: Route }) {
                   <ProgressBar value={j.progress} status={j.status} />
                 </td>
                 <td>{j.format}</td>
+                <td data-col="build">{j.build}</td>
+                <td data-col="size">{j.size ?? '-'}</td>
                 <td>{j.kind}</td>
                 <td>{j.customer}</td>
                 <td>{j.environment}</td>
-                <td title={j.createdAt}>{ago(j.createdAt)}</td>
+                <td data-col="created" title={ago(j.createdAt)}>
+                  {when(j.createdAt)}
+                </td>
               </tr>
             );
           })}
