@@ -40,23 +40,29 @@ Examples:
     .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
     .option('--kind <kind>', `renders (default) or thumbnails (part thumbnails queued by catalog import)`)
     .option('--status <status>', `only ${STATUSES.join(', ')} (renders)`)
+    .option('--search <text>', 'only jobs whose id starts with text (e.g. 3fa85f64, as lists shorten ids) or whose share code is text (any case)')
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
+      '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --search 3fa85f64\n  $ render-farm jobs list --search DEMO-GLASS --status completed\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
     )
-    .action(async (opts: { kind?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { kind?: string; status?: string; search?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const kind = opts.kind ?? 'renders';
       if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
       if (opts.status && !STATUSES.includes(opts.status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
       if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
+      if (opts.search !== undefined && kind === 'thumbnails') throw new UsageError('--search applies to renders only');
+      const { MAX_SEARCH_LENGTH } = await import('../jobs/job-search.js');
+      if (opts.search !== undefined && (!opts.search.trim() || opts.search.length > MAX_SEARCH_LENGTH)) {
+        throw new UsageError(`--search takes the start of a job id or a share code (1 to ${MAX_SEARCH_LENGTH} characters)`);
+      }
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);
       const { listJobs } = await import('../jobs/jobs-repository.js');
-      const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
+      const list = await withDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, search: opts.search, limit }));
       if (opts.json) return printJson(list);
-      if (!list.length) return void process.stdout.write('no jobs\n');
+      if (!list.length) return void process.stdout.write(opts.search !== undefined ? `no jobs match "${opts.search.trim()}"\n` : 'no jobs\n');
       const { table } = await import('./table.js');
       const rows = list.map((j) => {
         const r = j.render;

@@ -14,6 +14,7 @@ import { getBuild, getPartsByIds, listBuilds, listParts } from '../catalog/repos
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
 import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
+import { MAX_SEARCH_LENGTH } from '../jobs/job-search.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
 import { cacheOverview, fillCache } from '../pregen/cache-status.js';
@@ -237,8 +238,11 @@ export function consoleRoutes(ctx: ApiContext): Router {
     const limitRaw = queryString(req, 'limit');
     const limit = limitRaw === undefined ? 50 : Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest('invalid_query', 'limit must be 1 to 200');
+    const search = queryString(req, 'q');
+    if (search !== undefined && search.length > MAX_SEARCH_LENGTH) throw badRequest('invalid_query', `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`);
     const o = owner(s);
     const list = await listJobs(ctx.db, {
+      search,
       status: oneOf(req, 'status', STATUSES),
       format: oneOf(req, 'format', ['video', 'sprite'] as const),
       kind: oneOf(req, 'kind', ['render', 'pregen'] as const),

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 /**
- * The jobs list: filters (status, customer, environment, format, kind) kept in the hash so a
+ * The jobs list: a search (job id prefix or share code) and filters (status, customer,
+ * environment, format, kind) kept in the hash so a
  * filtered list can be linked, newest first, paged by cursor, with progress bars that move with
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
@@ -13,7 +14,9 @@ import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { useFetch } from './use-fetch.js';
 
-const FILTERS = ['status', 'customer', 'environment', 'format', 'kind'] as const;
+// q: the start of a job id or a share code (the server's listJobs search)
+const FILTERS = ['q', 'status', 'customer', 'environment', 'format', 'kind'] as const;
+const LABELS: Partial<Record<(typeof FILTERS)[number], string>> = { q: 'job ID or share code' };
 const PAGE_SIZE = 25;
 
 /** `route.query`: the filters and `before` (the page's cursor). */
@@ -136,7 +139,7 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
         const choices = CHOICES[f];
         return (
           <label key={f}>
-            {f}
+            {LABELS[f] ?? f}
             {choices ? (
               <select name={f} value={values[f]} onChange={set(f)}>
                 <option value="">any</option>
@@ -147,7 +150,7 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
                 ))}
               </select>
             ) : (
-              <input name={f} value={values[f]} onInput={set(f)} placeholder="any" />
+              <input name={f} value={values[f]} onInput={set(f)} placeholder={f === 'q' ? '3fa85f64 or DEMO-GLASS' : 'any'} />
             )}
           </label>
         );
