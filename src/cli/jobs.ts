@@ -21,6 +21,42 @@ async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, 
   process.stdout.write(table(['PART', 'STATE', 'CATEGORY', 'NAME', 'JOB (PARTS)', 'ATTEMPTS', 'LAST ERROR'], rows));
 }
 
+/** `jobs retry --failed`: counts, asks (or takes --yes), retries each failed render once; exit 1 when some were refused. */
+async function retryAllFailed(cfg: ReturnType<typeof configFor>, opts: { force?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }): Promise<void> {
+  if (opts.force) throw new UsageError('--failed retries failed renders; --force (completed ones) goes with a job id');
+  const { failedRenders, retryFailed } = await import('../jobs/retry-failed.js');
+  const { installQueue } = await import('../jobs/queue/runner.js');
+  const { askYesNo, canAsk } = await import('./ask.js');
+  const result = await withDb(cfg, async (db) => {
+    const found = await failedRenders(db, {});
+    const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+    const what = `${plural(found.total.renders, 'failed render')} (${plural(found.total.jobs, 'job')})`;
+    if (opts.dryRun) return { dryRun: true as const, ...found };
+    if (found.total.renders === 0) return { retried: [], refused: [], remaining: 0 };
+    if (!opts.yes) {
+      if (!canAsk() || opts.json) throw new UsageError(`${what} would be retried: pass --yes to retry them (--dry-run lists them)`);
+      if (!(await askYesNo(`Retry ${what}?`))) throw new ExitError(1, 'nothing retried');
+    }
+    await installQueue(db.pool);
+    return retryFailed(db, {});
+  });
+  if ('dryRun' in result) {
+    if (opts.json) return printJson(result);
+    for (const f of result.renders) process.stdout.write(`${f.jobId}  ${f.jobs} job${f.jobs === 1 ? '' : 's'}  ${f.error ?? ''}\n`);
+    process.stdout.write(`dry run: ${result.total.renders} failed renders (${result.total.jobs} jobs) would be retried\n`);
+    return;
+  }
+  if (opts.json) printJson(result);
+  else if (!result.retried.length && !result.refused.length) process.stdout.write('no failed renders to retry\n');
+  else {
+    for (const f of result.retried) process.stdout.write(`${f.jobId}: queued\n`);
+    for (const f of result.refused) process.stderr.write(`render-farm: ${f.jobId}: not retried: ${f.reason}\n`);
+    const jobs = result.retried.reduce((n, f) => n + f.jobs, 0);
+    process.stdout.write(`retried ${result.retried.length} failed render${result.retried.length === 1 ? '' : 's'} (${jobs} job${jobs === 1 ? '' : 's'})${result.remaining ? `; ${result.remaining} more: run it again` : ''}\n`);
+  }
+  if (result.refused.length) throw new ExitError(1, `${result.refused.length} not retried (see above)`);
+}
+
 export default function register(program: Command): void {
   const jobs = program
     .command('jobs')
@@ -125,11 +161,25 @@ Examples:
     });
 
   jobs
-    .command('retry <jobId>')
-    .description('Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry.')
+    .command('retry [jobId]')
+    .description(
+      'Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry. ' +
+        '--failed: every failed render at once (not cancelled or expired ones), after a confirmation.',
+    )
     .option('--force', 're-render even when it completed')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
-    .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
+    .option('--failed', 'retry every failed render (each once, as a single retry; cancelled and expired renders are left alone)')
+    .option('--yes', 'with --failed: do not ask (needed when not on a terminal)')
+    .option('--dry-run', 'with --failed: list what would be retried')
+    .option('--json', 'with --failed: machine-readable output')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry --failed --dry-run\n  $ render-farm jobs retry --failed --yes',
+    )
+    .action(async (jobId: string | undefined, opts: { force?: boolean; failed?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.failed && jobId) throw new UsageError('give a job id or --failed, not both');
+      if (opts.failed) return retryAllFailed(configFor(cmd), opts);
+      if (!jobId) throw new UsageError('say which job to retry (jobs retry <jobId>), or --failed for every failed one');
+      if (opts.yes || opts.dryRun || opts.json) throw new UsageError('--yes, --dry-run and --json go with --failed');
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
       const job = await withDb(configFor(cmd), async (db) => {

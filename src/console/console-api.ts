@@ -63,6 +63,24 @@ export interface JobsPage {
   next: string | null;
 }
 
+/** GET /console/api/jobs/retry-failed: what "Retry all failed" would retry (cancelled and expired renders are not failures). */
+export interface FailedCount {
+  renders: number;
+  /** the session's jobs waiting on those renders (identical requests share one) */
+  jobs: number;
+}
+
+/** POST /console/api/jobs/retry-failed */
+export interface RetryFailedResult {
+  /** one job id per render queued again */
+  retried: string[];
+  /** the session's jobs those renders serve */
+  jobs: number;
+  refused: { id: string; reason: string }[];
+  /** failed renders past this call's limit: retry again for them */
+  remaining: number;
+}
+
 /** A sprite sheet's geometry (src/model/sprite-layout.ts, as the job object reports it). */
 export type SpriteLayoutView = Record<string, number>;
 

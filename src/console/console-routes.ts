@@ -15,6 +15,7 @@ import { CATEGORIES, isCategory, type Category } from '../model/part.js';
 import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
 import { MAX_SEARCH_LENGTH } from '../jobs/job-search.js';
+import { failedRenders, retryFailed } from '../jobs/retry-failed.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
 import { cacheOverview, fillCache } from '../pregen/cache-status.js';
@@ -253,6 +254,27 @@ export function consoleRoutes(ctx: ApiContext): Router {
     });
     const page = list.slice(0, limit);
     const body: Api.JobsPage = { jobs: page.map((j) => summary(j, j.customer)), next: list.length > limit ? page[page.length - 1]!.jobId : null };
+    res.json(body);
+  });
+
+  // before /jobs/:id: `retry-failed` is not a job id
+  r.get('/console/api/jobs/retry-failed', async (req, res) => {
+    const { total } = await failedRenders(ctx.db, owner(sessionOf(req)) ?? {}, 0);
+    const body: Api.FailedCount = total;
+    res.json(body);
+  });
+
+  r.post('/console/api/jobs/retry-failed', async (req, res) => {
+    // the code `render-farm jobs retry --failed` runs: each failed render retried as a single retry is
+    const s = sessionOf(req);
+    const r = await retryFailed(ctx.db, owner(s) ?? {});
+    ctx.log.info({ retried: r.retried.length, refused: r.refused.length, remaining: r.remaining, customer: s.customerName }, 'console: retried failed jobs');
+    const body: Api.RetryFailedResult = {
+      retried: r.retried.map((f) => f.jobId),
+      jobs: r.retried.reduce((n, f) => n + f.jobs, 0),
+      refused: r.refused.map((f) => ({ id: f.jobId, reason: f.reason })),
+      remaining: r.remaining,
+    };
     res.json(body);
   });
 

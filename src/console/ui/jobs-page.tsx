@@ -6,10 +6,12 @@
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import type { JobSummary, JobsPage as JobsPageData } from '../console-api.js';
+import type { FailedCount, JobSummary, JobsPage as JobsPageData, RetryFailedResult } from '../console-api.js';
+import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { ago, shortId, when } from './format.js';
 import { href, navigate, type Route } from './hash-router.js';
+import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { useFetch } from './use-fetch.js';
@@ -45,6 +47,7 @@ export function JobsPage({ route }: { route: Route }) {
     <section class="page jobs">
       <h2>Jobs</h2>
       <FilterForm key={q.toString()} initial={filters} onApply={apply} />
+      <RetryFailed onDone={reload} />
       <ErrorNote error={error} />
       <table class="jobs-table">
         <thead>
@@ -157,5 +160,79 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
       })}
       <button type="submit">Filter</button>
     </form>
+  );
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * "Retry all failed": asks the server how many failed renders the session's jobs have, asks for a
+ * confirmation naming that count, then retries them (the code `render-farm jobs retry --failed` runs).
+ */
+function RetryFailed({ onDone }: { onDone: () => void }) {
+  const [asking, setAsking] = useState<FailedCount | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [refused, setRefused] = useState<RetryFailedResult['refused']>([]);
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = async () => {
+    setError(null);
+    setNote(null);
+    setRefused([]);
+    try {
+      const count = await apiCall<FailedCount>('GET', '/jobs/retry-failed');
+      if (count.renders === 0) setNote('No failed jobs to retry.');
+      else setAsking(count);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  const retry = async () => {
+    setAsking(null);
+    setBusy(true);
+    try {
+      const r = await apiCall<RetryFailedResult>('POST', '/jobs/retry-failed');
+      setNote(
+        `Queued ${plural(r.retried.length, 'failed render')} again (${plural(r.jobs, 'job')}).` +
+          (r.refused.length ? ` ${r.refused.length} not retried (below).` : '') +
+          (r.remaining ? ` ${r.remaining} more failed: retry all failed again for them.` : ''),
+      );
+      setRefused(r.refused);
+      onDone();
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="bulk-actions">
+      <button type="button" class="secondary" data-action="retry-failed" disabled={busy} onClick={ask}>
+        Retry all failed
+      </button>
+      {note ? (
+        <span class="note" data-note="retry-failed">
+          {note}
+        </span>
+      ) : null}
+      <ErrorNote error={error} />
+      {refused.length ? (
+        <ul class="refused">
+          {refused.map((r) => (
+            <li key={r.id}>
+              <a href={href('jobs', r.id)}>{shortId(r.id)}</a>: {r.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ConfirmDialog open={asking !== null} title="Retry all failed jobs?" confirmLabel="Retry them" onConfirm={retry} onCancel={() => setAsking(null)}>
+        {asking ? (
+          <p data-confirm="retry-failed">
+            Queues {plural(asking.renders, 'failed render')} again ({plural(asking.jobs, 'job')} wait on them), each as a single retry does (`render-farm jobs retry --failed`).
+            Cancelled and expired jobs are left alone.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </div>
   );
 }
