@@ -8,7 +8,7 @@ import { runUntilSignal } from './signals.js';
 export default function register(program: Command): void {
   const worker = program
     .command('worker')
-    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains.');
+    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains, and so does `workers drain <id>`.');
   addSettingOptions(worker, ['workerConcurrency', 'renderTimeoutSeconds', 'drainTimeoutSeconds'])
     .addHelpText(
       'after',
@@ -62,7 +62,7 @@ Examples:
           throw withHint(err);
         });
         process.stderr.write(`render-farm: worker ${worker.id} is taking jobs (concurrency ${cfg.workerConcurrency})\n`);
-        await runUntilSignal(() => worker.stop());
+        await runUntilSignal(() => worker.stop(), { ended: { done: worker.done, why: `worker ${worker.id} drained on request (workers drain)` } });
       } finally {
         await db.close();
       }

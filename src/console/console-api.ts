@@ -37,6 +37,31 @@ export interface Overview {
   store: { bytes: number; renders: number };
 }
 
+/** GET /console/api/workers/:id (admin keys): one worker as its heartbeats report it (`workers show`). */
+export interface WorkerDetailView {
+  id: string;
+  /** host:pid */
+  host: string;
+  concurrency: number;
+  backend: string;
+  version: string | null;
+  rendererVersion: string | null;
+  /** running, draining (asked to drain: finishing what it runs), stopped, gone (silent, not swept yet) */
+  state: 'running' | 'draining' | 'stopped' | 'gone';
+  startedAt: string;
+  lastSeen: string;
+  stoppedAt: string | null;
+  uptimeS: number;
+  memory: { rss: number; heap: number } | null;
+  jobsDone: number;
+  jobsFailed: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  drainRequestedAt: string | null;
+  /** what it renders now: a job of each render (for its page), and the chunk of a split one */
+  running: { job: string | null; chunk: number | null }[];
+}
+
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
 
 export interface JobSummary {

@@ -16,6 +16,7 @@ import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sh
 import { jobView } from '../jobs/job-view.js';
 import { MAX_SEARCH_LENGTH } from '../jobs/job-search.js';
 import { failedRenders, retryFailed } from '../jobs/retry-failed.js';
+import { getWorkerDetail, requestDrain } from '../jobs/workers-repository.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
 import { cacheOverview, fillCache } from '../pregen/cache-status.js';
@@ -228,6 +229,54 @@ export function consoleRoutes(ctx: ApiContext): Router {
       store: { bytes: snap.store.bytes, renders: snap.store.renders },
     };
     res.json(body);
+  });
+
+  /* ---- workers (operators) ------------------------------------------------------------------ */
+
+  const workerView = async (id: string): Promise<Api.WorkerDetailView> => {
+    const w = await getWorkerDetail(ctx.db, id);
+    if (!w) throw notFound('worker_not_found', `no worker ${id}`);
+    const renders = [...new Set(w.running.map((r) => r.renderId))];
+    const jobs = renders.length ? await ctx.db.db.selectFrom('jobs').select(['render_id', 'id']).where('render_id', 'in', renders).orderBy('created_at').execute() : [];
+    const jobOf = new Map<string, string>();
+    for (const j of jobs) if (!jobOf.has(j.render_id)) jobOf.set(j.render_id, j.id);
+    const b = w.backend as { backend?: unknown } | null;
+    return {
+      id: w.id,
+      host: `${w.hostname}:${w.pid}`,
+      concurrency: w.concurrency,
+      backend: String(b?.backend ?? '-'),
+      version: w.version,
+      rendererVersion: w.rendererVersion,
+      state: w.state,
+      startedAt: w.startedAt.toISOString(),
+      lastSeen: w.lastSeen.toISOString(),
+      stoppedAt: iso(w.stoppedAt),
+      uptimeS: w.uptimeS,
+      memory: w.memory,
+      jobsDone: w.jobsDone,
+      jobsFailed: w.jobsFailed,
+      lastError: w.lastError,
+      lastErrorAt: iso(w.lastErrorAt),
+      drainRequestedAt: iso(w.drainRequestedAt),
+      running: w.running.map((r) => ({ job: jobOf.get(r.renderId) ?? null, chunk: r.chunk })),
+    };
+  };
+
+  r.get('/console/api/workers/:id', async (req, res) => {
+    // a worker's errors and renders are every customer's: operators only
+    requireAdmin(req);
+    res.json(await workerView(String(req.params.id)));
+  });
+
+  r.post('/console/api/workers/:id/drain', async (req, res) => {
+    requireAdmin(req);
+    const id = String(req.params.id);
+    // the code `render-farm workers drain` runs (DrainRefusedError: 409 saying why)
+    const drained = await requestDrain(ctx.db, id);
+    if (!drained) throw notFound('worker_not_found', `no worker ${id}`);
+    ctx.log.info({ worker: id, by: sessionOf(req).customerName }, 'console: worker drain requested');
+    res.json({ worker: await workerView(id), already: drained.already });
   });
 
   /* ---- jobs -------------------------------------------------------------------------------- */

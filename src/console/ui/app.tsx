@@ -17,6 +17,7 @@ import { OverviewPage } from './overview-page.js';
 import { PregenPage } from './pregen-page.js';
 import { SignInPage } from './sign-in-page.js';
 import { WebhooksPage } from './webhooks-page.js';
+import { WorkerPage } from './worker-page.js';
 
 /** The whole console. */
 export function App() {
@@ -95,7 +96,9 @@ export function App() {
 function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof useRoute>, session: SessionInfo) {
   switch (page) {
     case 'overview':
-      return <OverviewPage />;
+      return <OverviewPage admin={session.admin} />;
+    case 'workers':
+      return arg ? <WorkerPage key={arg} id={arg} /> : <OverviewPage admin={session.admin} />;
     case 'jobs':
       return arg ? <JobDetailPage key={arg} id={arg} /> : <JobsPage route={route} />;
     case 'catalog':
