@@ -2,7 +2,8 @@
  * The web console (issue 21), mounted by the API app at /console: the page shell and its
  * bundle, sign-in/out, and the JSON the pages read (shapes: console-api.ts). Every answer comes
  * from the queries the CLI uses (farmSnapshot as `top`, listJobs/getJob/jobChunks/retryJob/
- * cancelJob as `jobs`, the catalog, pregen and key/webhook repositories): this file maps them.
+ * retryFailed/cancelJob as `jobs`, getWorkerDetail/requestDrain as `workers`, listCache as
+ * `pregen ls`, the catalog and key/webhook repositories): this file maps them.
  * A customer's console key sees its own jobs in its environment; an admin key sees every
  * customer's, and the keys and webhooks.
  */
