@@ -71,6 +71,20 @@ describe('console jobs search', () => {
     await again.browserContext().close();
   }, 60_000);
 
+  it('filters by every format the form offers without an error', async () => {
+    const page = await b.openAs(adminKey, '#/jobs');
+    await page.waitForSelector('table.jobs-table tr[data-job]');
+    const formats = await page.$$eval('.filters select[name=format] option', (o) => o.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+    expect(formats.length).toBeGreaterThan(0);
+    for (const f of formats) {
+      await page.select('.filters select[name=format]', f);
+      const answer = page.waitForResponse((r) => r.url().includes('/console/api/jobs?') && new URL(r.url()).searchParams.get('format') === f);
+      await page.click('.filters button[type=submit]');
+      expect((await answer).status(), `format ${f}`).toBe(200);
+    }
+    await page.browserContext().close();
+  }, 60_000);
+
   it("finds only a customer's own jobs with its key", async () => {
     const page = await b.openAs(customerKey, '#/jobs');
     await search(page, 'DEMO-GLASS');

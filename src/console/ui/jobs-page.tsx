@@ -121,7 +121,8 @@ const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
   // a cancelled job ends in error (its message says it was cancelled)
   status: ['queued', 'processing', 'completed', 'error'],
   environment: ['prod', 'staging'],
-  format: ['video', 'sprite', 'screenshot'],
+  // the formats a job has (its still comes with every format: no job is a screenshot job)
+  format: ['video', 'sprite'],
   // pregen: the pregenerated cache's own renders; render: everyone else's
   kind: ['render', 'pregen'],
 };
