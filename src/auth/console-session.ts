@@ -41,10 +41,18 @@ export class ConsoleSessionError extends UserError {
   }
 }
 
+/**
+ * The keys that sign in, as the sign-in page says it: on a fresh `up` a person has only the demo
+ * key it printed, so it comes first; operators make keys with the CLI.
+ */
+const WHICH_KEYS =
+  'the demo API key "render-farm up" printed (kept in its data dir: .render-farm/demo-api-key by default), ' +
+  'or a key from "render-farm keys create --customer NAME --console" (admin keys may too)';
+
 /** 403 `console_scope_required`: a valid key that may not use the console. */
 export class ConsoleScopeError extends UserError {
   constructor() {
-    super('console_scope_required', 'this API key cannot sign in to the console: create one with "render-farm keys create --customer NAME --console" (admin keys may too)', {
+    super('console_scope_required', `this API key cannot sign in to the console: sign in with ${WHICH_KEYS}`, {
       status: 403,
     });
     this.name = 'ConsoleScopeError';
@@ -96,7 +104,7 @@ export async function openConsoleSession(
   ttlSeconds: number,
 ): Promise<{ session: ConsoleSession; cookie: string }> {
   const rec = typeof key === 'string' ? await findApiKey(db, key) : null;
-  if (!rec) throw new ConsoleCredentialsError('unknown API key: sign in with a key from "render-farm keys create --console"');
+  if (!rec) throw new ConsoleCredentialsError(`unknown API key: sign in with ${WHICH_KEYS}`);
   if (rec.revokedAt) throw new ConsoleCredentialsError('this API key has been revoked');
   if (!rec.console && !rec.admin) throw new ConsoleScopeError();
   await touchApiKey(db, rec);

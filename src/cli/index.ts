@@ -22,6 +22,7 @@ const COMMANDS: (() => Promise<Register>)[] = [
   () => import('./builds.js'),
   () => import('./models.js'),
   () => import('./jobs.js'),
+  () => import('./workers.js'),
   () => import('./webhooks.js'),
   () => import('./doctor.js'),
   () => import('./top.js'),

@@ -39,6 +39,42 @@ async function resultUrls(cfg: Config, d: JobDetail): Promise<JobUrls> {
   return urls;
 }
 
+/** `jobs retry --failed`: counts, asks (or takes --yes), retries each failed render once; exit 1 when some were refused. */
+async function retryAllFailed(cfg: ReturnType<typeof configFor>, opts: { force?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }): Promise<void> {
+  if (opts.force) throw new UsageError('--failed retries failed renders; --force (completed ones) goes with a job id');
+  const { failedRenders, retryFailed } = await import('../jobs/retry-failed.js');
+  const { installQueue } = await import('../jobs/queue/runner.js');
+  const { askYesNo, canAsk } = await import('./ask.js');
+  const result = await withExistingDb(cfg, async (db) => {
+    const found = await failedRenders(db, {});
+    const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+    const what = `${plural(found.total.renders, 'failed render')} (${plural(found.total.jobs, 'job')})`;
+    if (opts.dryRun) return { dryRun: true as const, ...found };
+    if (found.total.renders === 0) return { retried: [], refused: [], remaining: 0 };
+    if (!opts.yes) {
+      if (!canAsk() || opts.json) throw new UsageError(`${what} would be retried: pass --yes to retry them (--dry-run lists them)`);
+      if (!(await askYesNo(`Retry ${what}?`))) throw new ExitError(1, 'nothing retried');
+    }
+    await installQueue(db.pool);
+    return retryFailed(db, {});
+  });
+  if ('dryRun' in result) {
+    if (opts.json) return printJson(result);
+    for (const f of result.renders) process.stdout.write(`${f.jobId}  ${f.jobs} job${f.jobs === 1 ? '' : 's'}  ${f.error ?? ''}\n`);
+    process.stdout.write(`dry run: ${result.total.renders} failed renders (${result.total.jobs} jobs) would be retried\n`);
+    return;
+  }
+  if (opts.json) printJson(result);
+  else if (!result.retried.length && !result.refused.length) process.stdout.write('no failed renders to retry\n');
+  else {
+    for (const f of result.retried) process.stdout.write(`${f.jobId}: queued\n`);
+    for (const f of result.refused) process.stderr.write(`render-farm: ${f.jobId}: not retried: ${f.reason}\n`);
+    const jobs = result.retried.reduce((n, f) => n + f.jobs, 0);
+    process.stdout.write(`retried ${result.retried.length} failed render${result.retried.length === 1 ? '' : 's'} (${jobs} job${jobs === 1 ? '' : 's'})${result.remaining ? `; ${result.remaining} more: run it again` : ''}\n`);
+  }
+  if (result.refused.length) throw new ExitError(1, `${result.refused.length} not retried (see above)`);
+}
+
 export default function register(program: Command): void {
   const jobs = program
     .command('jobs')
@@ -62,22 +98,28 @@ Examples:
     .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
     .option('--kind <kind>', `renders (default) or thumbnails (part thumbnails queued by catalog import)`)
     .option('--status <status>', `only ${STATUSES.join(', ')} (renders)`)
+    .option('--search <text>', 'only jobs whose id starts with text (e.g. 3fa85f64, as lists shorten ids) or whose share code is text (any case)')
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
+      '\nExamples:\n  $ render-farm jobs list --status error\n  $ render-farm jobs list --search 3fa85f64\n  $ render-farm jobs list --search DEMO-GLASS --status completed\n  $ render-farm jobs list --json --limit 200\n  $ render-farm jobs list --kind thumbnails',
     )
-    .action(async (opts: { kind?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { kind?: string; status?: string; search?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const kind = choiceFlag('kind', opts.kind, KINDS) ?? 'renders';
       choiceFlag('status', opts.status, STATUSES);
       if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
+      if (opts.search !== undefined && kind === 'thumbnails') throw new UsageError('--search applies to renders only');
+      const { MAX_SEARCH_LENGTH } = await import('../jobs/job-search.js');
+      if (opts.search !== undefined && (!opts.search.trim() || opts.search.length > MAX_SEARCH_LENGTH)) {
+        throw new UsageError(`--search takes the start of a job id or a share code (1 to ${MAX_SEARCH_LENGTH} characters)`);
+      }
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       if (kind === 'thumbnails') return listThumbnails(configFor(cmd), limit ?? 50, opts.json === true);
       const { listJobs } = await import('../jobs/jobs-repository.js');
-      const list = await withExistingDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, limit }));
+      const list = await withExistingDb(configFor(cmd), (db) => listJobs(db, { status: opts.status, search: opts.search, limit }));
       if (opts.json) return printJson(list);
-      if (!list.length) return void process.stdout.write('no jobs\n');
+      if (!list.length) return void process.stdout.write(opts.search !== undefined ? `no jobs match "${opts.search.trim()}"\n` : 'no jobs\n');
       const { table } = await import('./table.js');
       const rows = list.map((j) => {
         const r = j.render;
@@ -162,11 +204,25 @@ Examples:
     });
 
   jobs
-    .command('retry <jobId>')
-    .description('Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry.')
+    .command('retry [jobId]')
+    .description(
+      'Queue a failed render again (--force: also a completed one); a render stuck on a worker that is gone is freed. Exit 1 saying why when there is nothing to retry. ' +
+        '--failed: every failed render at once (not cancelled or expired ones), after a confirmation.',
+    )
     .option('--force', 're-render even when it completed')
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6')
-    .action(async (jobId: string, opts: { force?: boolean }, cmd: Command) => {
+    .option('--failed', 'retry every failed render (each once, as a single retry; cancelled and expired renders are left alone)')
+    .option('--yes', 'with --failed: do not ask (needed when not on a terminal)')
+    .option('--dry-run', 'with --failed: list what would be retried')
+    .option('--json', 'with --failed: machine-readable output')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry --failed --dry-run\n  $ render-farm jobs retry --failed --yes',
+    )
+    .action(async (jobId: string | undefined, opts: { force?: boolean; failed?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.failed && jobId) throw new UsageError('give a job id or --failed, not both');
+      if (opts.failed) return retryAllFailed(configFor(cmd), opts);
+      if (!jobId) throw new UsageError('say which job to retry (jobs retry <jobId>), or --failed for every failed one');
+      if (opts.yes || opts.dryRun || opts.json) throw new UsageError('--yes, --dry-run and --json go with --failed');
       const { retryJob } = await import('../jobs/jobs-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');

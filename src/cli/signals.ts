@@ -108,15 +108,24 @@ export function exitCodeAfter(signals: StopSignals): number {
  * aborts at a second signal: the shutdown stops waiting for work in progress); or until `fatal`
  * resolves with an error (a part it cannot run without is gone for good): then the shutdown
  * gets `fatalShutdownMs` at most, since it cannot drain into what is gone, and the command
- * fails with that error. `signals` were caught before the command started anything.
+ * fails with that error. `signals` were caught before the command started anything. Also when
+ * `ended` resolves: what it runs stopped by itself (a worker drained on request through the
+ * database): the shutdown runs as on SIGTERM, with `why` said in one line.
  */
 export async function runUntilSignal(
   signals: StopSignals,
   shutdown: (now: AbortSignal) => Promise<void>,
-  opts: { fatal?: Promise<Error>; fatalShutdownMs?: number } = {},
+  opts: { fatal?: Promise<Error>; fatalShutdownMs?: number; ended?: { done: Promise<unknown>; why: string } } = {},
 ): Promise<void> {
-  const outcome = await Promise.race([signals.first.then(() => null), opts.fatal ?? new Promise<never>(() => {})]);
+  const never = new Promise<never>(() => {});
+  const ended = opts.ended ? opts.ended.done.then(() => 'ended' as const) : never;
+  const outcome = await Promise.race([signals.first.then(() => null), ended, opts.fatal ?? never]);
   if (outcome === null) {
+    await shutdown(signals.now);
+    return;
+  }
+  if (outcome === 'ended') {
+    sayOnStderr(`${opts.ended!.why}, shutting down`);
     await shutdown(signals.now);
     return;
   }

@@ -8,7 +8,7 @@ import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySi
 export default function register(program: Command): void {
   const worker = program
     .command('worker')
-    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains.');
+    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains, and so does `workers drain <id>`.');
   addSettingOptions(worker, ['workerConcurrency', 'renderTimeoutSeconds', 'drainTimeoutSeconds'])
     .addHelpText(
       'after',
@@ -71,7 +71,9 @@ Examples:
             await running.stop({ now: signals.now });
             throw err;
           }
-          await runUntilSignal(signals, (now) => running.stop({ now }));
+          await runUntilSignal(signals, (now) => running.stop({ now }), {
+            ended: { done: running.done, why: `worker ${running.id} drained on request (workers drain)` },
+          });
         } finally {
           await db.close();
         }

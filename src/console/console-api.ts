@@ -37,6 +37,31 @@ export interface Overview {
   store: { bytes: number; renders: number };
 }
 
+/** GET /console/api/workers/:id (admin keys): one worker as its heartbeats report it (`workers show`). */
+export interface WorkerDetailView {
+  id: string;
+  /** host:pid */
+  host: string;
+  concurrency: number;
+  backend: string;
+  version: string | null;
+  rendererVersion: string | null;
+  /** running, draining (asked to drain: finishing what it runs), stopped, gone (silent, not swept yet) */
+  state: 'running' | 'draining' | 'stopped' | 'gone';
+  startedAt: string;
+  lastSeen: string;
+  stoppedAt: string | null;
+  uptimeS: number;
+  memory: { rss: number; heap: number } | null;
+  jobsDone: number;
+  jobsFailed: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  drainRequestedAt: string | null;
+  /** what it renders now: a job of each render (for its page), and the chunk of a split one */
+  running: { job: string | null; chunk: number | null }[];
+}
+
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
 
 export interface JobSummary {
@@ -48,6 +73,10 @@ export interface JobSummary {
   kind: 'render' | 'pregen';
   customer: string;
   environment: string;
+  /** the saved build's share code, else how many parts the request lists (`7 parts`) */
+  build: string;
+  /** the requested frame size, WIDTHxHEIGHT (a sprite's layout may be smaller: spriteLayout) */
+  size: string | null;
   createdAt: string;
   updatedAt: string;
   error: string | null;
@@ -59,16 +88,40 @@ export interface JobsPage {
   next: string | null;
 }
 
+/** GET /console/api/jobs/retry-failed: what "Retry all failed" would retry (cancelled and expired renders are not failures). */
+export interface FailedCount {
+  renders: number;
+  /** the session's jobs waiting on those renders (identical requests share one) */
+  jobs: number;
+}
+
+/** POST /console/api/jobs/retry-failed */
+export interface RetryFailedResult {
+  /** one job id per render queued again */
+  retried: string[];
+  /** the session's jobs those renders serve */
+  jobs: number;
+  refused: { id: string; reason: string }[];
+  /** failed renders past this call's limit: retry again for them */
+  remaining: number;
+}
+
 /** A sprite sheet's geometry (src/model/sprite-layout.ts, as the job object reports it). */
 export type SpriteLayoutView = Record<string, number>;
 
 export interface JobFull extends JobSummary {
+  /** the request's parts, with their catalog names (null: no longer in the catalog) */
+  parts: { category: string; id: string; name: string | null }[];
+  profile: string | null;
+  scene: string | null;
   request: unknown;
   estimatedCostS: number | null;
   attempts: number;
   shareCode: string | null;
   /** URLs of the files (completed jobs), null otherwise */
   result: { video?: string; sprite?: string; screenshot?: string; spriteLayout?: SpriteLayoutView | null } | null;
+  /** this session may cancel it: it is queued or processing, and (a customer's key) no other customer's job shares its render */
+  mayCancel: boolean;
 }
 
 export interface ChunkView {
@@ -113,12 +166,41 @@ export interface CatalogBuild {
   parts: { id: string; name: string; category: string }[];
 }
 
+/** One entry of the pregenerated cache, as `pregen ls` lists it. */
 export interface PregenEntry {
+  key: string;
+  /** the share code of a saved build (`build:CODE`), else the source as recorded (`matrix`, `file:...`) */
   build: string;
+  source: string;
   format: string;
+  /** WIDTHxHEIGHT */
   size: string;
-  status: 'ok' | 'stale' | 'missing';
-  url?: string;
+  profile: string;
+  bytes: number;
+  state: 'current' | 'stale';
+  /** why stale: drawn by another renderer version, or with other part models */
+  staleReasons: string[];
+  createdAt: string;
+  url: string | null;
+}
+
+/** The saved builds in one variant (a format and profile at its default size). */
+export interface PregenCoverage {
+  format: string;
+  profile: string;
+  size: string;
+  current: number;
+  stale: number;
+  missing: number;
+}
+
+/** GET /console/api/pregen */
+export interface PregenView {
+  rendererVersion: string;
+  /** the whole cache; `entries` lists at most the newest 500 */
+  totals: { entries: number; bytes: number };
+  entries: PregenEntry[];
+  coverage: PregenCoverage[];
 }
 
 export interface KeyView {

@@ -2,7 +2,8 @@
  * The web console (issue 21), mounted by the API app at /console: the page shell and its
  * bundle, sign-in/out, and the JSON the pages read (shapes: console-api.ts). Every answer comes
  * from the queries the CLI uses (farmSnapshot as `top`, listJobs/getJob/jobChunks/retryJob/
- * cancelJob as `jobs`, the catalog, pregen and key/webhook repositories): this file maps them.
+ * retryFailed/cancelJob as `jobs`, getWorkerDetail/requestDrain as `workers`, listCache as
+ * `pregen ls`, the catalog and key/webhook repositories): this file maps them.
  * A customer's console key sees its own jobs in its environment; an admin key sees every
  * customer's, and the keys and webhooks.
  */
@@ -12,11 +13,15 @@ import { listApiKeys } from '../auth/api-keys.js';
 import { closeConsoleSession, ConsoleCredentialsError, csrfToken, openConsoleSession, type ConsoleSession } from '../auth/console-session.js';
 import { getBuild, getPartsByIds, listBuilds, listParts } from '../catalog/repository.js';
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
-import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, type JobRecord } from '../jobs/jobs-repository.js';
+import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
 import { jobView } from '../jobs/job-view.js';
+import { MAX_SEARCH_LENGTH } from '../jobs/job-search.js';
+import { failedRenders, retryFailed } from '../jobs/retry-failed.js';
+import { getWorkerDetail, requestDrain } from '../jobs/workers-repository.js';
 import { submitRender } from '../jobs/submit.js';
 import { farmSnapshot, rendersPerMinute } from '../top/farm-snapshot.js';
-import { cacheStatus, fillCache } from '../pregen/cache-status.js';
+import { cacheOverview, fillCache } from '../pregen/cache-status.js';
+import { FORMATS, PROFILES, type Format, type Profile } from '../model/render-defaults.js';
 import { listDeliveries, listWebhooks } from '../webhooks/webhooks-repository.js';
 import { rendererVersion } from '../render/renderer-version.js';
 import { publicBase, type ApiContext } from '../api/context.js';
@@ -32,6 +37,8 @@ const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const WEBHOOK_EVENTS = ['job.completed', 'job.error'];
 /** the console's preview: a small, fast sprite */
 const PREVIEW = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
+/** the newest pregen entries the page lists (the totals count them all) */
+const PREGEN_LISTED = 500;
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
@@ -51,8 +58,19 @@ async function findJob(ctx: ApiContext, s: ConsoleSession, id: string): Promise<
   return job;
 }
 
+/** What the console shows of a stored request (older rows may lack fields: read loosely). */
+function requestOf(j: JobRecord): { parts: Record<string, string[]>; options: { width?: number; height?: number; profile?: string; scene?: string } } {
+  const req = (j.render.request ?? {}) as { parts?: Record<string, string[]>; options?: Record<string, unknown> };
+  const o = req.options ?? {};
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return { parts: req.parts ?? {}, options: { width: num(o.width), height: num(o.height), profile: str(o.profile), scene: str(o.scene) } };
+}
+
 function summary(j: JobRecord, customer: string): Api.JobSummary {
   const r = j.render;
+  const { parts, options } = requestOf(j);
+  const partCount = Object.values(parts).reduce((n, ids) => n + ids.length, 0);
   return {
     id: j.jobId,
     status: r.status,
@@ -61,6 +79,8 @@ function summary(j: JobRecord, customer: string): Api.JobSummary {
     kind: customer === 'pregen' ? 'pregen' : 'render',
     customer,
     environment: j.environment,
+    build: j.shareCode ?? `${partCount} part${partCount === 1 ? '' : 's'}`,
+    size: options.width && options.height ? `${options.width}x${options.height}` : null,
     createdAt: new Date(j.createdAt).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
     error: r.error,
@@ -73,6 +93,7 @@ async function customerName(ctx: ApiContext, customerId: string): Promise<string
 }
 
 async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api.JobFull> {
+  const s = sessionOf(req);
   const view = await jobView(j.jobId, j.render, (key) => ctx.store.url(key, publicBase(ctx, req)), { shareCode: j.shareCode, createdAt: j.createdAt });
   const result =
     j.render.status === 'completed'
@@ -83,13 +104,20 @@ async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api
           spriteLayout: (j.render.sprite_layout as Api.SpriteLayoutView | null) ?? null,
         }
       : null;
+  const { parts, options } = requestOf(j);
+  const names = new Map((await getPartsByIds(ctx.db, [...new Set(Object.values(parts).flat())])).map((p) => [p.id, p.name]));
   return {
     ...summary(j, await customerName(ctx, j.customerId)),
+    parts: Object.entries(parts).flatMap(([category, ids]) => ids.map((id) => ({ category, id, name: names.get(id) ?? null }))),
+    profile: options.profile ?? null,
+    scene: options.scene ?? null,
     request: j.render.request,
     estimatedCostS: j.render.estimated_cost_s === null ? null : Number(j.render.estimated_cost_s),
     attempts: j.render.attempts,
     shareCode: j.shareCode,
     result,
+    // what cancelJob would refuse this session: a customer's key may not cancel a render another customer shares
+    mayCancel: (j.render.status === 'queued' || j.render.status === 'processing') && (s.admin || !(await sharedWithOthers(ctx.db, j.render.id, j.customerId))),
   };
 }
 
@@ -204,6 +232,54 @@ export function consoleRoutes(ctx: ApiContext): Router {
     res.json(body);
   });
 
+  /* ---- workers (operators) ------------------------------------------------------------------ */
+
+  const workerView = async (id: string): Promise<Api.WorkerDetailView> => {
+    const w = await getWorkerDetail(ctx.db, id);
+    if (!w) throw notFound('worker_not_found', `no worker ${id}`);
+    const renders = [...new Set(w.running.map((r) => r.renderId))];
+    const jobs = renders.length ? await ctx.db.db.selectFrom('jobs').select(['render_id', 'id']).where('render_id', 'in', renders).orderBy('created_at').execute() : [];
+    const jobOf = new Map<string, string>();
+    for (const j of jobs) if (!jobOf.has(j.render_id)) jobOf.set(j.render_id, j.id);
+    const b = w.backend as { backend?: unknown } | null;
+    return {
+      id: w.id,
+      host: `${w.hostname}:${w.pid}`,
+      concurrency: w.concurrency,
+      backend: String(b?.backend ?? '-'),
+      version: w.version,
+      rendererVersion: w.rendererVersion,
+      state: w.state,
+      startedAt: w.startedAt.toISOString(),
+      lastSeen: w.lastSeen.toISOString(),
+      stoppedAt: iso(w.stoppedAt),
+      uptimeS: w.uptimeS,
+      memory: w.memory,
+      jobsDone: w.jobsDone,
+      jobsFailed: w.jobsFailed,
+      lastError: w.lastError,
+      lastErrorAt: iso(w.lastErrorAt),
+      drainRequestedAt: iso(w.drainRequestedAt),
+      running: w.running.map((r) => ({ job: jobOf.get(r.renderId) ?? null, chunk: r.chunk })),
+    };
+  };
+
+  r.get('/console/api/workers/:id', async (req, res) => {
+    // a worker's errors and renders are every customer's: operators only
+    requireAdmin(req);
+    res.json(await workerView(String(req.params.id)));
+  });
+
+  r.post('/console/api/workers/:id/drain', async (req, res) => {
+    requireAdmin(req);
+    const id = String(req.params.id);
+    // the code `render-farm workers drain` runs (DrainRefusedError: 409 saying why)
+    const drained = await requestDrain(ctx.db, id);
+    if (!drained) throw notFound('worker_not_found', `no worker ${id}`);
+    ctx.log.info({ worker: id, by: sessionOf(req).customerName }, 'console: worker drain requested');
+    res.json({ worker: await workerView(id), already: drained.already });
+  });
+
   /* ---- jobs -------------------------------------------------------------------------------- */
 
   r.get('/console/api/jobs', async (req, res) => {
@@ -213,8 +289,11 @@ export function consoleRoutes(ctx: ApiContext): Router {
     const limitRaw = queryString(req, 'limit');
     const limit = limitRaw === undefined ? 50 : Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest('invalid_query', 'limit must be 1 to 200');
+    const search = queryString(req, 'q');
+    if (search !== undefined && search.length > MAX_SEARCH_LENGTH) throw badRequest('invalid_query', `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`);
     const o = owner(s);
     const list = await listJobs(ctx.db, {
+      search,
       status: oneOf(req, 'status', STATUSES),
       format: oneOf(req, 'format', ['video', 'sprite'] as const),
       kind: oneOf(req, 'kind', ['render', 'pregen'] as const),
@@ -225,6 +304,27 @@ export function consoleRoutes(ctx: ApiContext): Router {
     });
     const page = list.slice(0, limit);
     const body: Api.JobsPage = { jobs: page.map((j) => summary(j, j.customer)), next: list.length > limit ? page[page.length - 1]!.jobId : null };
+    res.json(body);
+  });
+
+  // before /jobs/:id: `retry-failed` is not a job id
+  r.get('/console/api/jobs/retry-failed', async (req, res) => {
+    const { total } = await failedRenders(ctx.db, owner(sessionOf(req)) ?? {}, 0);
+    const body: Api.FailedCount = total;
+    res.json(body);
+  });
+
+  r.post('/console/api/jobs/retry-failed', async (req, res) => {
+    // the code `render-farm jobs retry --failed` runs: each failed render retried as a single retry is
+    const s = sessionOf(req);
+    const r = await retryFailed(ctx.db, owner(s) ?? {});
+    ctx.log.info({ retried: r.retried.length, refused: r.refused.length, remaining: r.remaining, customer: s.customerName }, 'console: retried failed jobs');
+    const body: Api.RetryFailedResult = {
+      retried: r.retried.map((f) => f.jobId),
+      jobs: r.retried.reduce((n, f) => n + f.jobs, 0),
+      refused: r.refused.map((f) => ({ id: f.jobId, reason: f.reason })),
+      remaining: r.remaining,
+    };
     res.json(body);
   });
 
@@ -353,14 +453,41 @@ export function consoleRoutes(ctx: ApiContext): Router {
     res.json({ jobId: sub.jobId });
   });
 
-  r.get('/console/api/pregen', async (_req, res) => {
-    const entries: Api.PregenEntry[] = await cacheStatus(ctx.db, await rendererVersion());
-    res.json({ entries });
+  r.get('/console/api/pregen', async (req, res) => {
+    // the entries `pregen ls` lists (every profile, size and format) and the saved builds' coverage
+    const o = await cacheOverview(ctx.db, await rendererVersion(), PREGEN_LISTED);
+    const base = publicBase(ctx, req);
+    const body: Api.PregenView = {
+      rendererVersion: o.rendererVersion,
+      totals: o.totals,
+      coverage: o.coverage,
+      entries: await Promise.all(
+        o.entries.map(async (e) => ({
+          key: e.key,
+          build: e.source.startsWith('build:') ? e.source.slice('build:'.length) : e.source || '-',
+          source: e.source,
+          format: e.format,
+          size: `${e.width}x${e.height}`,
+          profile: e.profile,
+          bytes: e.bytes,
+          state: e.stale ? ('stale' as const) : ('current' as const),
+          staleReasons: e.staleReasons,
+          createdAt: e.createdAt.toISOString(),
+          url: await ctx.store.url(e.artifactKey, base),
+        })),
+      ),
+    };
+    res.json(body);
   });
 
   r.post('/console/api/pregen/fill', async (req, res) => {
     requireAdmin(req);
-    const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, ctx.shutdown ?? new AbortController().signal, (err) =>
+    const b = (req.body ?? {}) as { format?: unknown; profile?: unknown };
+    if (!FORMATS.includes(b.format as Format) || !PROFILES.includes(b.profile as Profile)) {
+      throw badRequest('invalid_body', `send {"format": ${FORMATS.map((f) => `"${f}"`).join(' | ')}, "profile": ${PROFILES.map((p) => `"${p}"`).join(' | ')}} as JSON`);
+    }
+    const variant = { format: b.format as Format, profile: b.profile as Profile };
+    const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, variant, ctx.shutdown ?? new AbortController().signal, (err) =>
       ctx.log.warn({ err: err.message }, 'console pregen fill: following the farm renders failed; run it again to pick them up'),
     );
     res.json({ queued });

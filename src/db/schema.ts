@@ -119,6 +119,18 @@ export interface WorkersTable {
   started_at: Timestamp;
   last_seen: Timestamp;
   stopped_at: Date | null;
+  /** package and renderer version, set at registration (sql/0017) */
+  version: string | null;
+  renderer_version: string | null;
+  /** bytes, from the last heartbeat */
+  memory_rss: ColumnType<string | null, number | null | undefined, number | null>;
+  memory_heap: ColumnType<string | null, number | null | undefined, number | null>;
+  jobs_done: ColumnType<number, number | undefined, number>;
+  jobs_failed: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  last_error_at: Date | null;
+  /** a drain asked through the database; the worker's heartbeat reads it */
+  drain_requested_at: Date | null;
 }
 
 export type ChunkStatus = 'queued' | 'processing' | 'done' | 'error';

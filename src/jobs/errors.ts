@@ -24,6 +24,14 @@ export class CancelRefusedError extends UserError {
   }
 }
 
+/** `workers drain` cannot drain this worker: it is not running (stopped, or gone silent); 409, exit 1. */
+export class DrainRefusedError extends UserError {
+  constructor(message: string) {
+    super('drain_refused', message, { status: 409, exitCode: 1 });
+    this.name = 'DrainRefusedError';
+  }
+}
+
 /**
  * Ends a queue job whose work another worker took over (fencing, render-lifecycle.ts) as a
  * failure rather than a completion: graphile-worker deletes a completed job by id whoever locks

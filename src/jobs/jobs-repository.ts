@@ -12,6 +12,7 @@ import { cancelRender, renderChunks, reopenRender } from './render-lifecycle.js'
 import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
+import { idPrefixRange } from './job-search.js';
 
 export interface JobRecord {
   jobId: string;
@@ -118,6 +119,8 @@ export interface JobFilter {
   format?: RenderRow['format'];
   /** `pregen`: the pregenerated cache's renders; `render`: everyone else's */
   kind?: 'render' | 'pregen';
+  /** the start of a job id, or a share code (any case): job-search.ts */
+  search?: string;
   /** keyset paging: jobs older than the job with this id (the last of the previous page) */
   before?: string;
   limit?: number;
@@ -136,6 +139,16 @@ export async function listJobs(db: Db, opts: JobFilter = {}): Promise<(JobRecord
   if (opts.environment) q = q.where('j.environment', '=', opts.environment);
   if (opts.format) q = q.where('r.format', '=', opts.format);
   if (opts.kind) q = q.where('c.name', opts.kind === 'pregen' ? '=' : '<>', PREGEN_CUSTOMER);
+  if (opts.search !== undefined) {
+    const text = opts.search.trim();
+    const ids = idPrefixRange(text);
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`upper(j.share_code)`, '=', text.toUpperCase()),
+        ...(ids ? [eb.and([eb('j.id', '>=', ids.low), eb('j.id', '<=', ids.high)])] : []),
+      ]),
+    );
+  }
   // by the row's own stored time: a JavaScript Date would drop its microseconds
   if (opts.before) q = q.where(sql<boolean>`(j.created_at, j.id) < (SELECT b.created_at, b.id FROM jobs b WHERE b.id = ${opts.before}::uuid)`);
   const rows = await q.orderBy('j.created_at', 'desc').orderBy('j.id', 'desc').limit(opts.limit ?? 50).execute();
@@ -255,18 +268,23 @@ export async function cancelJob(db: Db, jobId: string, owner?: JobOwner): Promis
     throw new CancelRefusedError(`job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`);
   }
   if (owner) {
-    const others = await db.db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('render_id', '=', job.render.id)
-      .where('customer_id', '<>', owner.customerId)
-      .executeTakeFirstOrThrow();
-    if (Number(others.n) > 0) {
+    if (await sharedWithOthers(db, job.render.id, owner.customerId)) {
       throw new CancelRefusedError(`job ${jobId} shares its render with another customer's identical request: only an operator can cancel it (render-farm jobs cancel)`);
     }
   }
   if (!(await cancelRender(db.db, job.render.id))) throw new CancelRefusedError(`job ${jobId} ended while cancelling it; see its status`);
   return owner ? getJobForCustomer(db, jobId, owner) : getJob(db, jobId);
+}
+
+/** Whether another customer's job waits on the render too: then only an operator may cancel it. */
+export async function sharedWithOthers(db: Db, renderId: string, customerId: string): Promise<boolean> {
+  const others = await db.db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('render_id', '=', renderId)
+    .where('customer_id', '<>', customerId)
+    .executeTakeFirstOrThrow();
+  return Number(others.n) > 0;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * A render worker: joins the graphile-worker farm on the shared Postgres, keeps a warm browser,
- * heartbeats, sweeps dead workers, and drains on stop (no new jobs; the running one finishes
- * within the drain bound or is released for retry). It rides out database outages: renders
+ * heartbeats (with what it reports: worker-report.ts), sweeps dead workers, and drains on stop
+ * (no new jobs; the running one finishes within the drain bound or is released for retry), or
+ * when a heartbeat finds a drain asked for through the database (`workers drain`: workers
+ * listen on no port). It rides out database outages: renders
  * wait to record their result (tasks/render.ts), graphile-worker retries completing queue jobs,
  * and a graphile runner that gives up is replaced.
  */
@@ -26,6 +28,9 @@ import { retentionTask } from './tasks/retention.js';
 import { retentionCrontab } from './retention.js';
 import type { TaskHandlers } from './queue/task-map.js';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from './workers-repository.js';
+import { WorkerReport } from './worker-report.js';
+import { VERSION } from '../version.js';
+import { rendererVersion } from '../render/renderer-version.js';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -53,6 +58,8 @@ export interface RunningWorker {
    * (a second Ctrl-C): the running renders are released for retry at once, as at the drain bound.
    */
   stop(opts?: { now?: AbortSignal }): Promise<void>;
+  /** resolves once the worker has stopped, whoever stopped it (stop(), or a drain asked through the database) */
+  done: Promise<void>;
 }
 
 export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log: Logger, opts: WorkerOptions): Promise<RunningWorker> {
@@ -69,15 +76,19 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   const info = await engine.info();
   wlog.info(info, 'renderer ready');
 
-  await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info });
+  await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info, version: VERSION, rendererVersion: await rendererVersion() });
   const graphileIds: string[] = [];
+  const report = new WorkerReport(db, id);
   let heartbeatFailing = false;
   let beating: Promise<void> = Promise.resolve();
+  // set once stop() exists below: a drain asked through the database stops the worker as SIGTERM does
+  let drain: () => void = () => {};
   const heartbeat = async () => {
     try {
-      const { revived } = await recordHeartbeat(db, id, graphileIds);
+      const { revived, drainRequested } = await recordHeartbeat(db, id, graphileIds, report.snapshot());
       // its running jobs were freed for other workers; they may render them too (harmless)
       if (revived) wlog.warn('this worker had been taken for dead (silent past the bound); it is live again');
+      if (drainRequested) drain();
       if (heartbeatFailing) wlog.info('heartbeat: the database answers again');
       heartbeatFailing = false;
     } catch (err) {
@@ -91,13 +102,13 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store);
 
   // the render worker's handlers (webhook deliveries run in their own runner: webhooks/delivery-runner.ts)
-  const handlers: TaskHandlers = {
+  const handlers: TaskHandlers = report.wrap({
     render: renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
     'render-chunk': renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
     'render-assemble': renderAssembleTask({ db, store, engine, log: wlog }),
     thumbnail: thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
     retention: retentionTask({ db, store, cfg, log: wlog }),
-  };
+  });
   // one emitter for every runner (a replaced runner keeps the same events for embedders and tests)
   const events: WorkerEvents = new EventEmitter();
   // what a drain waits for: renders under way (retention is housekeeping, not worth the wait)
@@ -173,6 +184,42 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   };
   supervise(current);
 
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const stop = ({ now }: { now?: AbortSignal } = {}): Promise<void> => {
+    stopping ??= (async () => {
+      wlog.info('draining: no new jobs');
+      stopRequested.abort();
+      await restarting;
+      const runner = current.runner;
+      // graphile aborts the running renders at the drain bound; this is the safety net after it
+      const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
+      const hurried = new Promise<'now'>((r) => (now?.aborted ? r('now') : now?.addEventListener('abort', () => r('now'), { once: true })));
+      // a runner that already ended (it gave up) rejects stop(): nothing left to drain
+      const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound, hurried]);
+      if (outcome !== 'drained') {
+        wlog.warn(outcome === 'now' ? 'asked to stop now: releasing running renders for retry' : 'drain bound reached: releasing running renders for retry');
+        await runner.kill().catch(() => {});
+        await releaseWorkerRenders(db.db, [id]).catch(() => {});
+        await releaseWorkerChunks(db.db, [id]).catch(() => {});
+        await forceUnlockWithUtils(db.pool, graphileIds, wlog).catch(() => {});
+      }
+      clearInterval(beat);
+      // a heartbeat in flight would clear the stopped mark set below
+      await beating;
+      stopSweeper();
+      await markWorkerStopped(db, id, report.snapshot()).catch(() => {});
+      if (!opts.engine) await engine.close();
+      wlog.info('worker stopped');
+    })().finally(resolveDone);
+    return stopping;
+  };
+  drain = () => {
+    if (stopping) return;
+    wlog.info('drain requested through the database (workers drain, or the console)');
+    void stop();
+  };
+
   return {
     id,
     engine,
@@ -181,33 +228,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     },
     events,
     running: () => runningJobs.size,
-    stop: ({ now } = {}) => {
-      stopping ??= (async () => {
-        wlog.info('draining: no new jobs');
-        stopRequested.abort();
-        await restarting;
-        const runner = current.runner;
-        // graphile aborts the running renders at the drain bound; this is the safety net after it
-        const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
-        const hurried = new Promise<'now'>((r) => (now?.aborted ? r('now') : now?.addEventListener('abort', () => r('now'), { once: true })));
-        // a runner that already ended (it gave up) rejects stop(): nothing left to drain
-        const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound, hurried]);
-        if (outcome !== 'drained') {
-          wlog.warn(outcome === 'now' ? 'asked to stop now: releasing running renders for retry' : 'drain bound reached: releasing running renders for retry');
-          await runner.kill().catch(() => {});
-          await releaseWorkerRenders(db.db, [id]).catch(() => {});
-          await releaseWorkerChunks(db.db, [id]).catch(() => {});
-          await forceUnlockWithUtils(db.pool, graphileIds, wlog).catch(() => {});
-        }
-        clearInterval(beat);
-        // a heartbeat in flight would clear the stopped mark set below
-        await beating;
-        stopSweeper();
-        await markWorkerStopped(db, id).catch(() => {});
-        if (!opts.engine) await engine.close();
-        wlog.info('worker stopped');
-      })();
-      return stopping;
-    },
+    stop,
+    done,
   };
 }

@@ -205,7 +205,10 @@ describe('console pages', () => {
     const builds = await api.call('GET', '/console/api/catalog/builds', { headers: as(s) });
     expect(builds.json.builds.find((b: { shareCode: string }) => b.shareCode === 'DEMO-GLASS')?.parts.length).toBeGreaterThan(0);
     const pregen = await api.call('GET', '/console/api/pregen', { headers: as(s) });
-    expect(pregen.json.entries.some((e: { build: string; status: string }) => e.build === 'DEMO-GLASS' && e.status === 'missing')).toBe(true);
+    // nothing pregenerated yet: no entries, and every saved build missing in each variant
+    expect(pregen.json.entries).toEqual([]);
+    expect(pregen.json.coverage.find((c: { format: string; profile: string }) => c.format === 'sprite' && c.profile === 'fast')).toMatchObject({ size: '512x512', current: 0, stale: 0 });
+    expect(pregen.json.coverage.every((c: { missing: number }) => c.missing > 0)).toBe(true);
   });
 });
 

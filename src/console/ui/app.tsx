@@ -17,6 +17,7 @@ import { OverviewPage } from './overview-page.js';
 import { PregenPage } from './pregen-page.js';
 import { SignInPage } from './sign-in-page.js';
 import { WebhooksPage } from './webhooks-page.js';
+import { WorkerPage } from './worker-page.js';
 
 /** The whole console. */
 export function App() {
@@ -87,21 +88,23 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main>{pageFor(page, arg, route)}</main>
+      <main>{pageFor(page, arg, route, session)}</main>
     </div>
   );
 }
 
-function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof useRoute>) {
+function pageFor(page: string, arg: string | undefined, route: ReturnType<typeof useRoute>, session: SessionInfo) {
   switch (page) {
     case 'overview':
-      return <OverviewPage />;
+      return <OverviewPage admin={session.admin} />;
+    case 'workers':
+      return arg ? <WorkerPage key={arg} id={arg} /> : <OverviewPage admin={session.admin} />;
     case 'jobs':
       return arg ? <JobDetailPage key={arg} id={arg} /> : <JobsPage route={route} />;
     case 'catalog':
       return <CatalogPage route={route} />;
     case 'pregen':
-      return <PregenPage />;
+      return <PregenPage admin={session.admin} />;
     case 'keys':
       return <KeysPage />;
     case 'webhooks':

@@ -19,12 +19,15 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   if (s < 90) return `${s} s ago`;
   if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
   if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
-  return new Date(iso).toLocaleString();
+  return when(iso);
 }
 
-/** A local date-time for tables. */
+/**
+ * A date-time as the rest of the product writes it (the CLI, the API, logs): ISO 8601 in UTC to
+ * the second, `2025-01-01T12:00:01Z`, the same whatever the browser's locale and zone.
+ */
 export function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '-';
+  return iso ? new Date(iso).toISOString().replace(/\.\d+Z$/, 'Z') : '-';
 }
 
 /** Seconds as "4.2 s" or "3 min 10 s". */

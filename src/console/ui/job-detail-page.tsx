@@ -1,10 +1,12 @@
 /** @jsxImportSource preact */
 /**
- * One job in full: its request, cost estimate, attempts and error, its chunks as a timeline per
- * worker, and its result (the video in a player, the sprite as a turntable, the still), with
+ * One job in full: its build (share code and parts), size, profile and scene, cost estimate,
+ * attempts and error, its chunks as a timeline per worker, and its result (the video in a
+ * player, the sprite as a turntable, the still; each captioned, with download and copy-URL), with
  * retry and cancel behind a confirmation. Events for this job reload it, so progress, chunks and
  * the result appear without a page reload.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { JobDetailView, JobFull, JobStatus } from '../console-api.js';
 import { ChunkTimeline } from './chunk-timeline.js';
@@ -20,10 +22,11 @@ import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
-const CAN: Record<Action, (status: string) => boolean> = {
+const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
-  retry: (s) => s === 'error',
-  cancel: (s) => s === 'queued' || s === 'processing',
+  retry: (j) => j.status === 'error',
+  // the server says whether this session may (a customer cannot cancel a render another customer shares)
+  cancel: (j) => (j.status === 'queued' || j.status === 'processing') && j.mayCancel,
 };
 
 /** The page of job `id`. */
@@ -74,7 +77,7 @@ export function JobDetailPage({ id }: { id: string }) {
       <ProgressBar value={job.progress} status={job.status} />
       <div class="actions">
         {(['retry', 'cancel'] as const).map((a) =>
-          CAN[a](job.status) ? (
+          CAN[a](job) ? (
             <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={busy} onClick={() => setAsking(a)}>
               {a === 'retry' ? 'Retry' : 'Cancel'}
             </button>
@@ -98,6 +101,23 @@ export function JobDetailPage({ id }: { id: string }) {
         </div>
       ) : null}
       <dl class="facts">
+        <dt>build</dt>
+        <dd data-fact="build">
+          {job.shareCode ? <code>{job.shareCode}</code> : null}
+          <ul class="job-parts">
+            {job.parts.map((p) => (
+              <li key={`${p.category}/${p.id}`}>
+                <span class="muted">{p.category}</span> {p.name ?? <span class="muted">(no longer in the catalog)</span>} <code>{p.id}</code>
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>size</dt>
+        <dd data-fact="size">{job.size ?? '-'}</dd>
+        <dt>profile</dt>
+        <dd data-fact="profile">{job.profile ?? '-'}</dd>
+        <dt>scene</dt>
+        <dd data-fact="scene">{job.scene ?? '-'}</dd>
         <dt>customer</dt>
         <dd>
           {job.customer} ({job.environment})
@@ -109,9 +129,9 @@ export function JobDetailPage({ id }: { id: string }) {
         <dt>attempts</dt>
         <dd data-attempts={String(job.attempts)}>{job.attempts}</dd>
         <dt>created</dt>
-        <dd>{when(job.createdAt)}</dd>
+        <dd data-fact="created">{when(job.createdAt)}</dd>
         <dt>updated</dt>
-        <dd>{when(job.updatedAt)}</dd>
+        <dd data-fact="updated">{when(job.updatedAt)}</dd>
       </dl>
       <Result job={job} />
       {data.chunks.length > 0 ? (
@@ -160,17 +180,65 @@ export function JobDetailPage({ id }: { id: string }) {
   );
 }
 
-/** The finished files: a player, a turntable, a still. */
+/** The finished files, each captioned, with a download link and a copy-URL button: a player, a turntable, a still. */
 function Result({ job }: { job: JobFull }) {
   const r = job.result;
   if (!r || (!r.video && !r.sprite && !r.screenshot)) return null;
   return (
     <div class="result">
       <h3>Result</h3>
-      {r.video ? <video class="result-video" src={r.video} controls preload="metadata" playsInline /> : null}
-      {r.sprite && r.spriteLayout ? <Turntable url={r.sprite} layout={r.spriteLayout} /> : null}
-      {r.sprite && !r.spriteLayout ? <img class="result-sheet" src={r.sprite} alt="sprite sheet" /> : null}
-      {r.screenshot ? <img class="result-still" src={r.screenshot} alt="still" /> : null}
+      {r.video ? (
+        <ResultFile kind="video" url={r.video} caption="Turntable video (MP4): one full turn that loops" file={`${job.id}.mp4`}>
+          <video class="result-video" src={r.video} controls preload="metadata" playsInline />
+        </ResultFile>
+      ) : null}
+      {r.sprite ? (
+        <ResultFile
+          kind="sprite"
+          url={r.sprite}
+          caption={r.spriteLayout ? `Sprite sheet (WebP, ${r.spriteLayout.frames} frames): drag to turn, or use the arrow keys` : 'Sprite sheet (WebP)'}
+          file={`${job.id}.webp`}
+        >
+          {r.spriteLayout ? <Turntable url={r.sprite} layout={r.spriteLayout} /> : <img class="result-sheet" src={r.sprite} alt="sprite sheet" />}
+        </ResultFile>
+      ) : null}
+      {r.screenshot ? (
+        <ResultFile kind="still" url={r.screenshot} caption="Still: the hero angle" file={`${job.id}-still`}>
+          <img class="result-still" src={r.screenshot} alt="still of the build" />
+        </ResultFile>
+      ) : null}
     </div>
+  );
+}
+
+/** One result file: the view, its caption, Download and Copy URL (the absolute URL, as an integrator would use it). */
+function ResultFile({ kind, url, caption, file, children }: { kind: string; url: string; caption: string; file: string; children: ComponentChildren }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const absolute = new URL(url, window.location.href).href;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(absolute);
+      setCopied('yes');
+    } catch {
+      // no clipboard (an insecure origin, a denied permission): the URL is shown to copy by hand
+      setCopied('no');
+    }
+  };
+  return (
+    <figure class="result-file" data-result={kind}>
+      {children}
+      <figcaption>
+        <span class="caption">{caption}</span>
+        <span class="result-links">
+          <a href={url} download={file} data-action="download">
+            Download
+          </a>
+          <button type="button" class="secondary" data-action="copy-url" data-copied={copied ?? undefined} onClick={copy}>
+            {copied === 'yes' ? 'Copied' : 'Copy URL'}
+          </button>
+        </span>
+        {copied === 'no' ? <input class="result-url" readOnly value={absolute} onFocus={(e) => e.currentTarget.select()} /> : null}
+      </figcaption>
+    </figure>
   );
 }

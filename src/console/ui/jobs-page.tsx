@@ -1,19 +1,24 @@
 /** @jsxImportSource preact */
 /**
- * The jobs list: filters (status, customer, environment, format, kind) kept in the hash so a
+ * The jobs list: a search (job id prefix or share code) and filters (status, customer,
+ * environment, format, kind) kept in the hash so a
  * filtered list can be linked, newest first, paged by cursor, with progress bars that move with
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import type { JobSummary, JobsPage as JobsPageData } from '../console-api.js';
+import type { FailedCount, JobSummary, JobsPage as JobsPageData, RetryFailedResult } from '../console-api.js';
+import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
-import { ago, shortId } from './format.js';
+import { ago, shortId, when } from './format.js';
 import { href, navigate, type Route } from './hash-router.js';
+import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { useFetch } from './use-fetch.js';
 
-const FILTERS = ['status', 'customer', 'environment', 'format', 'kind'] as const;
+// q: the start of a job id or a share code (the server's listJobs search)
+const FILTERS = ['q', 'status', 'customer', 'environment', 'format', 'kind'] as const;
+const LABELS: Partial<Record<(typeof FILTERS)[number], string>> = { q: 'job ID or share code' };
 const PAGE_SIZE = 25;
 
 /** `route.query`: the filters and `before` (the page's cursor). */
@@ -42,6 +47,7 @@ export function JobsPage({ route }: { route: Route }) {
     <section class="page jobs">
       <h2>Jobs</h2>
       <FilterForm key={q.toString()} initial={filters} onApply={apply} />
+      <RetryFailed onDone={reload} />
       <ErrorNote error={error} />
       <table class="jobs-table">
         <thead>
@@ -50,6 +56,8 @@ export function JobsPage({ route }: { route: Route }) {
             <th>status</th>
             <th>progress</th>
             <th>format</th>
+            <th>build</th>
+            <th>size</th>
             <th>kind</th>
             <th>customer</th>
             <th>env</th>
@@ -59,7 +67,7 @@ export function JobsPage({ route }: { route: Route }) {
         <tbody>
           {data?.jobs.length === 0 ? (
             <tr>
-              <td colSpan={8} class="muted">
+              <td colSpan={10} class="muted">
                 No jobs match.
               </td>
             </tr>
@@ -80,10 +88,14 @@ export function JobsPage({ route }: { route: Route }) {
                   <ProgressBar value={j.progress} status={j.status} />
                 </td>
                 <td>{j.format}</td>
+                <td data-col="build">{j.build}</td>
+                <td data-col="size">{j.size ?? '-'}</td>
                 <td>{j.kind}</td>
                 <td>{j.customer}</td>
                 <td>{j.environment}</td>
-                <td title={j.createdAt}>{ago(j.createdAt)}</td>
+                <td data-col="created" title={ago(j.createdAt)}>
+                  {when(j.createdAt)}
+                </td>
               </tr>
             );
           })}
@@ -109,7 +121,8 @@ const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
   // a cancelled job ends in error (its message says it was cancelled)
   status: ['queued', 'processing', 'completed', 'error'],
   environment: ['prod', 'staging'],
-  format: ['video', 'sprite', 'screenshot'],
+  // the formats a job has (its still comes with every format: no job is a screenshot job)
+  format: ['video', 'sprite'],
   // pregen: the pregenerated cache's own renders; render: everyone else's
   kind: ['render', 'pregen'],
 };
@@ -130,7 +143,7 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
         const choices = CHOICES[f];
         return (
           <label key={f}>
-            {f}
+            {LABELS[f] ?? f}
             {choices ? (
               <select name={f} value={values[f]} onChange={set(f)}>
                 <option value="">any</option>
@@ -141,12 +154,86 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
                 ))}
               </select>
             ) : (
-              <input name={f} value={values[f]} onInput={set(f)} placeholder="any" />
+              <input name={f} value={values[f]} onInput={set(f)} placeholder={f === 'q' ? '3fa85f64 or DEMO-GLASS' : 'any'} />
             )}
           </label>
         );
       })}
       <button type="submit">Filter</button>
     </form>
+  );
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * "Retry all failed": asks the server how many failed renders the session's jobs have, asks for a
+ * confirmation naming that count, then retries them (the code `render-farm jobs retry --failed` runs).
+ */
+function RetryFailed({ onDone }: { onDone: () => void }) {
+  const [asking, setAsking] = useState<FailedCount | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [refused, setRefused] = useState<RetryFailedResult['refused']>([]);
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = async () => {
+    setError(null);
+    setNote(null);
+    setRefused([]);
+    try {
+      const count = await apiCall<FailedCount>('GET', '/jobs/retry-failed');
+      if (count.renders === 0) setNote('No failed jobs to retry.');
+      else setAsking(count);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  const retry = async () => {
+    setAsking(null);
+    setBusy(true);
+    try {
+      const r = await apiCall<RetryFailedResult>('POST', '/jobs/retry-failed');
+      setNote(
+        `Queued ${plural(r.retried.length, 'failed render')} again (${plural(r.jobs, 'job')}).` +
+          (r.refused.length ? ` ${r.refused.length} not retried (below).` : '') +
+          (r.remaining ? ` ${r.remaining} more failed: retry all failed again for them.` : ''),
+      );
+      setRefused(r.refused);
+      onDone();
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="bulk-actions">
+      <button type="button" class="secondary" data-action="retry-failed" disabled={busy} onClick={ask}>
+        Retry all failed
+      </button>
+      {note ? (
+        <span class="note" data-note="retry-failed">
+          {note}
+        </span>
+      ) : null}
+      <ErrorNote error={error} />
+      {refused.length ? (
+        <ul class="refused">
+          {refused.map((r) => (
+            <li key={r.id}>
+              <a href={href('jobs', r.id)}>{shortId(r.id)}</a>: {r.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ConfirmDialog open={asking !== null} title="Retry all failed jobs?" confirmLabel="Retry them" onConfirm={retry} onCancel={() => setAsking(null)}>
+        {asking ? (
+          <p data-confirm="retry-failed">
+            Queues {plural(asking.renders, 'failed render')} again ({plural(asking.jobs, 'job')} wait on them), each as a single retry does (`render-farm jobs retry --failed`).
+            Cancelled and expired jobs are left alone.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </div>
   );
 }

@@ -16,8 +16,8 @@ import { useFetch } from './use-fetch.js';
 /** Heartbeats arrive every few seconds: a refresh at this pace keeps "last seen" honest. */
 const REFRESH_MS = 5000;
 
-/** The overview page. */
-export function OverviewPage() {
+/** The overview page; `admin`: each worker links to its page (operators only: a worker's errors are every customer's). */
+export function OverviewPage({ admin }: { admin: boolean }) {
   const { data, error, reload } = useFetch<Overview>('/overview');
   useEffect(() => {
     const t = setInterval(reload, REFRESH_MS);
@@ -61,7 +61,7 @@ export function OverviewPage() {
               ) : null}
               {data.workers.map((w) => (
                 <tr key={w.id} class={`worker worker-${w.state}`} data-worker={w.id} data-state={w.state}>
-                  <td title={w.id}>{w.host}</td>
+                  <td title={w.id}>{admin ? <a href={href('workers', w.id)}>{w.host}</a> : w.host}</td>
                   <td>{w.backend}</td>
                   <td>
                     <span class={`badge state-${w.state}`}>{w.state}</span>

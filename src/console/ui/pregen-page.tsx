@@ -1,28 +1,33 @@
 /** @jsxImportSource preact */
-/** The pregenerated cache: entries by build, format and size; missing and stale ones first; "fill" queues pregen work for them. */
+/**
+ * The pregenerated cache: the entries as `render-farm pregen ls` lists them (every format,
+ * profile and size; stale ones marked with why), and the saved builds' coverage per format and
+ * profile at the default sizes, each variant with "fill" (queues its missing and stale renders
+ * on the farm, as `pregen --builds all --farm --stale` does). Fill is offered to admin sessions
+ * only, as the keys and webhooks pages are: a customer's key would be refused after confirming.
+ */
 import { useState } from 'preact/hooks';
-import type { PregenEntry } from '../console-api.js';
+import type { PregenCoverage, PregenView } from '../console-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
+import { formatBytes, when } from './format.js';
 import { apiCall } from './http.js';
 import { useFetch } from './use-fetch.js';
 
-const ORDER: Record<PregenEntry['status'], number> = { missing: 0, stale: 1, ok: 2 };
-
-/** The pregen page. */
-export function PregenPage() {
-  const { data, error, reload } = useFetch<{ entries: PregenEntry[] }>('/pregen');
-  const [asking, setAsking] = useState(false);
+/** The pregen page; `admin`: the session may fill (the server refuses others with 403 admin_required). */
+export function PregenPage({ admin }: { admin: boolean }) {
+  const { data, error, reload } = useFetch<PregenView>('/pregen');
+  const [asking, setAsking] = useState<PregenCoverage | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [fillError, setFillError] = useState<Error | null>(null);
-  const entries = [...(data?.entries ?? [])].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.build.localeCompare(b.build));
-  const count = (s: PregenEntry['status']) => entries.filter((e) => e.status === s).length;
-  const fill = async () => {
-    setAsking(false);
+  const entries = data?.entries ?? [];
+  const count = (s: 'current' | 'stale') => entries.filter((e) => e.state === s).length;
+  const fill = async (v: PregenCoverage) => {
+    setAsking(null);
     setFillError(null);
     try {
-      const r = await apiCall<{ queued: number }>('POST', '/pregen/fill');
-      setNote(`${r.queued} pregen render${r.queued === 1 ? '' : 's'} queued.`);
+      const r = await apiCall<{ queued: number }>('POST', '/pregen/fill', { format: v.format, profile: v.profile });
+      setNote(`${r.queued} pregen render${r.queued === 1 ? '' : 's'} queued (${v.format} ${v.profile}).`);
       reload();
     } catch (err) {
       setFillError(err as Error);
@@ -33,40 +38,114 @@ export function PregenPage() {
       <h2>Pregenerated cache</h2>
       <ErrorNote error={error} />
       {data ? (
-        <p>
-          <span class="badge status-completed">{count('ok')} ok</span> <span class="badge status-queued">{count('stale')} stale</span>{' '}
-          <span class="badge status-error">{count('missing')} missing</span>{' '}
-          <button type="button" data-action="fill" disabled={count('missing') + count('stale') === 0} onClick={() => setAsking(true)}>
-            Fill missing and stale
-          </button>
+        <p class="pregen-summary">
+          <span class="badge status-completed" data-count="current">
+            {count('current')} current
+          </span>{' '}
+          <span class="badge status-queued" data-count="stale">
+            {count('stale')} stale
+          </span>{' '}
+          <span class="muted">
+            {data.totals.entries} entr{data.totals.entries === 1 ? 'y' : 'ies'} in all ({formatBytes(data.totals.bytes)}){entries.length < data.totals.entries ? `, the newest ${entries.length} listed` : ''}; renderer{' '}
+            <code>{data.rendererVersion}</code>
+          </span>
         </p>
       ) : null}
       {note ? <p class="note">{note}</p> : null}
       <ErrorNote error={fillError} />
-      <ConfirmDialog open={asking} title="Fill the cache?" confirmLabel="Queue the renders" onConfirm={fill} onCancel={() => setAsking(false)}>
-        <p>Queues pregen renders on the farm for every missing and stale entry.</p>
+      <ConfirmDialog
+        open={asking !== null}
+        title="Fill the cache?"
+        confirmLabel="Queue the renders"
+        onConfirm={() => asking && fill(asking)}
+        onCancel={() => setAsking(null)}
+      >
+        {asking ? (
+          <p>
+            Queues pregen renders on the farm for the {asking.missing} missing and {asking.stale} stale saved builds in {asking.format} {asking.size} {asking.profile} (as `render-farm
+            pregen --builds all --farm --stale --formats {asking.format} --profiles {asking.profile}`).
+          </p>
+        ) : null}
       </ConfirmDialog>
+
+      <h3>Saved builds</h3>
+      <p class="muted">
+        Every saved build in each format and profile at its default size.
+        {admin ? null : <span data-note="fill-admin-only"> Filling the cache needs an admin key (`render-farm keys create --admin`).</span>}
+      </p>
+      <table class="pregen-coverage">
+        <thead>
+          <tr>
+            <th>format</th>
+            <th>size</th>
+            <th>profile</th>
+            <th>current</th>
+            <th>stale</th>
+            <th>missing</th>
+            {admin ? <th /> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {data?.coverage.map((c) => (
+            <tr key={`${c.format}/${c.profile}`} data-variant={`${c.format}/${c.profile}`}>
+              <td>{c.format}</td>
+              <td>{c.size}</td>
+              <td>{c.profile}</td>
+              <td data-current={String(c.current)}>{c.current}</td>
+              <td data-stale={String(c.stale)}>{c.stale}</td>
+              <td data-missing={String(c.missing)}>{c.missing}</td>
+              {admin ? (
+                <td>
+                  <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
+                    Fill
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h3>Entries</h3>
+      <p class="muted">Newest first, as `render-farm pregen ls` lists them.</p>
       <table class="pregen-table">
         <thead>
           <tr>
+            <th>key</th>
             <th>build</th>
             <th>format</th>
             <th>size</th>
-            <th>status</th>
+            <th>profile</th>
+            <th>bytes</th>
+            <th>state</th>
+            <th>created</th>
             <th />
           </tr>
         </thead>
         <tbody>
+          {data && entries.length === 0 ? (
+            <tr>
+              <td colSpan={9} class="muted">
+                The cache is empty. Fill a variant above, or run `render-farm pregen`.
+              </td>
+            </tr>
+          ) : null}
           {entries.map((e) => (
-            <tr key={`${e.build}/${e.format}/${e.size}`} data-status={e.status}>
+            <tr key={e.key} data-key={e.key} data-state={e.state}>
               <td>
-                <code>{e.build}</code>
+                <code title={e.key}>{e.key.slice(0, 12)}</code>
+              </td>
+              <td>
+                <code title={e.source}>{e.build}</code>
               </td>
               <td>{e.format}</td>
               <td>{e.size}</td>
+              <td data-profile={e.profile}>{e.profile}</td>
+              <td>{formatBytes(e.bytes)}</td>
               <td>
-                <span class={`badge pregen-${e.status}`}>{e.status}</span>
+                <span class={`badge pregen-${e.state}`}>{e.state === 'stale' ? `stale (${e.staleReasons.join(', ')})` : 'current'}</span>
               </td>
+              <td>{when(e.createdAt)}</td>
               <td>{e.url ? <a href={e.url}>file</a> : null}</td>
             </tr>
           ))}

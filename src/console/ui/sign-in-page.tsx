@@ -35,7 +35,17 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: SessionInfo) => voi
     <main class="sign-in">
       <form onSubmit={submit} autocomplete="off">
         <h1>render-farm console</h1>
-        <p class="muted">Sign in with an API key that has the console scope (admin keys have it).</p>
+        <div class="muted sign-in-keys" data-note="which-keys">
+          <p>Sign in with an API key that may use the console:</p>
+          <ul>
+            <li>
+              the demo API key <code>render-farm up</code> printed (also in <code>.render-farm/demo-api-key</code>, in the data dir);
+            </li>
+            <li>
+              a customer's key from <code>render-farm keys create --customer NAME --console</code>, or an admin key (<code>--admin</code>).
+            </li>
+          </ul>
+        </div>
         <label>
           API key
           <input name="key" type="password" required autocomplete="off" spellcheck={false} placeholder="rfk_prod_..." />
