@@ -89,7 +89,7 @@ const caseByName = (name: string) => [...CASES, ...LARGE_CASES].find((x) => x.na
 
 if (args.includes('--sheets')) {
   // the encode alone, on noise: no browser needed
-  const { SpriteSheetWriter } = await import('../src/encode/sprite-sheet.js');
+  const { SpriteSheetWriter, stepName } = await import('../src/encode/sprite-sheet.js');
   const { spriteLayout } = await import('../src/model/sprite-layout.js');
   const { randomFillSync } = await import('node:crypto');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-sheets-'));
@@ -100,7 +100,7 @@ if (args.includes('--sheets')) {
     for (let r = 0; r < layout.rows; r++) sheet.addRow(r, randomFillSync(row));
     const used = await sheet.writeWebp(path.join(dir, `${q}.webp`));
     const size = `${layout.columns * layout.frame_width}x${layout.rows * layout.frame_height}`;
-    console.log(JSON.stringify({ sheet: `noise-1365-${q}`, size, used: `effort ${used.effort} quality ${used.quality}`, mb: +(used.bytes / 1e6).toFixed(1), total_ms: used.tries.reduce((n, t) => n + t.ms, 0), tries: used.tries }));
+    console.log(JSON.stringify({ sheet: `noise-1365-${q}`, size, used: stepName(used), mb: +(used.bytes / 1e6).toFixed(1), total_ms: used.tries.reduce((n, t) => n + t.ms, 0), tries: used.tries }));
     await rm(path.join(dir, `${q}.webp`));
   }
   await rm(dir, { recursive: true, force: true });

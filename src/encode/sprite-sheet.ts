@@ -71,27 +71,28 @@ export class SpriteSheetWriter {
   }
 
   /**
-   * Encodes the sheet as WebP to `file`; every frame must have been added. Tries SHEET_ENCODINGS
-   * in turn (see there) and returns the one that worked; throws SpriteEncodeError when none does.
+   * Encodes the sheet as WebP to `file`; every frame must have been added. Tries `steps`
+   * (sheetEncodings: see there) in turn and returns the one that worked; throws SpriteEncodeError
+   * when none does.
    */
-  async writeWebp(file: string, quality = 90): Promise<SheetEncoding> {
+  async writeWebp(file: string, quality = 90, steps: SheetStep[] = sheetEncodings(quality)): Promise<SheetEncoding> {
     if (this.seen.size !== this.layout.frames) {
       throw new Error(`sprite sheet has ${this.seen.size} of ${this.layout.frames} frames`);
     }
     const { width, height } = this.size;
     const failures: string[] = [];
     const tries: SheetEncoding['tries'] = [];
-    for (const step of sheetEncodings(quality)) {
+    for (const step of steps) {
       const t0 = performance.now();
       try {
         const info = await sharp(this.sheet, { raw: { width, height, channels: this.channels as 3 | 4 } })
-          .webp({ quality: step.quality, alphaQuality: 100, effort: step.effort })
+          .webp(step.lossless ? { lossless: true, effort: step.effort } : { quality: step.quality, alphaQuality: 100, effort: step.effort })
           .toFile(file);
         tries.push({ ...step, ms: Math.round(performance.now() - t0), ok: true });
         return { ...step, bytes: info.size, failedSteps: failures.length, tries };
       } catch (err) {
         tries.push({ ...step, ms: Math.round(performance.now() - t0), ok: false });
-        failures.push(`effort ${step.effort} quality ${step.quality}: ${oneLine(err)}`);
+        failures.push(`${stepName(step)}: ${oneLine(err)}`);
       }
     }
     throw new SpriteEncodeError(width, height, failures);
@@ -99,13 +100,11 @@ export class SpriteSheetWriter {
 }
 
 /** How a sheet was encoded: the step of SHEET_ENCODINGS that worked, and how many failed before it. */
-export interface SheetEncoding {
-  effort: number;
-  quality: number;
+export interface SheetEncoding extends SheetStep {
   bytes: number;
   failedSteps: number;
   /** every step tried, in order, with its time (bench:render --sheets prints them) */
-  tries: Array<{ effort: number; quality: number; ms: number; ok: boolean }>;
+  tries: Array<SheetStep & { ms: number; ok: boolean }>;
 }
 
 /**
@@ -124,26 +123,38 @@ export class SpriteEncodeError extends Error {
   }
 }
 
+/** One way of encoding a sheet: lossy at `quality` and `effort`, or lossless (quality unused). */
+export interface SheetStep {
+  effort: number;
+  quality: number;
+  lossless?: true;
+}
+
 /**
  * The encode settings tried in order. Effort 0 first: the encode is the render's tail (one
  * thread, ~19 MP for 72 frames at 512); measured on DEMO-GLASS 512 sheets against the lossless
- * sheet, effort 2 -> 0 took 15-25% less CPU for 2.4-5% more bytes at the same SSIM. But libwebp
- * refuses some large sheets at effort 0 (libvips: "webpsave: unable to encode"): its first
- * partition (per-macroblock modes) has a fixed size limit that a busy picture with ~500k+
- * macroblocks can overrun; a higher effort codes the modes more tightly and a lower quality
- * picks cheaper ones. Measured on a high-entropy sheet: 6144x3072 and 16380x8190 fail at effort
- * 0 quality 90 and encode at effort 2; 16380x16380 fails at effort 0 down to quality 50 and
- * encodes at effort 2 (bench:render has the times).
+ * sheet, effort 2 -> 0 took 15-25% less CPU for 2.4-5% more bytes at the same SSIM. But libwebp's
+ * lossy (VP8) encoder refuses some large sheets (libvips: "webpsave: unable to encode"): VP8's
+ * first partition, the per-macroblock modes, has a fixed size limit, which a sheet of ~10^6
+ * macroblocks can overrun. A higher effort codes the modes more tightly and a lower quality picks
+ * cheaper ones, which saves some sheets (a 6144x3072 and a 16380x8190 noise sheet fail at effort
+ * 0 and encode at effort 2); a real 16380x16380 render (1365 px frames, high) failed every lossy
+ * setting tried (effort 0-4, quality 90-50). Lossless WebP (VP8L) has no such partition: it
+ * encoded that sheet in 20 s at effort 0 (56.5 MB), so it is the last step.
  */
-export function sheetEncodings(quality: number): Array<{ effort: number; quality: number }> {
-  const steps = [
+export function sheetEncodings(quality: number): SheetStep[] {
+  const steps: SheetStep[] = [
     { effort: 0, quality },
     { effort: 2, quality },
-    { effort: 2, quality: Math.min(quality, 75) },
-    { effort: 4, quality: Math.min(quality, 75) },
-    { effort: 4, quality: Math.min(quality, 50) },
+    { effort: 0, quality: Math.min(quality, 75) },
+    { effort: 0, quality: 100, lossless: true },
   ];
-  return steps.filter((s, i) => steps.findIndex((t) => t.effort === s.effort && t.quality === s.quality) === i);
+  return steps.filter((s, i) => steps.findIndex((t) => t.effort === s.effort && t.quality === s.quality && t.lossless === s.lossless) === i);
+}
+
+/** `effort 0 quality 90`, `lossless effort 0` */
+export function stepName(step: SheetStep): string {
+  return step.lossless ? `lossless effort ${step.effort}` : `effort ${step.effort} quality ${step.quality}`;
 }
 
 function oneLine(err: unknown): string {

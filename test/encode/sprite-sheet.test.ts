@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpriteEncodeError, SpriteSheetWriter, sheetEncodings } from '../../src/encode/sprite-sheet.js';
+import { SpriteEncodeError, SpriteSheetWriter, sheetEncodings, stepName } from '../../src/encode/sprite-sheet.js';
 import { spriteLayout, type SpriteLayout } from '../../src/model/sprite-layout.js';
 
 let dir: string;
@@ -56,16 +56,27 @@ async function checkSheet(file: string, layout: SpriteLayout): Promise<void> {
 }
 
 describe('sprite sheet encode', () => {
-  it('tries effort 0 first, then a higher effort, then lower qualities, with no step twice', () => {
-    expect(sheetEncodings(90)).toEqual([
-      { effort: 0, quality: 90 },
-      { effort: 2, quality: 90 },
-      { effort: 2, quality: 75 },
-      { effort: 4, quality: 75 },
-      { effort: 4, quality: 50 },
-    ]);
-    expect(sheetEncodings(60).map((s) => `${s.effort}/${s.quality}`)).toEqual(['0/60', '2/60', '4/60', '4/50']);
+  it('tries effort 0 first, then a higher effort, a lower quality, then lossless, with no step twice', () => {
+    expect(sheetEncodings(90).map(stepName)).toEqual(['effort 0 quality 90', 'effort 2 quality 90', 'effort 0 quality 75', 'lossless effort 0']);
+    expect(sheetEncodings(60).map(stepName)).toEqual(['effort 0 quality 60', 'effort 2 quality 60', 'lossless effort 0']);
   });
+
+  it('a sheet the lossy step refuses is encoded by the lossless step, to the very pixels', async () => {
+    // a real 16380x16380 render failed every lossy step (its API test is test/render/large-sprites.test.ts);
+    // here a busy 6144x3072 sheet that effort 0 refuses, given only that step and the lossless one
+    const layout = { columns: 12, rows: 6, frames: 72, frame_width: 512, frame_height: 512 };
+    const sheet = noiseSheet(layout);
+    const file = path.join(dir, 'lossless.webp');
+    const [first, , , lossless] = sheetEncodings(90);
+    const used = await sheet.writeWebp(file, 90, [first!, lossless!]);
+    expect(used.failedSteps).toBe(1);
+    expect(used.lossless).toBe(true);
+    expect(used.tries.map((t) => t.ok)).toEqual([false, true]);
+    await checkSheet(file, layout);
+    // lossless: frame 0's flat colour comes back exactly
+    const cell = await sharp(file).extract({ left: 0, top: 0, width: 512, height: 512 }).raw().toBuffer();
+    expect(cell.every((v, i) => v === [200, 40, 90][i % 3])).toBe(true);
+  }, 120_000);
 
   it('a busy 6144x3072 sheet that effort 0 refuses is encoded by the next step', async () => {
     const layout = { columns: 12, rows: 6, frames: 72, frame_width: 512, frame_height: 512 };
@@ -76,7 +87,8 @@ describe('sprite sheet encode', () => {
     await checkSheet(file, layout);
   });
 
-  it.each([
+  // ~3 minutes of encoding on 2 cores: the slow tier (RENDER_FARM_SLOW_TESTS=1, run by .ci/run after the suite)
+  it.runIf(process.env.RENDER_FARM_SLOW_TESTS).each([
     ['standard', 16380, 8190],
     ['high', 16380, 16380],
   ] as const)('the largest %s sheet of noise (%ix%i, 1365 px frames) encodes', async (quality, w, h) => {

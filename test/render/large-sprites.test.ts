@@ -4,7 +4,8 @@
  * pixel limit), fast profile. Both complete (before the encode's fallback, libwebp refused such
  * sheets at effort 0 after every frame was rendered), and one cell's pixels are checked: the part
  * fills the middle of frame 0, frame 1 is nearly frame 0 (one step of the turn), frame 18 (a
- * quarter turn) is not.
+ * quarter turn) is not. Minutes of rendering and encoding: the slow tier (RENDER_FARM_SLOW_TESTS=1,
+ * run by .ci/run after the suite).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ function coloursInMiddle(rgb: Buffer): number {
   return seen.size;
 }
 
-describe('the largest sprites through the API', () => {
+describe.runIf(process.env.RENDER_FARM_SLOW_TESTS)('the largest sprites through the API (RENDER_FARM_SLOW_TESTS)', () => {
   let farm: ApiWithWorker;
   beforeAll(async () => {
     farm = await startApiWithWorker({ renderTimeoutMs: 600_000 });
