@@ -45,7 +45,7 @@ echo "$RESULT"
 #  "screenshot_url":"http://127.0.0.1:8080/artifacts/renders/b0/b04af885…/hero.webp",
 #  "end_time":"2026-11-23T05:37:16.209Z","progress":1,"created_at":"2026-11-23T05:37:11.575Z",
 #  "sprite":{"rows":6,"frames":72,"columns":12,"frame_width":256,"frame_height":256},"share_code":"DEMO-GLASS"}
-# (instead of polling: `npx render-farm jobs watch $JOB`, or the event stream:
+# (instead of polling: `render-farm jobs watch $JOB`, or the event stream:
 #  curl -N "$BASE/render-build/$JOB/events?access_token=$TOKEN")
 
 # 4. open the result (public, content-addressed URL with Range and ETag support)
