@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { PermanentRenderError } from '../../src/jobs/errors.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { useTestApi } from '../helpers/api.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
+import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const api = useTestApi();
@@ -27,18 +27,7 @@ describe('console: retry all failed', () => {
 
   beforeAll(async () => {
     engine = await createRenderEngine(api.t.cfg);
-    const flaky: RenderEngine = {
-      ...engine,
-      close: async () => {},
-      render: async (req) => {
-        if (failing) throw new PermanentRenderError('injected failure: the scene could not be built');
-        return engine.render(req);
-      },
-      renderChunk: async (req) => {
-        if (failing) throw new PermanentRenderError('injected failure: the scene could not be built');
-        return engine.renderChunk(req);
-      },
-    };
+    const flaky = failingWhile(engine, () => failing);
     worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
       concurrency: 1,
       renderTimeoutMs: 120_000,

@@ -13,13 +13,13 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { PermanentRenderError } from '../../src/jobs/errors.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { findChromium } from '../../src/render/tool-paths.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const SCREENSHOTS = process.env.RENDER_FARM_CONSOLE_SCREENSHOTS === '1';
@@ -49,18 +49,7 @@ describe('web console in a browser', () => {
   beforeAll(async () => {
     api = await startTestApi();
     engine = await createRenderEngine(api.t.cfg);
-    flaky = {
-      ...engine,
-      close: async () => {},
-      render: async (req) => {
-        if (failing) throw new PermanentRenderError('injected failure: the scene could not be built');
-        return engine.render(req);
-      },
-      renderChunk: async (req) => {
-        if (failing) throw new PermanentRenderError('injected failure: the scene could not be built');
-        return engine.renderChunk(req);
-      },
-    };
+    flaky = failingWhile(engine, () => failing);
     worker = await startFileWorker(flaky);
     adminKey = (await createApiKey(api.t.db.db, 'acme', 'prod', { admin: true })).key;
     const chromium = await findChromium(api.t.cfg);

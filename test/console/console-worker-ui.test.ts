@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { PermanentRenderError } from '../../src/jobs/errors.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { VERSION } from '../../src/version.js';
 import { useTestApi } from '../helpers/api.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
+import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const api = useTestApi();
@@ -34,14 +34,7 @@ describe('console worker page', () => {
       renderTimeoutMs: 120_000,
       drainTimeoutMs: 10_000,
       chunkSeconds: 0,
-      engine: {
-        ...engine,
-        close: async () => {},
-        render: async (req) => {
-          if (failing) throw new PermanentRenderError('injected failure: the scene could not be built');
-          return engine.render(req);
-        },
-      },
+      engine: failingWhile(engine, () => failing),
     });
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
     customerKey = (await createApiKey(api.t.db.db, 'viewer-co', 'prod', { console: true })).key;
