@@ -1,11 +1,10 @@
 /** `render-farm up` as a real child process on a data dir of its own; wait on its output. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/db/free-port.js';
-import { waitFor } from './wait-for.js';
+import { watchOutput } from './child-output.js';
 
 const BIN = path.resolve('bin/render-farm');
 
@@ -41,35 +40,7 @@ export async function spawnUp(dataDir: string, env: Record<string, string> = {},
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.terminalJob === true,
   });
-  const chunks: string[] = [];
-  const changed = new EventEmitter();
-  const onData = (d: Buffer) => {
-    chunks.push(d.toString());
-    changed.emit('change');
-  };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((r) =>
-    proc.on('exit', (code) => {
-      exitCode = code;
-      changed.emit('change');
-      r(code);
-    }),
-  );
-  const output = () => chunks.join('');
-  const waitForOutput = async (text: string | RegExp, timeoutMs: number) => {
-    const seen = () => (typeof text === 'string' ? output().includes(text) : text.test(output()));
-    await waitFor(
-      `up to print ${String(text)}`,
-      () => {
-        if (seen()) return true;
-        if (exitCode !== undefined) throw new Error(`up exited ${exitCode} before printing ${String(text)}:\n${output()}`);
-        return false;
-      },
-      { timeoutMs, wake: { emitter: changed, events: ['change'] }, show: () => `the output so far:\n${output()}` },
-    );
-  };
+  const { output, exited, waitForOutput } = watchOutput(proc, 'up');
   return { proc, dataDir, port, url: `http://127.0.0.1:${port}`, output, exited, waitForOutput };
 }
 

@@ -1,8 +1,7 @@
 /** `render-farm worker` as a real child process; wait on its output. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { waitFor } from './wait-for.js';
+import { watchOutput } from './child-output.js';
 
 const BIN = path.resolve('bin/render-farm');
 
@@ -23,35 +22,7 @@ export async function spawnWorker(databaseUrl: string, dataDir: string, args: st
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const chunks: string[] = [];
-  // fires on every chunk of output and at exit, so waits on the output re-check at once
-  const changed = new EventEmitter();
-  const onData = (d: Buffer) => {
-    chunks.push(d.toString());
-    changed.emit('change');
-  };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((r) =>
-    proc.on('exit', (code) => {
-      exitCode = code;
-      changed.emit('change');
-      r(code);
-    }),
-  );
-  const output = () => chunks.join('');
-  const waitForOutput = async (text: string, timeoutMs: number) => {
-    await waitFor(
-      `the worker to print "${text}"`,
-      () => {
-        if (output().includes(text)) return true;
-        if (exitCode !== undefined) throw new Error(`worker exited ${exitCode} before printing "${text}":\n${output()}`);
-        return false;
-      },
-      { timeoutMs, wake: { emitter: changed, events: ['change'] }, show: () => `the output so far:\n${output()}` },
-    );
-  };
+  const { output, exited, waitForOutput } = watchOutput(proc, 'the worker');
   const child: WorkerChild = { proc, pid: proc.pid!, output, exited, waitForOutput };
   if (opts.ready !== false) await waitForOutput('is taking jobs', 90_000);
   return child;
