@@ -1,6 +1,6 @@
 # render-farm: one image for `serve` and `worker` (docker run IMAGE serve | worker).
 # Debian base so Chromium (WebGL via Mesa llvmpipe or SwiftShader) and ffmpeg come from apt.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

@@ -8,7 +8,7 @@ export default function register(program: Command): void {
   const doctor = program
     .command('doctor')
     .description(
-      'Check Chromium (and the WebGL backend it really gets, with a measured probe render), WebCodecs H.264, ffmpeg/ffprobe, PostgreSQL and migrations, the data dir, the artifact store and ports. Exit 0 when all pass, 1 otherwise.',
+      'Check the Node line (a warning past its end of life), Chromium (and the WebGL backend it really gets, with a measured probe render), WebCodecs H.264, ffmpeg/ffprobe, PostgreSQL and migrations, the data dir, the artifact store and ports. Exit 0 when all pass, 1 otherwise.',
     );
   addSettingOptions(doctor, ['port', 'host'], { port: 'API port to check', host: 'API address to check' })
     .option('--json', 'machine-readable report')

@@ -1,6 +1,6 @@
 /**
- * `render-farm doctor`: every check a render needs, in dependency order (ports before the
- * database check starts an embedded PostgreSQL; WebGL only with a Chromium; the embedded
+ * `render-farm doctor`: the Node it runs on, then every check a render needs, in dependency
+ * order (ports before the database check starts an embedded PostgreSQL; WebGL only with a Chromium; the embedded
  * PostgreSQL and a filesystem store in the data dir only with a usable data dir). Each check
  * has a time limit, so a hung component is a FAIL row with its fix, never a silent wait.
  * A library function: the CLI prints the report, tests read it.
@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { runCheck, type CheckLimit, type CheckOutcome, type CheckResult } from './check.js';
 import { checkDataDir } from './data-dir-check.js';
 import { checkDatabase } from './database-check.js';
+import { checkNodeRuntime, NODE_FIX } from './node-check.js';
 import { checkPorts } from './ports-check.js';
 import { checkStorage } from './storage-check.js';
 import { checkChromium, checkFfmpeg, checkFfprobe } from './tools-check.js';
@@ -22,7 +23,7 @@ export interface DoctorReport {
   checks: CheckResult[];
 }
 
-export const CHECK_IDS = ['chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
+export const CHECK_IDS = ['node', 'chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
 
 const DEBUG = 'run with LOG_LEVEL=debug to see why';
 
@@ -33,6 +34,7 @@ const DEBUG = 'run with LOG_LEVEL=debug to see why';
  * PostgreSQL start runs initdb.
  */
 export const CHECK_LIMITS = {
+  node: { timeoutMs: 1_000, fix: NODE_FIX },
   chromium: { timeoutMs: 30_000, fix: `check that CHROMIUM_PATH (or the chromium on PATH) starts: run it with --version; ${DEBUG}` },
   // SwiftShader on a loaded 2-core machine: 3 s a probe frame, over 2 min with the launch and the scene build
   webgl: { timeoutMs: 180_000, fix: `Chromium did not render the probe in time: check the machine's load, install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}` },
@@ -67,6 +69,8 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
     onCheck(c);
     return c;
   };
+  // the runtime under everything else: an ended Node line still works, but gets no security fixes
+  add(await runCheck('node', async () => checkNodeRuntime(process.version, new Date()), CHECK_LIMITS.node));
   let chromium: Awaited<ReturnType<typeof checkChromium>>['location'];
   add(
     await runCheck(

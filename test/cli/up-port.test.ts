@@ -43,7 +43,8 @@ describe('up and serve with the API port taken', () => {
     });
 
   it('another program on the port: one line naming it and how to pick another, before the data dir is made', async () => {
-    const taken = net.createServer((socket) => socket.end());
+    // reads what it is sent: a socket never read never sees the client's close, and close() below would wait for it forever
+    const taken = net.createServer((socket) => socket.resume().end());
     const port = await listen(taken);
     try {
       for (const cmd of ['up', 'serve']) {

@@ -83,7 +83,7 @@ describe('render-farm doctor', () => {
     const seen: string[] = [];
     const report = await runDoctor(cfg, (c) => seen.push(c.id));
     const row = (id: string) => report.checks.find((c) => c.id === id)!;
-    expect(seen).toEqual(['chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']);
+    expect(seen).toEqual(['node', 'chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']);
     for (const id of ['chromium', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']) expect(row(id).status, `${id}: ${row(id).detail}`).toBe('ok');
     // EGL on this machine; SwiftShader would be a warning, never a failure
     expect(['ok', 'warn']).toContain(row('webgl').status);
@@ -95,6 +95,8 @@ describe('render-farm doctor', () => {
     else expect(row('gpu')).toMatchObject({ status: 'info', detail: expect.stringMatching(/^none found \(CPU: (egl llvmpipe|swiftshader SwiftShader)\)/) });
     expect(row('postgres').detail).toMatch(/PostgreSQL \d+.*\(DATABASE_URL\): (\d+)\/\1 migrations applied/);
     expect(row('ffmpeg').data).toMatchObject({ libx264: true, concat: true });
+    // ok on a supported line, WARN on an ended one (the system Node 20 of a CI machine): never a failure
+    expect(row('node')).toMatchObject({ status: expect.stringMatching(/^(ok|warn)$/), data: { version: process.version } });
     expect(report.ok).toBe(true);
     const table = formatReport(report, Infinity);
     expect(table).toMatch(/^postgres\s+ok\s+PostgreSQL/m);
