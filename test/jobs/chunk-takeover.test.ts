@@ -119,7 +119,13 @@ describe('a chunk taken over from a worker declared dead', () => {
     expect(render).toMatchObject({ status: 'processing', error: null, chunks_done: 0 });
     // one line each, naming who has the chunk now (graphile's failure lines for those runs go to
     // the same logger, component graphile-worker, not to the console)
-    const lines = aLog.find(/taken over/).filter((l) => l.component !== 'graphile-worker');
+    // waited for, not read at once: a job's complete event can come before another run's line
+    // is written (one CI run saw chunks 1 and 2 only); a missing line still fails at the bound
+    const lines = await waitFor('A to log a taken-over line for each of its three chunks', () => aLog.find(/taken over/).filter((l) => l.component !== 'graphile-worker'), {
+      timeoutMs: 15_000,
+      until: (ls) => ls.length >= 3,
+      show: (ls) => JSON.stringify(ls.map((l) => l.chunk)),
+    });
     expect(lines.map((l) => l.chunk).sort()).toEqual([0, 1, 2]);
     for (const l of lines) expect(l.msg).toContain(b.id);
     expect(aLog.find(/will retry|the render failed/)).toEqual([]);
