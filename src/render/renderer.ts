@@ -62,6 +62,12 @@ export interface RenderRequest {
   transparent?: boolean;
   /** 'x264' skips WebCodecs (tests, comparisons); 'auto' (default) uses it where the browser can. */
   videoEncoder?: 'auto' | 'x264';
+  /**
+   * How a frame reaches WebCodecs: 'pixels' (default) reads it into a buffer first (readPixels,
+   * the cheapest on a CPU backend, see page-capture.ts); 'canvas' hands the canvas itself over
+   * (VideoFrame(canvas): the GPU process converts it), the alternative measured on GPUs.
+   */
+  videoFrames?: 'pixels' | 'canvas';
   /** Tests only: render just the first N frames of the full turn (angles stay i*360/frames). */
   frameLimit?: number;
   /** part models for this render (model-source.ts withOverrides), in front of the engine's source */
@@ -248,7 +254,7 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   if (plan.videoSink && req.videoEncoder !== 'x264') {
     const cfg = { ...videoSize, fps: o.fps, bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps), segmentFrames: videoSegmentFrames(o) };
     const codec = await pageH264(session, cfg);
-    if (codec) h264 = { ...cfg, codec };
+    if (codec) h264 = { ...cfg, codec, ...(req.videoFrames === 'canvas' ? { fromCanvas: true } : {}) };
   }
   const heroFrame = plan.still && plan.indices.includes(info.heroFrame) ? info.heroFrame : null;
 
