@@ -3,6 +3,7 @@
 #   bash bench/device/kit-run.sh a .devkit/a         unpack part a (Chromium) into $KIT, print the machine
 #   bash bench/device/kit-run.sh b .devkit/b [PLAN]  unpack part b (libraries, Node, ffmpeg, the kit), run PLAN
 #   bash bench/device/kit-run.sh all .devkit [PLAN]  both (a CPU machine, from an empty folder)
+#   bash bench/device/kit-run.sh measure [PLAN]      PLAN again on what $KIT holds (a rerun)
 # PLAN: gpu (default: the table on a GPU, SwiftShader as the baseline) or cpu (a short
 # check of every step on SwiftShader). Results (JSON lines, logs, the kept outputs for the SSIM
 # check) go to $OUT (the device tool's folder; default ./kit-out).
@@ -95,5 +96,6 @@ case "${1:-}" in
   a) unpack_a "$2" ;;
   b) unpack_b "$2"; measure "${3:-gpu}" ;;
   all) unpack_a "$2/a"; unpack_b "$2/b"; measure "${3:-gpu}" ;;
+  measure) measure "${2:-gpu}" ;;
   *) sed -n '2,9p' "$0"; exit 2 ;;
 esac
