@@ -3,7 +3,8 @@
 # which starts bare (no Node, Chromium or ffmpeg) and takes at most 64 MiB of files a call. Two
 # parts, one call each, back to back on the same warm machine (kit-run.sh unpacks each into
 # /tmp/rfkit, which stays while the machine is held):
-#   a/ Chromium of @sparticuz/chromium (ANGLE with Vulkan and SwiftShader) as xz, alone: ~54 MiB,
+#   a/ Chromium of @sparticuz/chromium (ANGLE with Vulkan and SwiftShader) as xz (~56 MiB) and the
+#      GL dispatch libraries (Debian packages, 0.4 MiB),
 #      and the working tree (~4 MiB) travels with every call;
 #   b/ Chromium's libraries (NSS, SwiftShader, libvulkan), glvnd's libGLdispatch (the NVIDIA Vulkan
 #      ICD needs it) and fonts, Node 24 (the official binary, scripts/node-runtime.sh) as xz, ffmpeg (@ffmpeg-installer's
@@ -37,6 +38,12 @@ tar xf "$W/al2023.tar" -C "$W/cr"; tar xf "$W/swiftshader.tar" -C "$W/cr"; tar x
 # al2023.tar holds lib/ (NSS and friends); libvulkan.so.1 goes beside chromium, where ANGLE looks
 (cd "$W" && apt-get download libglvnd0 >/dev/null 2>&1 && dpkg -x libglvnd0_*.deb g && cp -a g/usr/lib/x86_64-linux-gnu/libGLdispatch.so* cr/lib/)
 tar cf - -C "$W/cr" . | xz -9e > "$DEST/b/libs.tar.xz"
+
+# the GL dispatch libraries the NVIDIA Vulkan driver needs to start (the H200 host lacked them;
+# kit-run.sh installs them there): Debian's packages, as the device tool's README recommends
+mkdir -p "$DEST/a/gl"
+(cd "$DEST/a/gl" && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null 2>&1) \
+  || echo "apt-get download failed: part a has no GL dispatch libraries" >&2
 
 echo "== b: Node, ffmpeg, the kit program, sharp, the stage"
 NODE_BIN=$(bash scripts/node-runtime.sh 24)/node
