@@ -130,7 +130,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
         'Public operations (health, metrics, artifacts, part images, this document) take no credentials: their `security` is empty.\n\n' +
         'Every operation has an `operationId` (camelCase: mintToken, renderBuild, getRenderJob, ...). They are stable: generated clients name their methods after them, ' +
         'so an operationId is never renamed or reused; an operation that changes incompatibly gets a new one, and the old one stays (deprecated) until the next major version.\n\n' +
-        'Every operation lists the 4xx and 5xx statuses it can answer with, each with the Error body; 500 only for bugs. ' +
+        'Every operation lists the 4xx and 5xx statuses it can answer with, each with the Error body (500: a bug or a failed dependency, logged on the server). ' +
         '`servers` names this deployment: its public URL (PUBLIC_BASE_URL), else the scheme and host this document was requested with.',
       // package.json says UNLICENSED (proprietary); an SPDX LicenseRef says the same in the form linters expect
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
