@@ -189,7 +189,8 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const report = await validateModel(input, limits);
   const warnings = [...report.warningMessages];
   const logger = new CollectingLogger();
-  const doc = await readModelDocument(input, logger);
+  // the decoded (Draco, KTX2, ...) or repaired file where validation made one
+  const doc = await readModelDocument(report.input, logger);
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
