@@ -1,12 +1,12 @@
 /**
- * glTF-Transform's reader and writer as part models need them: every extension it knows, the
- * meshopt encoder and decoder registered (prepared models are EXT_meshopt_compression), the Draco
- * decoder (artists' KHR_draco_mesh_compression; decoded, never written), and resources taken only
- * from a ModelInput, never from the filesystem or the network.
+ * glTF-Transform's reader and writer as part models need them: the extensions it knows (not 3D
+ * Tiles metadata), the meshopt encoder and decoder registered (prepared models are
+ * EXT_meshopt_compression), the Draco decoder (artists' KHR_draco_mesh_compression; decoded, never
+ * written), and resources taken only from a ModelInput, never from the filesystem or the network.
  */
 import { createRequire } from 'node:module';
 import { Document, GLB_BUFFER, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { ALL_EXTENSIONS, EXTMeshFeatures, EXTStructuralMetadata } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { ModelRejectedError } from './model-errors.js';
 import { isGlb, modelJson, type ModelInput } from './model-input.js';
@@ -27,6 +27,14 @@ export class CollectingLogger implements ILogger {
 // draco3dgltf is CommonJS without typings: its decoder factory, typed as used
 const draco3d = createRequire(import.meta.url)('draco3dgltf') as { createDecoderModule(opts: object): Promise<unknown> };
 
+/**
+ * Every extension glTF-Transform knows but the 3D Tiles metadata pair (feature IDs, property
+ * tables): nothing a render draws, and its reader throws on files that use them as 3D Tiles tools
+ * write them (google/draco's BoxMetaDraco). Unregistered, an optional one is dropped on reading;
+ * a required one is refused by name.
+ */
+const READ_EXTENSIONS = ALL_EXTENSIONS.filter((e) => e !== EXTMeshFeatures && e !== EXTStructuralMetadata);
+
 let ready: Promise<unknown> | undefined;
 
 /** A NodeIO with ALL_EXTENSIONS, the meshopt codecs and the Draco decoder (their WebAssembly compiled once per process, ~20 ms). */
@@ -35,7 +43,7 @@ export async function modelIO(logger: ILogger = new CollectingLogger()): Promise
   const dracoDecoder = await ready;
   return new NodeIO()
     .setLogger(logger)
-    .registerExtensions(ALL_EXTENSIONS)
+    .registerExtensions(READ_EXTENSIONS)
     .registerDependencies({ 'meshopt.encoder': MeshoptEncoder, 'meshopt.decoder': MeshoptDecoder, 'draco3d.decoder': dracoDecoder });
 }
 
