@@ -93,7 +93,19 @@ function ktx2VkFormat(bytes: Uint8Array): number {
 
 /** A KTX2/Basis image's base level as PNG (RGB, or RGBA where it has alpha). */
 export async function ktx2ToPng(bytes: Uint8Array, label: string, name: string): Promise<Uint8Array> {
-  const m = await basisModule();
+  try {
+    return await transcode(await basisModule(), bytes, label, name);
+  } catch (err) {
+    if (err instanceof ModelRejectedError) throw err;
+    // the transcoder aborted (its WebAssembly is unusable after): a fresh one for the next file
+    basis = undefined;
+    throw new ModelRejectedError(`${name}: image "${label}" (KTX2/Basis) does not transcode: its data is damaged: encode the texture again (or use PNG, JPEG or WebP)`, [
+      { message: `${err instanceof Error ? err.name : 'Error'}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) },
+    ]);
+  }
+}
+
+async function transcode(m: BasisModule, bytes: Uint8Array, label: string, name: string): Promise<Uint8Array> {
   const file = new m.KTX2File(bytes);
   try {
     const vkFormat = ktx2VkFormat(bytes);

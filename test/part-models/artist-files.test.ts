@@ -120,6 +120,36 @@ describe('files artists export', () => {
     expect(err.message).not.toMatch(JS_ERROR);
   }, 60_000);
 
+  it('damaged KTX2/Basis data is refused naming the image and the fix, not a JavaScript error', async () => {
+    const ktx = new Uint8Array(ktx2Texture('uastc'));
+    const view = new DataView(ktx.buffer);
+    // level 0's bytes (from the level index) scrambled; the header and index stay plausible
+    const at = Number(view.getBigUint64(80, true));
+    const length = Number(view.getBigUint64(88, true));
+    for (let i = at; i < at + length; i++) ktx[i] = (i * 151) & 255;
+    const doc = await (await modelIO()).readBinary(await ktx2Glb(await texturedGpu(64, 305, 3), 'uastc'));
+    doc.getRoot().listTextures()[0]!.setImage(ktx);
+    const glb = await (await modelIO()).writeBinary(doc);
+    const err = await prepareModel(modelInputFromBytes('scrambled.glb', glb), gpu, { limits }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    // UASTC blocks have no checksum: scrambled ones may transcode to noise; if refused, in these words
+    if (err) {
+      expect(err).toBeInstanceOf(ModelRejectedError);
+      expect(err.message).toMatch(/scrambled\.glb: image "shroud_albedo" \(KTX2\/Basis\) does not transcode: its data is damaged/);
+      expect(err.message).not.toMatch(JS_ERROR);
+    }
+    const etc = new Uint8Array(ktx2Texture('etc1s'));
+    // ETC1S's global codebooks (after the level data) truncated to zeros: the transcoder cannot start
+    etc.fill(0, 300);
+    const doc2 = await (await modelIO()).readBinary(await ktx2Glb(await texturedGpu(64, 305, 3)));
+    doc2.getRoot().listTextures()[0]!.setImage(etc);
+    const err2 = await rejection(prepareModel(modelInputFromBytes('zeroed.glb', await (await modelIO()).writeBinary(doc2)), gpu, { limits }));
+    expect(err2.message).toMatch(/zeroed\.glb: image "shroud_albedo" .*KTX2/);
+    expect(err2.message).not.toMatch(JS_ERROR);
+  }, 60_000);
+
   it('damaged Draco data is refused naming the damage and the fix, not a JavaScript error', async () => {
     const glb = await dracoGlb(card());
     // the Draco streams' bytes overwritten with zeros (the JSON still promises them)
