@@ -12,13 +12,13 @@
  * checked against the part's catalog size; off by more than a factor of 2 on any axis is refused
  * (a model in centimetres, inches or on its side) unless `fit` scales it uniformly into the box.
  *
- * Triangle budget: over `modelMaxTriangles` the model is simplified (error bound loosened in
- * steps); if it is still over after the last step it is refused, never stored over budget.
+ * Triangle budget: over `modelMaxTriangles` the model is simplified (model-simplify.ts: error
+ * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
  */
 import { createHash } from 'node:crypto';
 import { getBounds, type Document, type Transform } from '@gltf-transform/core';
-import { dedup, join, meshopt, prune, simplify, textureCompress, unpartition, weld } from '@gltf-transform/functions';
-import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
+import { dedup, join, meshopt, prune, textureCompress, unpartition, weld } from '@gltf-transform/functions';
+import { MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
 import type { Category, SpecsByCategory } from '../model/part.js';
@@ -27,6 +27,7 @@ import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
 import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
 import type { ModelLimits } from './model-limits.js';
+import { simplificationWarning, simplifyToBudget, type Simplification } from './model-simplify.js';
 import { validateModel } from './validate-model.js';
 
 /** [x, y, z] */
@@ -51,6 +52,8 @@ export interface PreparedModel {
   scale: number;
   /** names of the nodes starting with `anchor_` (CASE_ANCHORS) */
   anchors: string[];
+  /** what simplification to the triangle budget did (model-simplify.ts), null when under it */
+  simplification: Simplification | null;
   warnings: string[];
 }
 
@@ -69,9 +72,6 @@ export interface PrepareOptions {
 
 /** A measured axis may be this many times larger or smaller than expected. */
 export const SIZE_TOLERANCE = 2;
-
-/** Simplification steps: the error bound (a fraction of the mesh's size) loosened until under budget. */
-const SIMPLIFY_ERRORS = [0.001, 0.01, 0.05];
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -153,27 +153,6 @@ const dropEmptiedNodes = (): Transform => (doc: Document) => {
   }
 };
 
-/** Simplifies down to the budget, loosening the error bound in steps; returns the triangles left. */
-async function simplifyToBudget(doc: Document, name: string, budget: number, warnings: string[]): Promise<number> {
-  let triangles = countTriangles(doc);
-  const before = triangles;
-  for (const error of SIMPLIFY_ERRORS) {
-    if (triangles <= budget) break;
-    // aim a little under the budget: the simplifier stops near, not exactly at, the target
-    const ratio = Math.min(1, (budget * 0.95) / triangles);
-    await doc.transform(simplify({ simplifier: MeshoptSimplifier, ratio, error }));
-    triangles = countTriangles(doc);
-  }
-  if (triangles > budget) {
-    throw new ModelRejectedError(
-      `${name}: ${before} triangles, and still ${triangles} after simplification, over the budget of ${budget} per part: ` +
-        `decimate it in the authoring tool (or raise RENDER_FARM_MODEL_MAX_TRIANGLES)`,
-    );
-  }
-  if (triangles < before) warnings.push(`simplified from ${before} to ${triangles} triangles (budget ${budget})`);
-  return triangles;
-}
-
 /**
  * Validates `input` (validate-model.ts) and prepares it for `part`. Throws ModelRejectedError
  * for a category that takes no model, an invalid or empty model, a wrong size (without `fit`)
@@ -189,7 +168,8 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const report = await validateModel(input, limits);
   const warnings = [...report.warningMessages];
   const logger = new CollectingLogger();
-  const doc = await readModelDocument(input, logger);
+  // the decoded (Draco, KTX2, ...) or repaired file where validation made one
+  const doc = await readModelDocument(report.input, logger);
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
@@ -214,7 +194,9 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     prune({ keepLeaves: true, keepExtras: true }),
   );
 
-  const triangles = originalTriangles > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles, warnings) : countTriangles(doc);
+  const simplification = countTriangles(doc) > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles) : null;
+  if (simplification) warnings.push(simplificationWarning(simplification, limits.modelMaxTriangles));
+  const triangles = countTriangles(doc);
 
   const textures = doc.getRoot().listTextures().length;
   if (textures) {
@@ -245,6 +227,7 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     expectedMm: expected,
     scale,
     anchors,
+    simplification,
     warnings,
   };
 }
