@@ -60,7 +60,11 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
         ...admin,
         parameters: [
           partIdParam,
-          { name: 'fit', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'scale a model of the wrong size to the part\'s catalog size instead of refusing it' },
+          { name: 'fit', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'scale a model of the part\'s proportions but the wrong size (no unit fits) to the part\'s catalog size' },
+          { name: 'force', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'store a model whose proportions are not the part\'s anyway, with a warning' },
+          { name: 'up', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points up (default detected from its size and names)" },
+          { name: 'front', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points to the part's front (default detected)" },
+          { name: 'units', in: 'query', required: false, schema: { type: 'string', enum: ['m', 'cm', 'mm', 'in', 'inch'] }, description: 'what one unit of the file is (default detected)' },
           { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json, which needs a .gltf name)' },
           h.envParam,
         ],
@@ -105,15 +109,19 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
     '/models/{partId}/rollback': {
       post: {
         summary: 'Restore the previous model of a part (admin)',
-        description: `${ADMIN} Retires the current model; the one before it is current again and is returned. No body.`,
+        description: `${ADMIN} Retires the current model; the one before it is current again and is returned (?to=: every version newer than that one is retired). No body.`,
         ...admin,
-        parameters: [partIdParam, h.envParam],
+        parameters: [
+          partIdParam,
+          { name: 'to', in: 'query', required: false, schema: { type: 'string' }, description: 'the version to go back to: its `version` in GET /models/{partId}, or a sha256 prefix (4+ hex digits)' },
+          h.envParam,
+        ],
         responses: {
           200: h.ok(s.partModelResponse, 'the model now current'),
           ...h.errors(400, 401),
           ...forbidden,
-          404: err('unknown_part, or no_model: the part has no model'),
-          409: err('no_previous_model: the part has only its current model'),
+          404: err('unknown_part; no_model: the part has no model; unknown_version: ?to= names no version of it'),
+          409: err('no_previous_model: the part has only its current model; invalid_rollback_target: ?to= names the current or a retired version'),
           ...h.errors(429, 503),
         },
       },
