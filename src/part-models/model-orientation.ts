@@ -354,9 +354,10 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   let chosen = matches[0];
   let fitScale = 1;
   if (!chosen) {
-    // proportions fit (a uniform scale would bring every axis within 2x) but no unit does
+    // the proportions fit but no unit does: its axes are within 2x of each other's ratio to the
+    // part (a looser 4x, what a uniform scale into the 2x box allows, let a GPU pass for a case)
     const spread = (c: Candidate) => (Math.min(...c.ratios) > 0 ? Math.max(...c.ratios) / Math.min(...c.ratios) : Infinity);
-    const shaped = candidates.filter((c) => c.unit === units[0] && spread(c) <= SIZE_TOLERANCE ** 2).sort((a, b) => Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || spread(a) - spread(b));
+    const shaped = candidates.filter((c) => c.unit === units[0] && spread(c) <= SIZE_TOLERANCE).sort((a, b) => Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || spread(a) - spread(b));
     const closest = [...candidates].sort((a, b) => a.error - b.error)[0]!;
     const measured = `measures ${mmText(asMetres)} (x, y, z, read as metres; proportions ${proportions(extent)}, longest first)`;
     const wanted = `${part.category} ${part.id} is about ${mmText(expected)} (proportions ${proportions(expected)})`;
