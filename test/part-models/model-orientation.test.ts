@@ -102,7 +102,7 @@ describe('orientation and units', () => {
 
   it('a GPU given to a case is refused with measured and expected proportions, even with fit; force stores it with a warning', async () => {
     const glb = await exampleAuthoredAs(gpu, TURNS.none, 'm');
-    for (const fit of [false, true]) {
+    for (const fit of [true, false]) {
       const err = await rejection(prepareModel(input('gpu.glb', glb), pcCase, { limits, fit }));
       expect(err.message).toMatch(/proportions 1 : 0\.4\d? : 0\.2\d?, longest first\) but PCCase .* \(proportions 1 : 0\.9\d* : 0\.4\d*\)/);
       expect(err.message).toMatch(/does not look like a PCCase, whatever --fit says/);
@@ -116,7 +116,7 @@ describe('orientation and units', () => {
     const flat = new FixtureDoc('psu');
     flat.box({ size: [0.15, 0, 0.16], color: '#202020' }, 'plate');
     const glb = await flat.glb();
-    for (const fit of [false, true]) {
+    for (const fit of [true, false]) {
       const err = await rejection(prepareModel(input('flat.glb', glb), psu, { limits, fit }));
       expect(err.message).toMatch(/measures 150 x 0 x 160 mm/);
       expect(err.message).toMatch(/does not look like a PSU/);
