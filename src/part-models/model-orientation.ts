@@ -347,8 +347,10 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
     }
   }
   const within = (r: number) => r >= 1 / SIZE_TOLERANCE && r <= SIZE_TOLERANCE;
-  // glTF's +Y up first when it is among the matches, then the closest; stable otherwise
-  const order = (a: Candidate, b: Candidate) => Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || a.error - b.error;
+  // the file's own axes first when they fit (the catalog sizes are approximate: a model that fits
+  // as authored is never turned for a closer match), then glTF's +Y up, then the closest
+  const asAuthored = (c: Candidate) => c.perm[0] === 0 && c.perm[1] === 1;
+  const order = (a: Candidate, b: Candidate) => Number(asAuthored(b)) - Number(asAuthored(a)) || Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || a.error - b.error;
   const matches = candidates.filter((c) => c.ratios.every(within)).sort(order);
 
   let chosen = matches[0];

@@ -7,7 +7,8 @@
  */
 import { getBounds, type Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { demoPart } from '../../src/catalog/demo-catalog.js';
+import { DEMO_PARTS, demoPart } from '../../src/catalog/demo-catalog.js';
+import { isModelCategory } from '../../src/model/part-models.js';
 import { UserError } from '../../src/errors.js';
 import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
@@ -72,6 +73,15 @@ describe('orientation and units', () => {
     expect(p.orientation.evidence.join(' ')).toMatch(/bracket/);
     expect(p.warnings.join('\n')).not.toMatch(/guess|scaled/);
   });
+
+  it('a model that fits as authored is never turned: the example model of every demo part stays as it is', async () => {
+    const turned: string[] = [];
+    for (const part of DEMO_PARTS.filter((p) => isModelCategory(p.category))) {
+      const p = await prepareModel(input(`${part.id}.glb`, await exampleAuthoredAs(part, TURNS.none, 'm')), part, { limits });
+      if (p.orientation.summary !== 'as authored' || p.orientation.guessed) turned.push(`${part.category} ${part.id}: ${p.orientation.summary}`);
+    }
+    expect(turned).toEqual([]);
+  }, 120_000);
 
   it('every one of the 24 rotations, in m, cm, mm or inch, comes out as the as-authored model', async () => {
     const reference = await prepareModel(input('gpu.glb', await exampleAuthoredAs(gpu, TURNS.none, 'm')), gpu, { limits });
