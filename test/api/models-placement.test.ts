@@ -143,6 +143,13 @@ describe('models placed right the first time, through every entry point', () => 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ok {6}\w+ {2}\w+ {2}\d+ triangles {2}placed: rotated: [+-]90 deg about Y/);
     expect(r.stdout).toMatch(/\n {10}warning: orientation .* is a guess/);
+    // models preview of that file says the side is a guess beside the still
+    const still = path.join(tmp, 'preview.png');
+    const preview = await cli('models', 'preview', gpu.id, '--file', path.join(dir, 'plain.glb'), '--out', still, '--width', '256', '--height', '256', '--profile', 'fast');
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/placed: rotated: [+-]90 deg about Y \(which way the front faces is a guess: check the still; --front sets it\)/);
+    const told1 = await cli('models', 'preview', gpu.id, '--file', path.join(dir, 'plain.glb'), '--out', still, '--width', '256', '--height', '256', '--profile', 'fast', '--front', '-x');
+    expect(told1.stdout).not.toMatch(/is a guess/);
     await fs.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb', front: '-x' }] }));
     const told = await cli('models', 'import', path.join(dir, 'manifest.json'), '--json');
     expect(told.code, told.stderr).toBe(0);
