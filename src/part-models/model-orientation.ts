@@ -243,10 +243,45 @@ interface Hint {
   dir: Vec3;
 }
 
+/**
+ * Where a part's fans are when no name says it: the side most vertices are on. A fan's round hub
+ * and blades are tessellated finely, a shroud's or housing's flat panels are not, so the vertex
+ * centroid leans toward the fans. Product-frame direction of the fans per category.
+ */
+const DENSE_FANS: Partial<Record<ModelCategory, Vec3>> = { GPU: [0, -1, 0], PSU: [0, -1, 0] };
+/** A density hint counts for less than a name: a name is the artist's word, density a guess. */
+const DENSITY_WEIGHT = 0.5;
+
+function vertexCentroid(doc: Document): Vec3 | null {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (const node of doc.getRoot().listNodes()) {
+    const mesh = node.getMesh();
+    if (!mesh) continue;
+    const m = node.getWorldMatrix();
+    for (const prim of mesh.listPrimitives()) {
+      const pos = prim.getAttribute('POSITION');
+      if (!pos) continue;
+      const v = [0, 0, 0];
+      for (let i = 0; i < pos.getCount(); i++) {
+        pos.getElement(i, v);
+        for (let k = 0; k < 3; k++) sum[k]! += m[k]! * v[0]! + m[4 + k]! * v[1]! + m[8 + k]! * v[2]! + m[12 + k]!;
+        n++;
+      }
+    }
+  }
+  return n ? (sum.map((v) => v / n) as Vec3) : null;
+}
+
 function hintsOf(doc: Document, category: ModelCategory, center: Vec3, half: Vec3): Hint[] {
   const rules = HINTS[category] ?? [];
-  if (!rules.length) return [];
   const out: Hint[] = [];
+  const fans = DENSE_FANS[category];
+  const centroid = fans ? vertexCentroid(doc) : null;
+  if (fans && centroid) {
+    const offset = [0, 1, 2].map((i) => (half[i]! > 0 ? ((centroid[i]! - center[i]!) / half[i]!) * DENSITY_WEIGHT : 0)) as Vec3;
+    out.push({ name: 'dense round geometry', label: 'fans', dir: fans, offset });
+  }
   const word = (re: RegExp, s: string) => new RegExp(`(^|[^a-z0-9])(${re.source})([^a-z]|$)`).test(s.toLowerCase());
   for (const node of doc.getRoot().listNodes()) {
     const mesh = node.getMesh();
@@ -398,7 +433,8 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   const best = scored[0]!;
   const decided = options.length === 1 || (scored[1] !== undefined && best.score - scored[1].score > 0.1);
   const guessed = !decided && !best.identity;
-  const evidence = options.length === 1 && (o.up || o.front) ? ['override'] : decided ? [...new Set(hints.map((h) => `${h.label} (${h.name})`))] : [];
+  // the places that agree with the rotation chosen: what told the side
+  const evidence = options.length === 1 && (o.up || o.front) ? ['override'] : decided ? [...new Set(hints.filter((h) => hintScore(best.m, [h]) > 0).map((h) => `${h.label} (${h.name})`))] : [];
 
   const unitScale = UNITS[chosen.unit];
   const scale = unitScale * fitScale;
