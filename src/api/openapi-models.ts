@@ -40,6 +40,7 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
   return {
     '/models': {
       get: {
+        operationId: 'listPartModels',
         summary: 'List the parts that have a model (admin)',
         description: `${ADMIN} Each part's current model, by category then part ID.`,
         ...admin,
@@ -47,11 +48,12 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           { name: 'category', in: 'query', required: false, schema: { type: 'string', enum: [...MODEL_CATEGORIES] } },
           h.envParam,
         ],
-        responses: { 200: h.ok(s.modelListResponse), ...h.errors(400, 401), ...forbidden, ...h.errors(429, 503) },
+        responses: { 200: h.ok(s.modelListResponse), ...h.errors(400, 401), ...forbidden, ...h.errors(429, 500, 503) },
       },
     },
     '/models/{partId}': {
       put: {
+        operationId: 'putPartModel',
         summary: 'Give a part a model, or replace it (admin)',
         description:
           `${ADMIN} The body is the model file itself: a .glb as model/gltf-binary (or application/octet-stream), or a self-contained .gltf (buffers and images as data: URIs) as model/gltf+json; ` +
@@ -88,26 +90,29 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
             'invalid_model: a structural limit (truncated or lying header, node cycles or depth, counts, declared sizes, image dimensions from its header), not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, a category that takes no model, or a preparation that crashed; ' +
               'model_too_complex: the preparation (its own child process) ran past RENDER_FARM_MODEL_PREPARE_TIMEOUT or RENDER_FARM_MODEL_PREPARE_MEMORY_MB',
           ),
-          ...h.errors(429, 503),
+          ...h.errors(429, 500, 503),
         },
       },
       get: {
+        operationId: 'getPartModel',
         summary: 'A part\'s model and its history (admin)',
         description: `${ADMIN} current: what renders use (null: the procedural model); history: every model the part was given, newest first.`,
         ...admin,
         parameters: [partIdParam, h.envParam],
-        responses: { 200: h.ok(s.partModelHistoryResponse), ...h.errors(400, 401), ...forbidden, ...unknownPart, ...h.errors(429, 503) },
+        responses: { 200: h.ok(s.partModelHistoryResponse), ...h.errors(400, 401), ...forbidden, ...unknownPart, ...h.errors(429, 500, 503) },
       },
       delete: {
+        operationId: 'deletePartModel',
         summary: 'Remove a part\'s model: it renders procedurally again (admin)',
         description: `${ADMIN} Every version is retired (kept as history, and the stored GLBs stay). 204; 404 no_model when the part has none.`,
         ...admin,
         parameters: [partIdParam, h.envParam],
-        responses: { 204: { description: 'removed' }, ...h.errors(400, 401), ...forbidden, 404: err('unknown_part, or no_model: the part has no model'), ...h.errors(429, 503) },
+        responses: { 204: { description: 'removed' }, ...h.errors(400, 401), ...forbidden, 404: err('unknown_part, or no_model: the part has no model'), ...h.errors(429, 500, 503) },
       },
     },
     '/models/{partId}/rollback': {
       post: {
+        operationId: 'rollbackPartModel',
         summary: 'Restore the previous model of a part (admin)',
         description: `${ADMIN} Retires the current model; the one before it is current again and is returned (?to=: every version newer than that one is retired). No body.`,
         ...admin,
@@ -122,17 +127,18 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           ...forbidden,
           404: err('unknown_part; no_model: the part has no model; unknown_version: ?to= names no version of it'),
           409: err('no_previous_model: the part has only its current model; invalid_rollback_target: ?to= names the current or a retired version'),
-          ...h.errors(429, 503),
+          ...h.errors(429, 500, 503),
         },
       },
     },
     '/part/{id}': {
       get: {
+        operationId: 'getPart',
         summary: 'One part by ID, with its model',
         description: 'The fields of POST /parts for one part; `model` is its current part model {sha256, triangles, updated_at}, or null when it renders procedurally. Unknown ID: 404 part_not_found.',
         ...h.secured('data:read'),
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, h.envParam],
-        responses: { 200: h.ok(s.partListItemWithCategory), ...h.errors(400, 401, 403, 404, 429, 503) },
+        responses: { 200: h.ok(s.partListItemWithCategory), ...h.errors(400, 401, 403, 404, 413, 415, 429, 500, 503) },
       },
     },
   };
