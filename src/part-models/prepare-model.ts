@@ -8,9 +8,10 @@
  * (EXT_meshopt_compression, KHR_mesh_quantization, EXT_texture_webp), content-addressed by its
  * sha256 and the same bytes for the same input.
  *
- * Sizes: the scene's bounding box (metres, the authoring frame of src/model/part-models.ts) is
- * checked against the part's catalog size; off by more than a factor of 2 on any axis is refused
- * (a model in centimetres, inches or on its side) unless `fit` scales it uniformly into the box.
+ * Sizes: the scene is first turned and scaled into the authoring frame of src/model/part-models.ts
+ * (model-orientation.ts: the rotation and units that bring its bounding box within a factor of 2
+ * of the part's catalog size on every axis); a model nothing brings there is refused unless
+ * `fit` (right proportions, wrong size) or `force`.
  *
  * Triangle budget: over `modelMaxTriangles` the model is simplified (model-simplify.ts: error
  * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
@@ -29,6 +30,8 @@ import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './
 import type { ModelLimits } from './model-limits.js';
 import { simplificationWarning, simplifyToBudget, type Simplification } from './model-simplify.js';
 import { validateModel } from './validate-model.js';
+import { groupWarnings } from './model-warnings.js';
+import { orientModel, SIZE_TOLERANCE, type Orientation, type OrientationOverrides } from './model-orientation.js';
 
 /** [x, y, z] */
 export type Vec3 = [number, number, number];
@@ -48,8 +51,10 @@ export interface PreparedModel {
   sizeMm: Vec3;
   /** the box the part is expected to fill, mm (expectedModelSizeMm) */
   expectedMm: Vec3;
-  /** the uniform scale applied (1 unless fitted) */
+  /** the uniform scale applied: the file's units to metres, times fit's (1: metres, to size) */
   scale: number;
+  /** the rotation and units found (or given) and applied before anything else (model-orientation.ts) */
+  orientation: Orientation;
   /** names of the nodes starting with `anchor_` (CASE_ANCHORS) */
   anchors: string[];
   /** what simplification to the triangle budget did (model-simplify.ts), null when under it */
@@ -66,14 +71,16 @@ export interface ModelPart {
 
 export interface PrepareOptions {
   limits: ModelLimits;
-  /** scale the model uniformly into the expected box instead of refusing a wrong size */
+  /** scale a model whose proportions fit (only its size is off) uniformly into the expected box */
   fit?: boolean;
+  /** store a model whose proportions are not the part's anyway, with a warning */
+  force?: boolean;
+  /** what the file's up and front axes and units are, instead of detecting them (model-orientation.ts) */
+  orientation?: OrientationOverrides;
 }
 
-/** A measured axis may be this many times larger or smaller than expected. */
-export const SIZE_TOLERANCE = 2;
+export { SIZE_TOLERANCE };
 
-const AXES = ['x', 'y', 'z'] as const;
 
 /** The prefix of every CASE_ANCHORS name: such nodes are anchors, kept and reported. */
 export const ANCHOR_PREFIX = 'anchor_';
@@ -89,52 +96,6 @@ function boundsMm(doc: Document): Vec3 | null {
 function round(n: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
-}
-
-function formatMm(v: Vec3): string {
-  return `${v.map((n) => round(n)).join(' x ')} mm`;
-}
-
-/** Scales the whole scene about the origin: each root node's translation and scale. */
-function scaleScene(doc: Document, s: number): void {
-  for (const scene of doc.getRoot().listScenes()) {
-    for (const node of scene.listChildren()) {
-      const t = node.getTranslation();
-      const k = node.getScale();
-      node.setTranslation([t[0] * s, t[1] * s, t[2] * s]);
-      node.setScale([k[0] * s, k[1] * s, k[2] * s]);
-    }
-  }
-}
-
-/**
- * Checks (and with `fit`, fixes) the model's size against the part's; returns the scale applied.
- * Throws ModelRejectedError with the measured and expected size per axis.
- */
-function checkSize(doc: Document, name: string, part: ModelPart, expected: Vec3, fit: boolean, warnings: string[]): number {
-  const measured = boundsMm(doc);
-  if (!measured) throw new ModelRejectedError(`${name}: the scene has no geometry to measure: the model is empty`);
-  const off = AXES.filter((_, i) => !(measured[i] >= expected[i] / SIZE_TOLERANCE && measured[i] <= expected[i] * SIZE_TOLERANCE));
-  if (!off.length) return 1;
-  if (!fit) {
-    throw new ModelRejectedError(
-      `${name}: measures ${formatMm(measured)} (x, y, z) but ${part.category} ${part.id} is about ${formatMm(expected)}: ` +
-        `off by more than ${SIZE_TOLERANCE}x on ${off.join(', ')}. Models are in metres, +Y up, front +Z (README "Part models"); fix the export, or use --fit to scale it`,
-      AXES.map((a, i) => ({ message: `${a}: measured ${round(measured[i])} mm, expected ${round(expected[i])} mm`, axis: a, measuredMm: measured[i], expectedMm: expected[i] })),
-    );
-  }
-  // the largest uniform scale that keeps every axis inside the expected box
-  const ratios = AXES.map((_, i) => (measured[i] > 0 ? expected[i] / measured[i] : Infinity));
-  const scale = Math.min(...ratios);
-  if (!Number.isFinite(scale) || scale <= 0) throw new ModelRejectedError(`${name}: the scene has no extent to fit: the model is empty`);
-  scaleScene(doc, scale);
-  warnings.push(`scaled by ${round(scale, 4)} to fit ${formatMm(expected)} (it measured ${formatMm(measured)})`);
-  const after = measured.map((m) => m * scale) as Vec3;
-  const stillOff = AXES.filter((_, i) => after[i] < expected[i] / SIZE_TOLERANCE);
-  if (stillOff.length) {
-    warnings.push(`after fitting, ${stillOff.join(', ')} is under half the expected size (${formatMm(after)} vs ${formatMm(expected)}): check the model's axes (+Y up, front +Z)`);
-  }
-  return scale;
 }
 
 /**
@@ -176,7 +137,8 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   if (originalTriangles === 0) throw new ModelRejectedError(`${input.name}: the scene draws no triangles: export the meshes (not only empties, lines or points)`);
 
   const expected = expectedModelSizeMm(category, normalizeSpecs(category, { id: part.id, specs: part.specs as SpecsByCategory[typeof category] }, []));
-  const scale = checkSize(doc, input.name, part, expected, opts.fit === true, warnings);
+  const orientation = orientModel(doc, input.name, { id: part.id, category }, expected, { overrides: opts.orientation, fit: opts.fit === true, force: opts.force === true }, warnings);
+  const scale = orientation.scale;
 
   const anchorNames = (d: Document) => d.getRoot().listNodes().map((n) => n.getName()).filter((n) => n.startsWith(ANCHOR_PREFIX));
   const anchorsBefore = anchorNames(doc);
@@ -226,8 +188,10 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     sizeMm,
     expectedMm: expected,
     scale,
+    orientation,
     anchors,
     simplification,
-    warnings,
+    // one line per kind of warning, counted (model-warnings.ts)
+    warnings: groupWarnings(warnings),
   };
 }

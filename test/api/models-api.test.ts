@@ -323,7 +323,10 @@ describe('models API', () => {
       expect(gltf.json).toMatchObject({ part_id: fan.id, original_name: `${fan.id}.gltf` });
       expect((await put(fan.id, '{}', { type: 'model/gltf+json', query: '?name=fan.glb' })).status).toBe(400);
 
-      const big = await distinctiveGpu(otherGpu.specs.lengthMm * 10, otherGpu.specs.slotWidth * 10).glb();
+      // 10x on every axis: the card's proportions, in no known unit (a card 10x longer only is not a card: refused whatever fit says)
+      const tenfold = distinctiveGpu(otherGpu.specs.lengthMm, otherGpu.specs.slotWidth);
+      tenfold.root.setScale([10, 10, 10]);
+      const big = await tenfold.glb();
       const fitted = await put(otherGpu.id, big, { query: '?fit=true' });
       expect(fitted.status).toBe(201);
       expect(fitted.json.scale).toBeLessThan(0.5);

@@ -101,7 +101,11 @@ describe('models CLI', () => {
 
   it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {
     const huge = path.join(tmp, 'huge.glb');
-    await fs.writeFile(huge, await distinctiveGpu(gpu.specs.lengthMm * 10, gpu.specs.slotWidth * 10).glb());
+    // 10x on every axis: the card's proportions in no known unit, which --fit scales (issue 32: a card
+    // only longer and thicker is not a card, refused whatever --fit says)
+    const tenfold = distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth);
+    tenfold.root.setScale([10, 10, 10]);
+    await fs.writeFile(huge, await tenfold.glb());
     const external = path.join(tmp, 'part.gltf');
     await fs.writeFile(external, (await gltfWithExternalBuffer()).json);
     const cpu = DEMO_PARTS.find((p) => p.category === 'CPU')!;
