@@ -19,7 +19,9 @@ import type { Part } from '../../src/model/part.js';
 import { isErrorBody, useTestApi } from '../helpers/api.js';
 import { cliOn } from '../helpers/cli.js';
 import { distinctiveGpu } from '../helpers/gltf-fixtures.js';
-import { exampleAuthoredAs, TURNS } from '../helpers/real-exports.js';
+import { dracoGlb } from '../helpers/artist-models.js';
+import { exampleAuthoredAs, TURNS, turnAndScale } from '../helpers/real-exports.js';
+import { exampleModel } from '../../src/part-models/example-models.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 const gpu = DEMO_PARTS.find((p) => p.id === glass.parts.GPU![0]) as Part<'GPU'>;
@@ -185,4 +187,33 @@ describe('models placed right the first time, through every entry point', () => 
     const already = await fetch(`${api.url}/models/${gpu.id}/rollback?to=${(oldest[1] as string).slice(0, 8)}`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
     expect(already.status).toBe(409);
   }, 120_000);
+
+  // last: it adds versions to the GPU's history that the tests above count
+  it('the same GPU as a Draco GLB (along X, in mm, as Blender or Sketchfab write it): models add with no flag stores it upright at its true size; PUT, render --model and models import agree', async () => {
+    const sketch = await exampleModel(gpu);
+    turnAndScale(sketch.doc, TURNS.yPlus90, 'mm');
+    const bytes = await dracoGlb(sketch);
+    const file = path.join(tmp, 'gpu-along-x-mm-draco.glb');
+    await fs.writeFile(file, bytes);
+    const added = await cli('models', 'add', gpu.id, file, '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const a = JSON.parse(added.stdout);
+    expect(a.prepared.orientation).toMatchObject({ rotation: '-90 deg about Y', units: 'mm', up: '+y', front: '+x', guessed: false });
+    a.prepared.sizeMm.forEach((v: number, i: number) => expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05));
+    const sha = a.model.sha256 as string;
+    // the current version is this file's (decoded at preparation: test/part-models/artist-files.test.ts)
+    expect((await rows(gpu.id)).at(-1)).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm' });
+    const viaApi = await put(gpu.id, bytes);
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.json).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm' });
+    const rendered = await cli('render', '--share-code', 'DEMO-GLASS', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', path.join(tmp, 'render-draco'), '--model', `${gpu.id}=${file}`, '--json');
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
+    const dir = path.join(tmp, 'import-draco');
+    await fs.mkdir(dir);
+    await fs.copyFile(file, path.join(dir, `${gpu.id}.glb`));
+    const imported = await cli('models', 'import', dir, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout).items[0]).toMatchObject({ ok: true, model: { sha256: sha } });
+  }, 240_000);
 });

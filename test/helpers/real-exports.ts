@@ -26,6 +26,12 @@ export const UNIT_SCALE = { m: 1, cm: 100, mm: 1000, in: 1 / 0.0254 } as const;
 /** `sketch` as a file authored turned by `turn` and written in `unit` (its root node carries both). */
 export async function authoredAs(sketch: ModelSketch | Document, turn: readonly number[], unit: keyof typeof UNIT_SCALE): Promise<Uint8Array> {
   const doc = 'doc' in sketch ? sketch.doc : sketch;
+  turnAndScale(doc, turn, unit);
+  return new NodeIO().writeBinary(doc);
+}
+
+/** Puts the scene of `doc` under a root node turned by `turn` and scaled to `unit` (in place). */
+export function turnAndScale(doc: Document, turn: readonly number[], unit: keyof typeof UNIT_SCALE): void {
   const s = UNIT_SCALE[unit];
   // a wrapper root, as exporters write their axis and unit conversion
   const wrapper = doc.createNode('export_root').setRotation(turn as [number, number, number, number]).setScale([s, s, s]);
@@ -35,7 +41,6 @@ export async function authoredAs(sketch: ModelSketch | Document, turn: readonly 
     wrapper.addChild(child);
   }
   scene.addChild(wrapper);
-  return new NodeIO().writeBinary(doc);
 }
 
 /** The example model of `part` (models example), authored turned and in other units. */
