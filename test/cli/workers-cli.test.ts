@@ -35,7 +35,9 @@ describe('workers CLI', () => {
   beforeAll(async () => {
     customerId = (await ensureCustomer(t.db.db, 'workers-cli-co')).id;
     // chunks off: the drained render is one queue job, finished by this worker
-    child = await spawnWorker(t.url, t.cfg.dataDir, ['--concurrency', '1'], { RENDER_FARM_CHUNK_SECONDS: '0' });
+    // a drain timeout far past the 1080p render: on a loaded machine the default 60 s ran out
+    // first and the render went back to the queue (the test is about finishing it, not the bound)
+    child = await spawnWorker(t.url, t.cfg.dataDir, ['--concurrency', '1', '--drain-timeout', '900'], { RENDER_FARM_CHUNK_SECONDS: '0' });
     workerId = /worker (\S+) is taking jobs/.exec(child.output())![1]!;
   }, 120_000);
 
