@@ -1,10 +1,13 @@
 # render-farm: one image for `serve` and `worker` (docker run IMAGE serve | worker).
 # Debian base so Chromium (WebGL via Mesa llvmpipe or SwiftShader) and ffmpeg come from apt.
+# The GL dispatch libraries (libvulkan1, libglvnd0, libgl1, libglx0, libgles2, libopengl0; ~400 KB)
+# let a GPU node's NVIDIA Vulkan driver start (--gl auto); without them it drew on SwiftShader.
 FROM node:24-bookworm-slim
 
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       chromium ffmpeg ca-certificates fonts-dejavu-core libgl1-mesa-dri libegl1 \
+      libvulkan1 libglvnd0 libgl1 libglx0 libgles2 libopengl0 \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

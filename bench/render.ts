@@ -35,7 +35,9 @@
  * and the Chromium tree's RSS while 32 distinct models pass through one page (the library keeps 16).
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
+import { chromiumRssMb, measured } from './proc-cpu.js';
+import { pureLoop, timeFrames } from './frame-timing.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,125 +115,6 @@ const cfg = loadConfig();
 const ffmpegPath = (await findFfmpeg({})).path;
 const demo: StageBuild = demoStageBuild('DEMO-GLASS');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
-
-interface ProcStat {
-  ppid: number;
-  name: string;
-  /** Chromium's process type (gpu-process, renderer, utility, browser), ffmpeg or node */
-  kind: string;
-  /** utime + stime (+ ended children), ms */
-  cpuMs: number;
-  rssMb: number;
-}
-
-const kinds = new Map<number, string>();
-/** What a process is, from its command line (read once per pid). */
-function processKind(name: string, pid: number): string {
-  let kind = kinds.get(pid);
-  if (kind) return kind;
-  let cmd = '';
-  try {
-    cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    // gone meanwhile
-  }
-  kind = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? (/chrom/i.test(name) ? 'browser' : /ffmpeg/.test(name) ? 'ffmpeg' : 'node');
-  kinds.set(pid, kind);
-  return kind;
-}
-
-/** This process's descendants from /proc (Linux; empty elsewhere). */
-function descendants(): ProcStat[] {
-  const all = new Map<number, ProcStat>();
-  try {
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-        // utime + stime (+ cutime + cstime: children that ended, such as ffmpeg at the end of
-        // a render, count with the process that reaped them) in USER_HZ (100); rss in 4 KiB pages
-        const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-        all.set(+d, { ppid: +f[1]!, name, kind: processKind(name, +d), cpuMs: ((+f[11]! + +f[12]! + +f[13]! + +f[14]!) * 1000) / 100, rssMb: (+f[21]! * 4096) / 1e6 });
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-  } catch {
-    return [];
-  }
-  const ours = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p !== undefined && p > 1; p = all.get(p)?.ppid) if (p === process.pid) return true;
-    return false;
-  };
-  return [...all].filter(([pid]) => ours(pid)).map(([, stat]) => stat);
-}
-
-
-/** Resident memory (MB) of this run's Chromium processes. */
-function chromiumRssMb(): number {
-  return descendants()
-    .filter((p) => /chrom/i.test(p.name))
-    .reduce((sum, p) => sum + p.rssMb, 0);
-}
-
-/** CPU ms so far by process kind (processKind), this process and its descendants. */
-function cpuByKind(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of descendants()) out[p.kind] = (out[p.kind] ?? 0) + p.cpuMs;
-  return out;
-}
-
-/** Runs fn, returning its result, wall ms and CPU ms (whole process tree, and by process kind). */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number; byKind: Record<string, number> }> {
-  const c0 = cpuByKind();
-  const t0 = performance.now();
-  const value = await fn();
-  const wall = performance.now() - t0;
-  const c1 = cpuByKind();
-  // a process that ended meanwhile (ffmpeg) is missing from c1: its CPU is lost, as before
-  const byKind = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
-  return { value, wall, cpu: Object.values(byKind).reduce((a, b) => a + b, 0), byKind };
-}
-
-/**
- * `frames` frames back to back in one page task (leaving out `skip`'s passes), after a finished
- * warm-up frame so neither shader compiles nor load leftovers count, then a 1-pixel read that
- * waits for the GPU (llvmpipe) to finish every queued frame: wall ms per frame as the page saw
- * it, CPU ms per frame of every process, and by process kind.
- */
-async function timeFrames(page: Page, frames: number, skip: readonly StagePass[] = []): Promise<{ ms: number; cpu: number; byKind: Record<string, number> }> {
-  const s = JSON.stringify(skip);
-  await page.evaluate(`(() => {
-    window.renderStage.renderFrame(0, ${s});
-    const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-  })()`);
-  const m = await measured(
-    async () =>
-      (await page.evaluate(`(() => {
-        const c = window.renderStage.canvas(), gl = c.getContext('webgl2') || c.getContext('webgl');
-        const t0 = performance.now();
-        for (let i = 0; i < ${frames}; i++) window.renderStage.renderFrame(i, ${s});
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-        return performance.now() - t0;
-      })()`)) as number,
-  );
-  return { ms: m.value / frames, cpu: m.cpu / frames, byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])) };
-}
-
-/** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
-async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; byKind: Record<string, number>; triangles: number }> {
-  return pool.use(async ({ page }) => {
-    // the stage load's CPU, to take out of the full pipeline's CPU (its time is excluded too)
-    const loading = await measured(
-      async () => (await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`)) as { triangles: number },
-    );
-    const m = await timeFrames(page, frames);
-    await page.evaluate('window.renderStage.dispose()');
-    return { ...m, loadCpu: loading.cpu, triangles: loading.value.triangles };
-  });
-}
 
 /**
  * What each pass of a frame costs on the new stage: the frames timed whole, then with one pass

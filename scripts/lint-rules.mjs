@@ -56,6 +56,7 @@ const RULES = [
       ...files('test/helpers'), // wait-for.ts and time-bounds.ts: the one place timers live
       'test/render/capture-paths.test.ts', // page-side encoder stub defers its error callback (source text, not a wait)
       'test/temp-dirs.test.ts', // a child process that idles as a live owner (source text, not a wait)
+      'test/fixtures/openapi-client/render-flow.ts', // an integrator's program polling a job at an interval, run as a child process (not a test's wait)
     ],
     pattern: /\b(setTimeout|sleep|delay)\(/,
     message: 'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',

@@ -27,6 +27,7 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
   return {
     '/render-build/{jobId}/events': {
       get: {
+        operationId: 'followRenderJobEvents',
         summary: 'Follow a render job with Server-Sent Events (instead of polling)',
         description:
           'Same scope (render:status) and ownership as GET /render-build/{jobId}; the polling contract is unchanged. ' +
@@ -59,12 +60,13 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
             'x-event-data': { status: h.json(w.jobEventData, 'output'), progress: h.json(w.jobEventData, 'output'), completed: h.json(renderJobResponse, 'output'), error: h.json(renderJobResponse, 'output') },
           },
           204: { description: 'the final event was already delivered (Last-Event-ID): do not reconnect' },
-          ...h.errors(401, 403, 404, 429, 503),
+          ...h.errors(400, 401, 403, 404, 413, 415, 429, 500, 503),
         },
       },
     },
     '/webhooks': {
       post: {
+        operationId: 'createWebhook',
         summary: 'Register a webhook (API key only)',
         description:
           'The farm POSTs job.completed and job.error for every job of this customer whose render ends after registration (a submission answered from the cache fires none: its response already has the result). ' +
@@ -73,29 +75,32 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
           SIGNATURE_DOC,
         ...h.secured(null),
         requestBody: h.body(w.createWebhookBody),
-        responses: { 201: h.ok(w.createdWebhookResponse, 'registered'), ...h.errors(400, 401, 413, 429) },
+        responses: { 201: h.ok(w.createdWebhookResponse, 'registered'), ...h.errors(400, 401, 413, 415, 429, 500, 503) },
       },
       get: {
+        operationId: 'listWebhooks',
         summary: "This customer's webhooks (API key only; no secrets)",
         ...h.secured(null),
-        responses: { 200: h.ok(w.webhookListResponse), ...h.errors(401, 429) },
+        responses: { 200: h.ok(w.webhookListResponse), ...h.errors(400, 401, 413, 415, 429, 500, 503) },
       },
     },
     '/webhooks/{id}': {
       delete: {
+        operationId: 'deleteWebhook',
         summary: 'Remove a webhook (API key only); its delivery log stays',
         ...h.secured(null),
         parameters: [uuidParam('id'), h.envParam],
-        responses: { 204: { description: 'removed' }, ...h.errors(401, 404, 429) },
+        responses: { 204: { description: 'removed' }, ...h.errors(400, 401, 404, 413, 415, 429, 500, 503) },
       },
     },
     '/webhooks/{id}/deliveries': {
       get: {
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log of a webhook, newest first (API key only)',
         description: 'status: pending (being tried; attempts so far), delivered, failed (gave up, or the target was refused). response_status and last_error are from the latest attempt.',
         ...h.secured(null),
         parameters: [uuidParam('id'), h.envParam],
-        responses: { 200: h.ok(w.deliveryListResponse), ...h.errors(401, 404, 429) },
+        responses: { 200: h.ok(w.deliveryListResponse), ...h.errors(400, 401, 404, 413, 415, 429, 500, 503) },
       },
     },
   };
@@ -108,14 +113,17 @@ export function eventWebhooks(h: OpenApiHelpers): Record<string, unknown> {
     { name: 'Render-Farm-Event', in: 'header', required: true, schema: { type: 'string', enum: ['job.completed', 'job.error'] } },
     { name: 'Render-Farm-Delivery', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
   ];
-  const op = (event: string) => ({
+  const op = (event: string, operationId: string) => ({
     post: {
+      operationId,
       summary: `${event}: a job's render ${event === 'job.completed' ? 'completed' : 'failed'}`,
       description: SIGNATURE_DOC,
+      // the farm calls the receiver: no bearer token, the signature authenticates the request
+      security: [],
       parameters: headers,
       requestBody: { required: true, content: { 'application/json': { schema: h.json(w.webhookPayload, 'output') } } },
       responses: { 200: { description: 'any 2xx acknowledges the delivery' } },
     },
   });
-  return { 'job.completed': op('job.completed'), 'job.error': op('job.error') };
+  return { 'job.completed': op('job.completed', 'jobCompletedWebhook'), 'job.error': op('job.error', 'jobErrorWebhook') };
 }

@@ -40,6 +40,7 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
   return {
     '/models': {
       get: {
+        operationId: 'listPartModels',
         summary: 'List the parts that have a model (admin)',
         description: `${ADMIN} Each part's current model, by category then part ID.`,
         ...admin,
@@ -47,11 +48,12 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           { name: 'category', in: 'query', required: false, schema: { type: 'string', enum: [...MODEL_CATEGORIES] } },
           h.envParam,
         ],
-        responses: { 200: h.ok(s.modelListResponse), ...h.errors(400, 401), ...forbidden, ...h.errors(429, 503) },
+        responses: { 200: h.ok(s.modelListResponse), ...h.errors(400, 401), ...forbidden, ...h.errors(429, 500, 503) },
       },
     },
     '/models/{partId}': {
       put: {
+        operationId: 'putPartModel',
         summary: 'Give a part a model, or replace it (admin)',
         description:
           `${ADMIN} The body is the model file itself: a .glb as model/gltf-binary (or application/octet-stream), or a self-contained .gltf (buffers and images as data: URIs) as model/gltf+json; ` +
@@ -60,7 +62,11 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
         ...admin,
         parameters: [
           partIdParam,
-          { name: 'fit', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'scale a model of the wrong size to the part\'s catalog size instead of refusing it' },
+          { name: 'fit', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'scale a model of the part\'s proportions but the wrong size (no unit fits) to the part\'s catalog size' },
+          { name: 'force', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'store a model whose proportions are not the part\'s anyway, with a warning' },
+          { name: 'up', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points up (default detected from its size and names)" },
+          { name: 'front', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points to the part's front (default detected)" },
+          { name: 'units', in: 'query', required: false, schema: { type: 'string', enum: ['m', 'cm', 'mm', 'in', 'inch'] }, description: 'what one unit of the file is (default detected)' },
           { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json, which needs a .gltf name)' },
           h.envParam,
         ],
@@ -84,47 +90,55 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
             'invalid_model: a structural limit (truncated or lying header, node cycles or depth, counts, declared sizes, image dimensions from its header), not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, a category that takes no model, or a preparation that crashed; ' +
               'model_too_complex: the preparation (its own child process) ran past RENDER_FARM_MODEL_PREPARE_TIMEOUT or RENDER_FARM_MODEL_PREPARE_MEMORY_MB',
           ),
-          ...h.errors(429, 503),
+          ...h.errors(429, 500, 503),
         },
       },
       get: {
+        operationId: 'getPartModel',
         summary: 'A part\'s model and its history (admin)',
         description: `${ADMIN} current: what renders use (null: the procedural model); history: every model the part was given, newest first.`,
         ...admin,
         parameters: [partIdParam, h.envParam],
-        responses: { 200: h.ok(s.partModelHistoryResponse), ...h.errors(400, 401), ...forbidden, ...unknownPart, ...h.errors(429, 503) },
+        responses: { 200: h.ok(s.partModelHistoryResponse), ...h.errors(400, 401), ...forbidden, ...unknownPart, ...h.errors(429, 500, 503) },
       },
       delete: {
+        operationId: 'deletePartModel',
         summary: 'Remove a part\'s model: it renders procedurally again (admin)',
         description: `${ADMIN} Every version is retired (kept as history, and the stored GLBs stay). 204; 404 no_model when the part has none.`,
         ...admin,
         parameters: [partIdParam, h.envParam],
-        responses: { 204: { description: 'removed' }, ...h.errors(400, 401), ...forbidden, 404: err('unknown_part, or no_model: the part has no model'), ...h.errors(429, 503) },
+        responses: { 204: { description: 'removed' }, ...h.errors(400, 401), ...forbidden, 404: err('unknown_part, or no_model: the part has no model'), ...h.errors(429, 500, 503) },
       },
     },
     '/models/{partId}/rollback': {
       post: {
+        operationId: 'rollbackPartModel',
         summary: 'Restore the previous model of a part (admin)',
-        description: `${ADMIN} Retires the current model; the one before it is current again and is returned. No body.`,
+        description: `${ADMIN} Retires the current model; the one before it is current again and is returned (?to=: every version newer than that one is retired). No body.`,
         ...admin,
-        parameters: [partIdParam, h.envParam],
+        parameters: [
+          partIdParam,
+          { name: 'to', in: 'query', required: false, schema: { type: 'string' }, description: 'the version to go back to: its `version` in GET /models/{partId}, or a sha256 prefix (4+ hex digits)' },
+          h.envParam,
+        ],
         responses: {
           200: h.ok(s.partModelResponse, 'the model now current'),
           ...h.errors(400, 401),
           ...forbidden,
-          404: err('unknown_part, or no_model: the part has no model'),
-          409: err('no_previous_model: the part has only its current model'),
-          ...h.errors(429, 503),
+          404: err('unknown_part; no_model: the part has no model; unknown_version: ?to= names no version of it'),
+          409: err('no_previous_model: the part has only its current model; invalid_rollback_target: ?to= names the current or a retired version'),
+          ...h.errors(429, 500, 503),
         },
       },
     },
     '/part/{id}': {
       get: {
+        operationId: 'getPart',
         summary: 'One part by ID, with its model',
         description: 'The fields of POST /parts for one part; `model` is its current part model {sha256, triangles, updated_at}, or null when it renders procedurally. Unknown ID: 404 part_not_found.',
         ...h.secured('data:read'),
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, h.envParam],
-        responses: { 200: h.ok(s.partListItemWithCategory), ...h.errors(400, 401, 403, 404, 429, 503) },
+        responses: { 200: h.ok(s.partListItemWithCategory), ...h.errors(400, 401, 403, 404, 413, 415, 429, 500, 503) },
       },
     },
   };

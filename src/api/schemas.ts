@@ -131,13 +131,28 @@ export const modelPutQuery = z.object({
     .enum(['true', 'false'], { error: 'fit must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .meta({ description: 'scale a model whose bounding box is off by more than 2x on an axis to the part\'s real size instead of refusing it' }),
+    .meta({ description: 'scale a model of the part\'s proportions but the wrong size (no unit brings it within 2x) to the part\'s real size' }),
+  force: z
+    .enum(['true', 'false'], { error: 'force must be true or false' })
+    .optional()
+    .transform((v) => v === 'true')
+    .meta({ description: 'store a model whose proportions are not the part\'s anyway (with a warning)' }),
+  // checked by model-orientation.ts parseOverrides, whose 400 names the values it takes
+  up: text().max(8).optional().meta({ description: "the file's axis that points up: +x, -x, +y, -y, +z, -z (a + may be sent unescaped); default detected" }),
+  front: text().max(8).optional().meta({ description: "the file's axis that points to the part's front (+x ... -z); default detected" }),
+  units: text().max(8).optional().meta({ description: 'what one unit of the file is: m, cm, mm or inch; default detected' }),
   name: text()
     .min(1)
     .max(255)
     .regex(/^[^/\\]+$/, 'name is a file name, not a path')
     .optional()
     .meta({ description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json)' }),
+  environment: z.enum(['prod', 'staging']).optional(),
+});
+
+/** POST /models/:partId/rollback query. */
+export const modelRollbackQuery = z.object({
+  to: text().min(1).max(64).optional().meta({ description: 'the version to go back to: its `version` in GET /models/{partId}, or a sha256 prefix (4+ hex digits)' }),
   environment: z.enum(['prod', 'staging']).optional(),
 });
 
@@ -158,7 +173,14 @@ export const partModelResponse = z.object({
   bytes: z.number().int().meta({ description: 'size of the prepared GLB' }),
   original_bytes: z.number().int().meta({ description: 'size of the uploaded file (with its files)' }),
   original_name: z.string().nullable(),
-  scale: z.number().meta({ description: 'the factor ?fit=true applied (1: none)' }),
+  scale: z.number().meta({ description: "the uniform scale applied: the file's units to metres, times ?fit=true's (1: none)" }),
+  rotation: z.string().nullable().meta({ description: 'the rotation applied: none, "+90 deg about Y", ...; null on models stored before it was recorded' }),
+  units: z.enum(['m', 'cm', 'mm', 'in']).nullable().meta({ description: 'what one unit of the file was taken to be' }),
+  up_axis: z.string().nullable().meta({ description: "the file's axis that became up (+Y)" }),
+  front_axis: z.string().nullable().meta({ description: "the file's axis that became the front (+Z)" }),
+  orientation_guessed: z.boolean().nullable().meta({ description: 'which way the front faces was a guess (nothing in the file or the request said)' }),
+  version: z.number().int().optional().meta({ description: "its position in the part's history, oldest 1 (GET /models/{partId}); POST .../rollback?to= takes it" }),
+  placed: z.string().optional().meta({ description: 'what was applied, in words (PUT only): "rotated: +90 deg about Y; units: mm -> m"' }),
   warnings: z.array(z.string()).optional().meta({ description: 'what preparation changed or noticed (PUT only): simplification, resized textures, validator warnings' }),
   created_by: z.string().nullable(),
   created_at: z.string().meta({ format: 'date-time' }),
@@ -171,7 +193,7 @@ export const partModelHistoryResponse = z.object({
   category: z.enum(CATEGORIES),
   current: partModelResponse.nullable().meta({ description: 'what renders use; null: the procedural model' }),
   history: z.array(partModelResponse.extend({ current: z.boolean(), retired_at: z.string().nullable() })).meta({
-    description: 'every model the part was given, newest first; POST /models/{partId}/rollback makes the one before the current one current again',
+    description: 'every model the part was given, newest first; POST /models/{partId}/rollback makes the one before the current one current again (?to=<version or sha256 prefix>: that one)',
   }),
 });
 

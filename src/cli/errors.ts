@@ -23,12 +23,29 @@ export class UsageError extends UserError {
   }
 }
 
+/** Whether the running command asked for --json: its failure is then also a JSON object on stdout. */
+let jsonErrors = false;
+
+/** Called by a command that prints --json (a preAction hook): its errors become JSON on stdout too. */
+export function reportErrorsAsJson(on: boolean): void {
+  jsonErrors = on;
+}
+
+/** The API's error body (src/api/errors.ts) for a CLI failure: scripts read one shape from both. */
+function errorJson(err: unknown): { error: string; message: string; details?: unknown[] } {
+  if (err instanceof UserError) return { error: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) };
+  if (err instanceof UnavailableError || err instanceof InternalError) return { error: err.code, message: err.message };
+  return { error: isBug(err) ? 'internal_error' : 'failed', message: err instanceof Error ? err.message : String(err) };
+}
+
 /**
  * Writes what went wrong and returns the exit code: the error's own for the vocabulary
  * (2 for user errors, 1 for unavailable and internal ones), 1 for any other failure. A bug
  * (TypeError and its kin) says so, with its stack when `debug`.
  */
-export function reportError(err: unknown, write: (text: string) => void, debug: boolean): number {
+export function reportError(err: unknown, write: (text: string) => void, debug: boolean, writeOut?: (text: string) => void): number {
+  // an ExitError follows output the command printed itself (models import's JSON report)
+  if (jsonErrors && writeOut && !(err instanceof ExitError)) writeOut(`${JSON.stringify(errorJson(err))}\n`);
   if (err instanceof ExitError) {
     write(`render-farm: ${err.message}\n`);
     return err.code;

@@ -15,6 +15,11 @@ export interface PreviewFlags {
   file?: string;
   /** with --file: scale it to the part's catalog size */
   fit?: boolean;
+  /** with --file: as models add's (model-orientation.ts) */
+  force?: boolean;
+  up?: string;
+  front?: string;
+  units?: string;
   width?: string;
   height?: string;
   profile?: string;
@@ -38,9 +43,12 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   const profile = flags.profile ?? 'cinematic';
   if (!['cinematic', 'flat', 'fast'].includes(profile)) throw new UsageError(`--profile must be cinematic, flat or fast, got "${profile}"`);
   const cfg = configFor(cmd);
+  const orientation = (await import('../part-models/model-orientation.js')).parseOverrides({ up: flags.up, front: flags.front, units: flags.units });
   // a missing file or an external URI fails before anything starts
   const input = flags.file ? await (await import('../part-models/model-input.js')).readModelFile(flags.file, cfg.modelMaxBytes) : null;
   let bytes: Uint8Array | null = null;
+  // set inside the database callback: typed wide, or the compiler narrows it to null
+  let placed = null as { summary: string; guessed: boolean; warnings: string[] } | null;
   const { part, sha256 } = await withDb(cfg, async (db) => {
     const { getPartsByIds } = await import('../catalog/repository.js');
     const [row] = await getPartsByIds(db, [partId]);
@@ -53,7 +61,9 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
       // prepared as `models add` would store it: what the preview shows is what a render would draw
       const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-      bytes = (await prepareModelIsolated(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true })).glb;
+      const prepared = await prepareModelIsolated(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true, force: flags.force === true, orientation });
+      bytes = prepared.glb;
+      placed = { summary: prepared.orientation.summary, guessed: prepared.orientation.guessed, warnings: prepared.warnings };
       return { part: resolved, sha256: null };
     }
     const sha = build.models?.[partId];
@@ -66,8 +76,12 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   try {
     const { renderModelPreview } = await import('../render/model-preview.js');
     const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile: profile as 'cinematic' });
-    if (flags.json) printJson({ partId, ...result });
-    else process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
+    if (flags.json) printJson({ partId, ...result, ...(placed ? { placed } : {}) });
+    else {
+      process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
+      // a guessed side is what this still is for: say so beside it
+      if (placed) process.stdout.write(`placed: ${placed.summary}${placed.guessed ? ' (which way the front faces is a guess: check the still; --front sets it)' : ''}\n${placed.warnings.map((w) => `warning: ${w}\n`).join('')}`);
+    }
     return result;
   } finally {
     await engine.close();
@@ -81,7 +95,11 @@ export function registerModelsPreview(models: Command): Command {
     .description('Render a part drawn as its model alone on the studio floor, hero angle (the stored model, or --file).')
     .option('--out <still.png>', 'where to write the still (.png or .webp)')
     .option('--file <model.glb>', 'preview this GLB instead of the stored model (nothing is stored)')
-    .option('--fit', "with --file: scale the model to the part's catalog size instead of refusing one off by more than 2x")
+    .option('--fit', "with --file: scale a model of the right proportions but the wrong size to the part's catalog size")
+    .option('--force', "with --file: draw a model whose proportions are not the part's anyway")
+    .option('--up <axis>', "with --file: the file's axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
+    .option('--front <axis>', "with --file: the file's axis that points to the part's front (default detected)")
+    .option('--units <unit>', 'with --file: what one unit of the file is: m, cm, mm, inch (default detected)')
     .option('--width <px>', 'default 768')
     .option('--height <px>', 'default 768')
     .option('--profile <name>', 'cinematic (default), flat or fast')

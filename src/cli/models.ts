@@ -9,7 +9,7 @@ import { registerModelsPreview } from './models-preview.js';
 import type { Config } from '../config.js';
 import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-library.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { ExitError, UsageError } from './errors.js';
+import { ExitError, reportErrorsAsJson, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
 import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 
@@ -51,6 +51,22 @@ async function readLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
   });
 }
 
+/** What the orientation flags say (--up, --front, --units); a bad value is a usage error (exit 2). */
+async function orientationFlags(opts: { up?: string; front?: string; units?: string }) {
+  const { parseOverrides } = await import('../part-models/model-orientation.js');
+  return parseOverrides({ up: opts.up, front: opts.front, units: opts.units });
+}
+
+/** The scale a row records, as a factor (`x0.001`), `-` on rows from before it was kept. */
+const scaleText = (n: number | null) => (n === null ? '-' : n === 1 ? '1' : `x${Number(n.toPrecision(3))}`);
+
+/** The rotation and units a row records, `-` on rows stored before they were. */
+function placementText(r: ModelRecord): string {
+  if (r.rotation === null) return '-';
+  const unit = r.units === 'in' ? 'inch' : r.units;
+  return `${r.rotation === 'none' ? 'as authored' : r.rotation}${unit && unit !== 'm' ? `; ${unit} -> m` : ''}${r.orientationGuessed ? ' (side guessed)' : ''}`;
+}
+
 function addedText(a: AddedModel): string {
   const p = a.prepared;
   if (a.unchanged) return `${a.part.category} ${a.part.id} (${a.part.name}) already has this model (${short(a.model.sha256)}): nothing changed\n`;
@@ -58,7 +74,8 @@ function addedText(a: AddedModel): string {
     `added the model of ${a.part.category} ${a.part.id} (${a.part.name}): ${short(a.model.sha256)}`,
     `  ${p.triangles.toLocaleString('en')} triangles${p.originalTriangles !== p.triangles ? ` (from ${p.originalTriangles.toLocaleString('en')})` : ''}, ` +
       `${mib(p.preparedBytes)} (from ${mib(p.originalBytes)}), ${p.sizeMm.map((v) => Math.round(v)).join(' x ')} mm` +
-      `${p.scale !== 1 ? `, scaled x${p.scale.toPrecision(3)}` : ''}${p.anchors.length ? `, anchors ${p.anchors.join(', ')}` : ''}`,
+      `${p.scale !== 1 ? `, scaled x${Number(p.scale.toPrecision(3))}` : ''}${p.anchors.length ? `, anchors ${p.anchors.join(', ')}` : ''}`,
+    `  placed: ${p.orientation.summary}${p.orientation.evidence.length ? ` (side from ${p.orientation.evidence.slice(0, 3).join(', ')})` : ''}`,
     ...p.warnings.map((w) => `  warning: ${w}`),
   ];
   return lines.join('\n') + '\n';
@@ -77,12 +94,15 @@ function importJson(items: ImportItem[]) {
 
 function historyTable(rows: ModelRecord[], table: (h: string[], r: string[][]) => string): string {
   return table(
-    ['SHA256', 'STATE', 'TRIANGLES', 'BYTES', 'FILE', 'BY', 'ADDED', 'RETIRED'],
+    ['VERSION', 'SHA256', 'STATE', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'FILE', 'BY', 'ADDED', 'RETIRED'],
     rows.map((r, i) => [
+      String(r.version ?? '-'),
       short(r.sha256),
       r.retiredAt ? 'retired' : rows.findIndex((x) => !x.retiredAt) === i ? 'current' : 'previous',
       String(r.triangles ?? '-'),
       mib(r.preparedBytes),
+      scaleText(r.scale),
+      placementText(r),
       r.originalName ?? '-',
       r.createdBy ?? '-',
       when(r.createdAt),
@@ -95,12 +115,16 @@ export default function register(program: Command): void {
   const models = program
     .command('models')
     .description("Artists' glTF models of parts: a part with a model renders with it instead of its procedural model.")
+    // a --json command's failure is JSON on stdout too ({"error": code, "message"}: the API's body)
+    .hook('preAction', (_models, action) => reportErrorsAsJson(action.opts<{ json?: boolean }>().json === true))
     .addHelpText(
       'after',
       `
-Models are glTF 2.0 (.glb, or .gltf with its files), authored in metres, +Y up, front facing +Z
-(README "Part models"); each is validated, checked against the part's catalog size, optimised
-and stored once by its sha256. Limits: RENDER_FARM_MODEL_MAX_BYTES, _TRIANGLES, _TEXTURE, _NODES.
+Models are glTF 2.0 (.glb, or .gltf with its files). The product's frame is metres, +Y up, front
++Z (README "Part models"); a file in another one is turned and scaled into it (the rotation and
+units that bring it within 2x of the part's catalog size; --up/--front/--units say it instead).
+Each is validated, placed, optimised and stored once by its sha256. Limits:
+RENDER_FARM_MODEL_MAX_BYTES, _TRIANGLES, _TEXTURE, _NODES.
 
 Examples:
   $ render-farm models add okgxgd18p ./rtx4070.glb
@@ -112,18 +136,26 @@ Examples:
   models
     .command('add <partId> <file>')
     .description("Give a part a model (.glb or .gltf); replaces its current one, which stays as history.")
-    .option('--fit', "scale a model whose size is off by more than 2x to the part's catalog size instead of refusing it")
+    .option('--fit', "scale a model of the part's proportions but the wrong size (no unit fits) to the part's catalog size")
+    .option('--force', "store a model whose proportions are not the part's anyway (with a warning)")
+    .option('--up <axis>', "the file's axis that points up: +x, -x, +y, -y, +z, -z (default: detected)")
+    .option('--front <axis>', "the file's axis that points to the part's front (default: detected)")
+    .option('--units <unit>', 'what one unit of the file is: m, cm, mm, inch (default: detected)')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models add okgxgd18p ./rtx4070.glb\n  $ render-farm models add adp88gxul ./case.gltf --fit --json')
-    .action(async (partId: string, file: string, opts: { fit?: boolean; json?: boolean }, cmd: Command) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm models add okgxgd18p ./rtx4070.glb\n  $ render-farm models add okgxgd18p ./rtx4070-cad.glb --units mm --up +z\n  $ render-farm models add adp88gxul ./case.gltf --fit --json',
+    )
+    .action(async (partId: string, file: string, opts: { fit?: boolean; force?: boolean; up?: string; front?: string; units?: string; json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const { addModel } = await import('../part-models/model-library.js');
       const { readModelFile } = await import('../part-models/model-input.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
       const limits = modelLimitsFrom(cfg);
+      const orientation = await orientationFlags(opts);
       // read (and size-checked) before the database opens: a bad path fails fast
       const input = await readModelFile(file, limits.modelMaxBytes);
-      const added = await withLibrary(cfg, (db, store) => addModel(db, store, partId, input, { limits, fit: opts.fit, who: who() }));
+      const added = await withLibrary(cfg, (db, store) => addModel(db, store, partId, input, { limits, fit: opts.fit, force: opts.force, orientation, who: who() }));
       if (opts.json) printJson(addedJson(added));
       else process.stdout.write(addedText(added));
     });
@@ -131,30 +163,37 @@ Examples:
   models
     .command('import <dirOrManifest>')
     .description('Add many models: a folder of <partId>.glb|.gltf files, or a manifest.json mapping files to parts. Exit 1 if any was refused.')
-    .option('--fit', "scale models whose size is off to their part's size (a manifest item's \"fit\" wins)")
+    .option('--fit', "scale models of the right proportions but the wrong size to their part's size (a manifest item's \"fit\" wins)")
+    .option('--force', "store models whose proportions are not their part's anyway (a manifest item's \"force\" wins)")
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
-A manifest: {"models": [{"part": "okgxgd18p", "file": "gpus/rtx4070.glb", "fit": false}]}
-(file paths relative to the manifest). Each model is added or refused on its own.
+A manifest: {"models": [{"part": "okgxgd18p", "file": "gpus/rtx4070.glb", "fit": false,
+"force": false, "up": "+z", "front": "-x", "units": "mm"}]} (file paths relative to the manifest;
+all but part and file optional). Each model is added or refused on its own; every warning is
+printed under its file.
 
 Examples:
   $ render-farm models import ./models/
   $ render-farm models import ./models/manifest.json --json`,
     )
-    .action(async (target: string, opts: { fit?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (target: string, opts: { fit?: boolean; force?: boolean; json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const { importModels } = await import('../part-models/model-library.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
       const limits = modelLimitsFrom(cfg);
-      const items = await withLibrary(cfg, (db, store) => importModels(db, store, target, { limits, fit: opts.fit, who: who() }));
+      const items = await withLibrary(cfg, (db, store) => importModels(db, store, target, { limits, fit: opts.fit, force: opts.force, who: who() }));
       const failed = items.filter((i) => !i.ok).length;
       if (opts.json) printJson(importJson(items));
       else {
         for (const i of items) {
-          if (i.ok) process.stdout.write(`ok      ${i.part}  ${i.added.unchanged ? 'unchanged' : short(i.added.model.sha256)}  ${i.added.prepared.triangles} triangles  ${i.file}\n`);
-          else process.stdout.write(`refused ${i.part}  ${i.file}: ${i.error.message}\n`);
+          if (i.ok) {
+            const p = i.added.prepared;
+            process.stdout.write(`ok      ${i.part}  ${i.added.unchanged ? 'unchanged' : short(i.added.model.sha256)}  ${p.triangles} triangles  placed: ${p.orientation.summary}  ${i.file}\n`);
+            // every warning, under its file: a scaled or guessed model is worth a look
+            for (const w of p.warnings) process.stdout.write(`          warning: ${w}\n`);
+          } else process.stdout.write(`refused ${i.part}  ${i.file}: ${i.error.message}\n`);
         }
         process.stdout.write(`${items.length - failed} of ${items.length} models added\n`);
       }
@@ -174,8 +213,8 @@ Examples:
       if (opts.json) return printJson(items);
       if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
       const { table } = await import('./table.js');
-      const rows = items.map((i) => [i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), when(i.model.createdAt), i.part.name]);
-      process.stdout.write(table(['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'ADDED', 'NAME'], rows));
+      const rows = items.map((i) => [i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), scaleText(i.model.scale), placementText(i.model), when(i.model.createdAt), i.part.name]);
+      process.stdout.write(table(['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'ADDED', 'NAME'], rows));
     });
 
   models
@@ -189,7 +228,7 @@ Examples:
       if (opts.json) return printJson(detail);
       const { part, current, history } = detail;
       process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);
-      process.stdout.write(current ? `current model: ${current.sha256}\n` : 'no current model: it renders with its procedural model\n');
+      process.stdout.write(current ? `current model: version ${current.version} ${current.sha256}\n` : 'no current model: it renders with its procedural model\n');
       if (history.length) {
         const { table } = await import('./table.js');
         process.stdout.write(historyTable(history, table));
@@ -210,14 +249,16 @@ Examples:
 
   models
     .command('rollback <partId>')
-    .description('Go back to the model the part had before its current one (the current one is retired).')
+    .description('Go back to the model the part had before its current one, or to --to <version> (the newer ones are retired).')
+    .option('--to <version>', "the version to go back to: its VERSION in models show, or a sha256 prefix (4+ hex digits)")
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models rollback okgxgd18p')
-    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+    .addHelpText('after', '\nExamples:\n  $ render-farm models rollback okgxgd18p\n  $ render-farm models rollback okgxgd18p --to 2\n  $ render-farm models rollback okgxgd18p --to 3f9a0c')
+    .action(async (partId: string, opts: { to?: string; json?: boolean }, cmd: Command) => {
       const { rollbackModel } = await import('../part-models/model-library.js');
-      const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId));
+      const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId, opts.to));
       if (opts.json) return printJson({ partId, ...r });
-      process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${short(r.retired.sha256)} retired\n`);
+      const gone = r.retiredAll.map((m) => short(m.sha256)).join(', ');
+      process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${gone} retired\n`);
     });
 
   models

@@ -35,7 +35,11 @@ export default function register(program: Command): void {
     .option('--build <file.json>', 'a JSON file {"parts": {"CAT": ["id"]}, "state"?: {...}}')
     .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
     .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable)', collect, [])
-    .option('--fit', 'with --model: scale a model to its part\'s catalog size instead of refusing one off by more than 2x');
+    .option('--fit', 'with --model: scale a model of the right proportions but the wrong size to its part\'s catalog size')
+    .option('--force', "with --model: draw a model whose proportions are not its part's anyway")
+    .option('--up <axis>', "with --model: the files' axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
+    .option('--front <axis>', "with --model: the files' axis that points to the part's front (default detected)")
+    .option('--units <unit>', 'with --model: what one unit of the files is: m, cm, mm, inch (default detected)');
   addRenderOptionFlags(render)
     .option('--screenshot-format <fmt>', 'webp or png (default webp)')
     .option('--no-screenshot', 'skip the hero still')
@@ -69,12 +73,14 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
   const models = await readModelFlags(flags.model ?? [], cfg);
+  const { parseOverrides } = await import('../part-models/model-orientation.js');
+  const placing = { fit: flags.fit === true, force: flags.force === true, orientation: parseOverrides({ up: flags.up, front: flags.front, units: flags.units }) };
 
   // a bad --out fails here, before the database starts and the browser launches
   const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
   const out = await ensureDirCreating(flags.out, 'output directory (flag --out)');
   try {
-    return await renderInto(out.path, flags, given, cfg, options, shot, models);
+    return await renderInto(out.path, flags, given, cfg, options, shot, models, placing);
   } catch (err) {
     // a failed render leaves no empty --out behind; a directory the user made stays
     await removeCreatedDirs(out.created);
@@ -90,6 +96,7 @@ async function renderInto(
   options: import('../model/render-options.js').ResolvedRenderOptions,
   shot: false | 'webp' | 'png',
   modelFiles: Map<string, import('../part-models/model-input.js').ModelInput>,
+  placing: Omit<import('../part-models/prepare-model.js').PrepareOptions, 'limits'>,
 ): Promise<unknown> {
   // the engine finds the tools before the database starts: a missing one fails in a second
   const { createRenderEngine } = await import('../render/engine.js');
@@ -102,7 +109,7 @@ async function renderInto(
   try {
     build = await resolveBuild(flags, given, cfg);
     // each --model file is prepared as `models add` would store it (validated, sized, compressed)
-    const prepared = await prepareModelFlags(build, modelFiles, cfg, flags.fit === true);
+    const prepared = await prepareModelFlags(build, modelFiles, cfg, placing);
     overrides = withOverrides(stored, prepared.values());
     build = withModelFlags(build, [...prepared.keys()], overrides.shas);
   } catch (err) {
@@ -132,7 +139,8 @@ async function renderInto(
       );
       for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
     }
-    return { ...result, options };
+    // the prepared --model files by sha256: the bytes models add would store for the same file
+    return { ...result, options, ...(modelFiles.size ? { models: Object.fromEntries([...modelFiles.keys()].map((id) => [id, build.models?.[id]])) } : {}) };
   } finally {
     progress.stop();
     process.off('SIGINT', onSignal);
@@ -197,7 +205,7 @@ async function prepareModelFlags(
   build: import('../model/stage-contract.js').StageBuild,
   inputs: Map<string, import('../part-models/model-input.js').ModelInput>,
   cfg: import('../config.js').Config,
-  fit: boolean,
+  placing: Omit<import('../part-models/prepare-model.js').PrepareOptions, 'limits'>,
 ): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   if (inputs.size === 0) return out;
@@ -207,7 +215,7 @@ async function prepareModelFlags(
   for (const [id, input] of inputs) {
     const part = parts.find((p) => p.id === id);
     if (!part) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...new Set(parts.map((p) => p.id))].sort().join(', ')})`);
-    out.set(id, (await prepareModelIsolated(input, part, { limits: modelLimitsFrom(cfg), fit })).glb);
+    out.set(id, (await prepareModelIsolated(input, part, { ...placing, limits: modelLimitsFrom(cfg) })).glb);
   }
   return out;
 }

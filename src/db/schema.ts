@@ -195,6 +195,12 @@ export interface PartModelsTable {
   created_by: string | null;
   created_at: Timestamp;
   retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** the rotation and units applied (sql/0018); NULL on rows stored before */
+  rotation: ColumnType<string | null, string | null | undefined, string | null>;
+  units: ColumnType<string | null, string | null | undefined, string | null>;
+  up_axis: ColumnType<string | null, string | null | undefined, string | null>;
+  front_axis: ColumnType<string | null, string | null | undefined, string | null>;
+  orientation_guessed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
 }
 
 /** Farm-wide settings shared by every process on the database (sql/0005_settings.sql). */

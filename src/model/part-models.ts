@@ -78,6 +78,12 @@ export function isRgbMaterial(name: string | undefined, extras: unknown): boolea
 }
 
 /**
+ * A case model without anchors holds the build inside its bounding box less this wall thickness
+ * (mm; the procedural shell's panel), unless its root node's `extras.wall_mm` says otherwise.
+ */
+export const CASE_MODEL_WALL_MM = 5;
+
+/**
  * Anchors a case model may carry: empty nodes named so (Blender: an Empty with that name).
  * Their position (and for mounts, their +Z as the airflow direction into the case) places the
  * procedural parts; without them the layout comes from the case's bounding box.

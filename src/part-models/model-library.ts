@@ -22,6 +22,7 @@ import type { ModelLimits } from './model-limits.js';
 import { readModelFile, type ModelInput } from './model-input.js';
 import { prepareModelIsolated } from './prepare-isolated.js';
 import type { PreparedModel } from './prepare-model.js';
+import { parseOverrides, type OrientationOverrides } from './model-orientation.js';
 
 /** The content type prepared models are stored with. */
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
@@ -36,11 +37,19 @@ export interface ModelRecord {
   preparedBytes: number | null;
   triangles: number | null;
   originalTriangles: number | null;
-  /** the factor `fit` applied (1: the model was to size) */
+  /** the uniform scale applied: the file's units to metres, times fit's (1: metres, to size) */
   scale: number | null;
+  /** the rotation and units applied (model-orientation.ts); null on rows stored before they were recorded */
+  rotation: string | null;
+  units: string | null;
+  upAxis: string | null;
+  frontAxis: string | null;
+  orientationGuessed: boolean | null;
   createdBy: string | null;
   createdAt: Date;
   retiredAt: Date | null;
+  /** its position in the part's history, oldest 1 (showModel sets it; `rollback --to` takes it) */
+  version?: number;
 }
 
 /** The part a model is for, as listings show it. */
@@ -81,6 +90,14 @@ export class NoPreviousModelError extends UserError {
   }
 }
 
+/** `rollback --to` names no version of the part, or one it cannot go back to: 409 `invalid_rollback_target` (404 when unknown). */
+export class RollbackTargetError extends UserError {
+  constructor(code: 'unknown_version' | 'invalid_rollback_target', message: string) {
+    super(code, message, { status: code === 'unknown_version' ? 404 : 409 });
+    this.name = 'RollbackTargetError';
+  }
+}
+
 /** A manifest or import path that cannot be read as one: 400 `invalid_manifest`, exit 2. */
 export class ModelImportError extends UserError {
   constructor(message: string) {
@@ -102,6 +119,11 @@ function toRecord(r: Selectable<PartModelsTable>): ModelRecord {
     triangles: r.triangles,
     originalTriangles: r.original_triangles,
     scale: r.scale,
+    rotation: r.rotation,
+    units: r.units,
+    upAxis: r.up_axis,
+    frontAxis: r.front_axis,
+    orientationGuessed: r.orientation_guessed,
     createdBy: r.created_by,
     createdAt: r.created_at,
     retiredAt: r.retired_at,
@@ -135,8 +157,12 @@ export async function currentModels(db: Db, partIds: readonly string[]): Promise
 /** What addModel needs besides the model. */
 export interface AddModelOptions {
   limits: ModelLimits;
-  /** scale a model whose size is off (by more than 2x) to the part's catalog size instead of refusing it */
+  /** scale a model whose proportions fit but whose size is off (by more than 2x) to the part's catalog size */
   fit?: boolean;
+  /** store a model whose proportions are not the part's anyway (with a warning) */
+  force?: boolean;
+  /** the file's up and front axes and units, instead of detecting them */
+  orientation?: OrientationOverrides;
   /** who added it (`cli:<user>`, an API key id), kept on the row */
   who?: string;
 }
@@ -157,7 +183,7 @@ export interface AddedModel {
  */
 export async function addModel(db: Db, store: ArtifactStore, partId: string, input: ModelInput, opts: AddModelOptions): Promise<AddedModel> {
   const part = await partOf(db, partId);
-  const prepared = await prepareModelIsolated(input, part, { limits: opts.limits, fit: opts.fit });
+  const prepared = await prepareModelIsolated(input, part, { limits: opts.limits, fit: opts.fit, force: opts.force, orientation: opts.orientation });
   const { glb, ...info } = prepared;
   const summary: PartBrief = { id: part.id, name: part.name, category: part.category };
   const current = (await currentModelRecords(db, [part.id]))[part.id];
@@ -179,6 +205,11 @@ export async function addModel(db: Db, store: ArtifactStore, partId: string, inp
       triangles: prepared.triangles,
       original_triangles: prepared.originalTriangles,
       scale: prepared.scale,
+      rotation: prepared.orientation.rotation,
+      units: prepared.orientation.units,
+      up_axis: prepared.orientation.up,
+      front_axis: prepared.orientation.front,
+      orientation_guessed: prepared.orientation.guessed,
       created_by: opts.who ?? null,
     })
     .returningAll()
@@ -194,11 +225,16 @@ export type ImportItem =
 /** What importModels needs (a manifest item's own `fit` wins over `fit`). */
 export type ImportOptions = AddModelOptions;
 
-/** The entries of a manifest: `{ "models": [{ "part": "<id>", "file": "relative/path.glb", "fit"?: bool }] }`. */
+/**
+ * The entries of a manifest: `{ "models": [{ "part": "<id>", "file": "relative/path.glb",
+ * "fit"?: bool, "force"?: bool, "up"?: "+z", "front"?: "-x", "units"?: "mm" }] }`.
+ */
 export interface ManifestItem {
   part: string;
   file: string;
   fit?: boolean;
+  force?: boolean;
+  orientation?: OrientationOverrides;
 }
 
 const MODEL_FILE = /\.(glb|gltf)$/i;
@@ -212,15 +248,29 @@ export async function readManifest(manifestPath: string): Promise<ManifestItem[]
     throw new ModelImportError(`cannot read manifest ${manifestPath}: ${(err as Error).message}`);
   }
   const list = json && typeof json === 'object' ? (json as { models?: unknown }).models : undefined;
-  const shape = 'a manifest is {"models": [{"part": "<part ID>", "file": "relative/path.glb", "fit": false}]}';
+  const shape = 'a manifest is {"models": [{"part": "<part ID>", "file": "relative/path.glb", "fit": false, "force": false, "up": "+y", "front": "+z", "units": "m"}]} (all but part and file optional)';
   if (!Array.isArray(list)) throw new ModelImportError(`${manifestPath}: no "models" list: ${shape}`);
   const dir = path.dirname(manifestPath);
   return list.map((item: unknown, i) => {
-    const it = (item ?? {}) as { part?: unknown; file?: unknown; fit?: unknown };
-    if (typeof it.part !== 'string' || !it.part || typeof it.file !== 'string' || !it.file || (it.fit !== undefined && typeof it.fit !== 'boolean')) {
-      throw new ModelImportError(`${manifestPath}: models[${i}] needs "part" and "file" strings (and "fit" true or false, if given): ${shape}`);
+    const it = (item ?? {}) as { part?: unknown; file?: unknown; fit?: unknown; force?: unknown; up?: unknown; front?: unknown; units?: unknown };
+    const flag = (v: unknown) => v !== undefined && typeof v !== 'boolean';
+    if (typeof it.part !== 'string' || !it.part || typeof it.file !== 'string' || !it.file || flag(it.fit) || flag(it.force)) {
+      throw new ModelImportError(`${manifestPath}: models[${i}] needs "part" and "file" strings (and "fit", "force" true or false, if given): ${shape}`);
     }
-    return { part: it.part, file: path.resolve(dir, it.file), ...(it.fit !== undefined ? { fit: it.fit } : {}) };
+    let orientation: OrientationOverrides;
+    try {
+      orientation = parseOverrides(it);
+    } catch (err) {
+      // a bad value refuses the manifest, as a bad flag refuses the command: nothing is imported
+      throw new ModelImportError(`${manifestPath}: models[${i}]: ${(err as Error).message}`);
+    }
+    return {
+      part: it.part,
+      file: path.resolve(dir, it.file),
+      ...(it.fit !== undefined ? { fit: it.fit as boolean } : {}),
+      ...(it.force !== undefined ? { force: it.force as boolean } : {}),
+      ...(Object.keys(orientation).length ? { orientation } : {}),
+    };
   });
 }
 
@@ -249,7 +299,13 @@ export async function importModels(db: Db, store: ArtifactStore, dirOrManifest: 
   for (const item of items) {
     try {
       const input = await readModelFile(item.file, opts.limits.modelMaxBytes);
-      const added = await addModel(db, store, item.part, input, { ...opts, fit: item.fit ?? opts.fit });
+      // an item's own settings win over the command's
+      const added = await addModel(db, store, item.part, input, {
+        ...opts,
+        fit: item.fit ?? opts.fit,
+        force: item.force ?? opts.force,
+        orientation: { ...opts.orientation, ...item.orientation },
+      });
       out.push({ part: item.part, file: item.file, ok: true, added });
     } catch (err) {
       // an outage is not this file's fault and would fail the rest too
@@ -298,6 +354,7 @@ export interface ModelDetail {
 export async function showModel(db: Db, partId: string): Promise<ModelDetail> {
   const { specs: _specs, ...part } = await partOf(db, partId);
   const rows = (await db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id', 'desc').execute()).map(toRecord);
+  rows.forEach((r, i) => (r.version = rows.length - i));
   return { part, current: rows.find((r) => r.retiredAt === null) ?? null, history: rows };
 }
 
@@ -319,31 +376,62 @@ export async function removeModel(db: Db, partId: string): Promise<ModelRecord[]
 }
 
 /**
- * Retires the part's current model, so the one before it is current again. Returns both.
- * Throws UnknownModelPartError, NoModelError (no model), NoPreviousModelError (only one).
+ * Picks the row `to` names among the part's rows (oldest first): a version number as `models
+ * show` prints it, or a sha256 prefix (4 hex digits at least; the newest row with those bytes).
  */
-export async function rollbackModel(db: Db, partId: string): Promise<{ retired: ModelRecord; current: ModelRecord }> {
+function rollbackTarget<R extends { id: string; sha256: string }>(rows: R[], partId: string, to: string): R {
+  const v = to.trim().toLowerCase();
+  if (/^v?\d+$/.test(v)) {
+    const n = Number(v.replace(/^v/, ''));
+    const row = rows[n - 1];
+    if (!row) throw new RollbackTargetError('unknown_version', `part ${partId} has versions 1 to ${rows.length}, not ${to}: see render-farm models show ${partId}`);
+    return row;
+  }
+  if (!/^[0-9a-f]{4,64}$/.test(v)) throw new RollbackTargetError('unknown_version', `--to takes a version number (models show's VERSION) or a sha256 prefix of 4+ hex digits, not "${to}"`);
+  const hits = rows.filter((r) => r.sha256.startsWith(v));
+  if (!hits.length) throw new RollbackTargetError('unknown_version', `no version of part ${partId} has a sha256 starting ${v}: see render-farm models show ${partId}`);
+  if (new Set(hits.map((r) => r.sha256)).size > 1) throw new RollbackTargetError('unknown_version', `sha256 prefix ${v} matches ${hits.length} versions of part ${partId}: give more digits or the version number`);
+  return hits[hits.length - 1]!;
+}
+
+/**
+ * Retires the part's current model, so the one before it is current again; with `to` (a
+ * version number or a sha256 prefix), retires every version newer than that one. Returns the
+ * model that was current (`retired`), every row retired, and the current one.
+ * Throws UnknownModelPartError, NoModelError (no model), NoPreviousModelError (only one),
+ * RollbackTargetError (`to` names nothing, a retired version, or the current one).
+ */
+export async function rollbackModel(db: Db, partId: string, to?: string): Promise<{ retired: ModelRecord; retiredAll: ModelRecord[]; current: ModelRecord }> {
   await partOf(db, partId);
   return db.db.transaction().execute(async (trx) => {
     // the rows locked: two rollbacks at once retire two versions, one after the other
-    const rows = await trx
-      .selectFrom('part_models')
-      .selectAll()
-      .where('part_id', '=', partId)
-      .where('retired_at', 'is', null)
-      .orderBy('id', 'desc')
-      .limit(2)
-      .forUpdate()
-      .execute();
-    if (rows.length === 0) throw new NoModelError(partId);
-    if (rows.length === 1) throw new NoPreviousModelError(partId);
+    const all = await trx.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id', 'asc').forUpdate().execute();
+    const live = all.filter((r) => r.retired_at === null);
+    if (live.length === 0) throw new NoModelError(partId);
+    const top = live[live.length - 1]!;
+    let target;
+    if (to === undefined) {
+      if (live.length === 1) throw new NoPreviousModelError(partId);
+      target = live[live.length - 2]!;
+    } else {
+      target = rollbackTarget(all, partId, to);
+      const n = all.indexOf(target) + 1;
+      if (target.id === top.id) throw new RollbackTargetError('invalid_rollback_target', `version ${n} (${target.sha256.slice(0, 12)}) is already the current model of ${partId}`);
+      if (target.retired_at !== null || Number(target.id) > Number(top.id)) {
+        // retired rows stay retired: going back to one is adding its file again, a new version
+        throw new RollbackTargetError('invalid_rollback_target', `version ${n} (${target.sha256.slice(0, 12)}) of ${partId} was retired (models rm or an earlier rollback): add its file again with models add`);
+      }
+    }
     const retired = await trx
       .updateTable('part_models')
       .set({ retired_at: sql<Date>`now()` })
-      .where('id', '=', rows[0]!.id)
+      .where('part_id', '=', partId)
+      .where('retired_at', 'is', null)
+      .where('id', '>', target.id)
       .returningAll()
-      .executeTakeFirstOrThrow();
-    return { retired: toRecord(retired), current: toRecord(rows[1]!) };
+      .execute();
+    const records = retired.map(toRecord).sort((a, b) => Number(b.id) - Number(a.id));
+    return { retired: records[0]!, retiredAll: records, current: toRecord(target) };
   });
 }
 

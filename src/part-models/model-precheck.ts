@@ -3,9 +3,9 @@
  * Dart, glTF-Transform, meshoptimizer, sharp): the GLB container's lengths, the JSON's nesting,
  * counts of nodes, meshes, materials, accessors and images, the node graph's shape (a tree:
  * no cycles, no node with two parents, bounded depth), the bytes accessors and buffer views claim
- * against those that came, what compressed data would decode to, and each image's dimensions
- * read from its header. Each is cheap (no decoding, no recursion) and each stops a file that
- * would make a parser recurse, loop or allocate without bound: a chain of 20,000 nested nodes
+ * against those that came, what compressed data would decode to (Draco primitives' accessors have
+ * no buffer view: bounded like any implicit data), and each image's dimensions read from its
+ * header (a KTX2's level index too). Each is cheap (no decoding, no recursion) and each stops a file that would make a parser recurse, loop or allocate without bound: a chain of 20,000 nested nodes
  * overflowed the validator's stack; a 1 KiB PNG can declare 10^10 pixels.
  *
  * Everything not checked here is left to the validator, which gives the precise glTF words.
@@ -203,6 +203,16 @@ function checkSizes(name: string, json: Json, input: ModelInput, bin: Uint8Array
     // EXT_meshopt_compression: the view's own byteLength is what decoding allocates
     if (length !== null && isObject(v.extensions) && Object.keys(v.extensions).some((k) => k.endsWith('_meshopt_compression'))) decoded += length;
   });
+  // KHR_draco_mesh_compression: accessors without a bufferView (counted below as decoded); its own view must exist
+  list(json, 'meshes').forEach((m, mi) => {
+    if (!isObject(m)) return;
+    list(m, 'primitives').forEach((p, pi) => {
+      const draco = isObject(p) && isObject(p.extensions) ? p.extensions.KHR_draco_mesh_compression : undefined;
+      if (!isObject(draco)) return;
+      const v = count(draco.bufferView);
+      if (v === null || v >= views.length) refuse(name, `mesh ${mi} primitive ${pi}: its Draco data names buffer view ${JSON.stringify(draco.bufferView)}, which is not there: the file is damaged: export it again`, `/meshes/${mi}/primitives/${pi}/extensions/KHR_draco_mesh_compression/bufferView`);
+    });
+  });
   list(json, 'accessors').forEach((a, i) => {
     if (!isObject(a)) return;
     const n = count(a.count);
@@ -259,6 +269,28 @@ export function imageHeaderSize(b: Uint8Array): { width: number; height: number 
   return null;
 }
 
+/**
+ * What is wrong with a KTX2 container, from its header and level index alone, or null: a 3D or
+ * odd-faced texture is no material's image, and a level past the end of the file is a truncated
+ * one (the transcoder would read out of bounds).
+ */
+export function ktx2Problem(b: Uint8Array): string | null {
+  if (!(b.byteLength >= 12 && b[0] === 0xab && b[1] === 0x4b && b[2] === 0x54 && b[3] === 0x58)) return null;
+  if (b.byteLength < 80) return 'is shorter than its header: the file is truncated: encode the texture again';
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const depth = view.getUint32(28, true);
+  const faces = view.getUint32(36, true);
+  const levels = Math.max(1, view.getUint32(40, true));
+  if (depth > 1 || (faces !== 1 && faces !== 6)) return `is a ${depth > 1 ? '3D' : `${faces}-faced`} texture, not a 2D image: use a 2D KTX2, PNG, JPEG or WebP`;
+  if (80 + levels * 24 > b.byteLength) return `declares ${levels} levels, past the end of the file: the file is truncated: encode the texture again`;
+  for (let l = 0; l < levels; l++) {
+    const offset = Number(view.getBigUint64(80 + l * 24, true));
+    const length = Number(view.getBigUint64(88 + l * 24, true));
+    if (offset + length > b.byteLength) return `level ${l} (bytes ${offset}..${offset + length}) reaches past the end of the file (${b.byteLength} bytes): the file is truncated: encode the texture again`;
+  }
+  return null;
+}
+
 /** The bytes of image `i` where they can be found without decoding anything, else null. */
 function imageBytes(img: Json, json: Json, input: ModelInput, bin: Uint8Array | null): Uint8Array | null {
   if (typeof img.uri === 'string') {
@@ -284,6 +316,8 @@ function checkImages(name: string, json: Json, input: ModelInput, bin: Uint8Arra
     const size = bytes ? imageHeaderSize(bytes) : null;
     if (!size) return; // decoded later, or refused there as undecodable
     if (size.width === 0 || size.height === 0) refuse(name, `image ${i} declares ${size.width}x${size.height} px: the image is damaged`, `/images/${i}`);
+    const ktx2 = bytes ? ktx2Problem(bytes) : null;
+    if (ktx2) refuse(name, `image ${i} (KTX2) ${ktx2}`, `/images/${i}`);
     if (Math.max(size.width, size.height) > refuseAbove) {
       const label = typeof img.name === 'string' && img.name ? img.name : typeof img.uri === 'string' && !/^data:/i.test(img.uri) ? img.uri : `image ${i}`;
       refuse(

@@ -8,17 +8,18 @@
  * (EXT_meshopt_compression, KHR_mesh_quantization, EXT_texture_webp), content-addressed by its
  * sha256 and the same bytes for the same input.
  *
- * Sizes: the scene's bounding box (metres, the authoring frame of src/model/part-models.ts) is
- * checked against the part's catalog size; off by more than a factor of 2 on any axis is refused
- * (a model in centimetres, inches or on its side) unless `fit` scales it uniformly into the box.
+ * Sizes: the scene is first turned and scaled into the authoring frame of src/model/part-models.ts
+ * (model-orientation.ts: the rotation and units that bring its bounding box within a factor of 2
+ * of the part's catalog size on every axis); a model nothing brings there is refused unless
+ * `fit` (right proportions, wrong size) or `force`.
  *
- * Triangle budget: over `modelMaxTriangles` the model is simplified (error bound loosened in
- * steps); if it is still over after the last step it is refused, never stored over budget.
+ * Triangle budget: over `modelMaxTriangles` the model is simplified (model-simplify.ts: error
+ * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
  */
 import { createHash } from 'node:crypto';
 import { getBounds, type Document, type Transform } from '@gltf-transform/core';
-import { dedup, join, meshopt, prune, simplify, textureCompress, unpartition, weld } from '@gltf-transform/functions';
-import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
+import { dedup, join, meshopt, prune, textureCompress, unpartition, weld } from '@gltf-transform/functions';
+import { MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
 import type { Category, SpecsByCategory } from '../model/part.js';
@@ -27,7 +28,10 @@ import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
 import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
 import type { ModelLimits } from './model-limits.js';
+import { simplificationWarning, simplifyToBudget, type Simplification } from './model-simplify.js';
 import { validateModel } from './validate-model.js';
+import { groupWarnings } from './model-warnings.js';
+import { orientModel, SIZE_TOLERANCE, type Orientation, type OrientationOverrides } from './model-orientation.js';
 
 /** [x, y, z] */
 export type Vec3 = [number, number, number];
@@ -47,10 +51,14 @@ export interface PreparedModel {
   sizeMm: Vec3;
   /** the box the part is expected to fill, mm (expectedModelSizeMm) */
   expectedMm: Vec3;
-  /** the uniform scale applied (1 unless fitted) */
+  /** the uniform scale applied: the file's units to metres, times fit's (1: metres, to size) */
   scale: number;
+  /** the rotation and units found (or given) and applied before anything else (model-orientation.ts) */
+  orientation: Orientation;
   /** names of the nodes starting with `anchor_` (CASE_ANCHORS) */
   anchors: string[];
+  /** what simplification to the triangle budget did (model-simplify.ts), null when under it */
+  simplification: Simplification | null;
   warnings: string[];
 }
 
@@ -63,17 +71,16 @@ export interface ModelPart {
 
 export interface PrepareOptions {
   limits: ModelLimits;
-  /** scale the model uniformly into the expected box instead of refusing a wrong size */
+  /** scale a model whose proportions fit (only its size is off) uniformly into the expected box */
   fit?: boolean;
+  /** store a model whose proportions are not the part's anyway, with a warning */
+  force?: boolean;
+  /** what the file's up and front axes and units are, instead of detecting them (model-orientation.ts) */
+  orientation?: OrientationOverrides;
 }
 
-/** A measured axis may be this many times larger or smaller than expected. */
-export const SIZE_TOLERANCE = 2;
+export { SIZE_TOLERANCE };
 
-/** Simplification steps: the error bound (a fraction of the mesh's size) loosened until under budget. */
-const SIMPLIFY_ERRORS = [0.001, 0.01, 0.05];
-
-const AXES = ['x', 'y', 'z'] as const;
 
 /** The prefix of every CASE_ANCHORS name: such nodes are anchors, kept and reported. */
 export const ANCHOR_PREFIX = 'anchor_';
@@ -89,52 +96,6 @@ function boundsMm(doc: Document): Vec3 | null {
 function round(n: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
-}
-
-function formatMm(v: Vec3): string {
-  return `${v.map((n) => round(n)).join(' x ')} mm`;
-}
-
-/** Scales the whole scene about the origin: each root node's translation and scale. */
-function scaleScene(doc: Document, s: number): void {
-  for (const scene of doc.getRoot().listScenes()) {
-    for (const node of scene.listChildren()) {
-      const t = node.getTranslation();
-      const k = node.getScale();
-      node.setTranslation([t[0] * s, t[1] * s, t[2] * s]);
-      node.setScale([k[0] * s, k[1] * s, k[2] * s]);
-    }
-  }
-}
-
-/**
- * Checks (and with `fit`, fixes) the model's size against the part's; returns the scale applied.
- * Throws ModelRejectedError with the measured and expected size per axis.
- */
-function checkSize(doc: Document, name: string, part: ModelPart, expected: Vec3, fit: boolean, warnings: string[]): number {
-  const measured = boundsMm(doc);
-  if (!measured) throw new ModelRejectedError(`${name}: the scene has no geometry to measure: the model is empty`);
-  const off = AXES.filter((_, i) => !(measured[i] >= expected[i] / SIZE_TOLERANCE && measured[i] <= expected[i] * SIZE_TOLERANCE));
-  if (!off.length) return 1;
-  if (!fit) {
-    throw new ModelRejectedError(
-      `${name}: measures ${formatMm(measured)} (x, y, z) but ${part.category} ${part.id} is about ${formatMm(expected)}: ` +
-        `off by more than ${SIZE_TOLERANCE}x on ${off.join(', ')}. Models are in metres, +Y up, front +Z (README "Part models"); fix the export, or use --fit to scale it`,
-      AXES.map((a, i) => ({ message: `${a}: measured ${round(measured[i])} mm, expected ${round(expected[i])} mm`, axis: a, measuredMm: measured[i], expectedMm: expected[i] })),
-    );
-  }
-  // the largest uniform scale that keeps every axis inside the expected box
-  const ratios = AXES.map((_, i) => (measured[i] > 0 ? expected[i] / measured[i] : Infinity));
-  const scale = Math.min(...ratios);
-  if (!Number.isFinite(scale) || scale <= 0) throw new ModelRejectedError(`${name}: the scene has no extent to fit: the model is empty`);
-  scaleScene(doc, scale);
-  warnings.push(`scaled by ${round(scale, 4)} to fit ${formatMm(expected)} (it measured ${formatMm(measured)})`);
-  const after = measured.map((m) => m * scale) as Vec3;
-  const stillOff = AXES.filter((_, i) => after[i] < expected[i] / SIZE_TOLERANCE);
-  if (stillOff.length) {
-    warnings.push(`after fitting, ${stillOff.join(', ')} is under half the expected size (${formatMm(after)} vs ${formatMm(expected)}): check the model's axes (+Y up, front +Z)`);
-  }
-  return scale;
 }
 
 /**
@@ -153,27 +114,6 @@ const dropEmptiedNodes = (): Transform => (doc: Document) => {
   }
 };
 
-/** Simplifies down to the budget, loosening the error bound in steps; returns the triangles left. */
-async function simplifyToBudget(doc: Document, name: string, budget: number, warnings: string[]): Promise<number> {
-  let triangles = countTriangles(doc);
-  const before = triangles;
-  for (const error of SIMPLIFY_ERRORS) {
-    if (triangles <= budget) break;
-    // aim a little under the budget: the simplifier stops near, not exactly at, the target
-    const ratio = Math.min(1, (budget * 0.95) / triangles);
-    await doc.transform(simplify({ simplifier: MeshoptSimplifier, ratio, error }));
-    triangles = countTriangles(doc);
-  }
-  if (triangles > budget) {
-    throw new ModelRejectedError(
-      `${name}: ${before} triangles, and still ${triangles} after simplification, over the budget of ${budget} per part: ` +
-        `decimate it in the authoring tool (or raise RENDER_FARM_MODEL_MAX_TRIANGLES)`,
-    );
-  }
-  if (triangles < before) warnings.push(`simplified from ${before} to ${triangles} triangles (budget ${budget})`);
-  return triangles;
-}
-
 /**
  * Validates `input` (validate-model.ts) and prepares it for `part`. Throws ModelRejectedError
  * for a category that takes no model, an invalid or empty model, a wrong size (without `fit`)
@@ -189,14 +129,16 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const report = await validateModel(input, limits);
   const warnings = [...report.warningMessages];
   const logger = new CollectingLogger();
-  const doc = await readModelDocument(input, logger);
+  // the decoded (Draco, KTX2, ...) or repaired file where validation made one
+  const doc = await readModelDocument(report.input, logger);
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
   if (originalTriangles === 0) throw new ModelRejectedError(`${input.name}: the scene draws no triangles: export the meshes (not only empties, lines or points)`);
 
   const expected = expectedModelSizeMm(category, normalizeSpecs(category, { id: part.id, specs: part.specs as SpecsByCategory[typeof category] }, []));
-  const scale = checkSize(doc, input.name, part, expected, opts.fit === true, warnings);
+  const orientation = orientModel(doc, input.name, { id: part.id, category }, expected, { overrides: opts.orientation, fit: opts.fit === true, force: opts.force === true }, warnings);
+  const scale = orientation.scale;
 
   const anchorNames = (d: Document) => d.getRoot().listNodes().map((n) => n.getName()).filter((n) => n.startsWith(ANCHOR_PREFIX));
   const anchorsBefore = anchorNames(doc);
@@ -214,7 +156,9 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     prune({ keepLeaves: true, keepExtras: true }),
   );
 
-  const triangles = originalTriangles > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles, warnings) : countTriangles(doc);
+  const simplification = countTriangles(doc) > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles) : null;
+  if (simplification) warnings.push(simplificationWarning(simplification, limits.modelMaxTriangles));
+  const triangles = countTriangles(doc);
 
   const textures = doc.getRoot().listTextures().length;
   if (textures) {
@@ -244,7 +188,10 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     sizeMm,
     expectedMm: expected,
     scale,
+    orientation,
     anchors,
-    warnings,
+    simplification,
+    // one line per kind of warning, counted (model-warnings.ts)
+    warnings: groupWarnings(warnings),
   };
 }

@@ -5,19 +5,20 @@
  * limits an operator sets: bytes, nodes, texture sizes; triangles are counted and reported here
  * and budgeted in prepare-model.ts (which simplifies down to the budget).
  *
- * EXT_meshopt_compression: the validator cannot read compressed buffer views (it reports the
- * extension as unsupported and skips the data). An input that uses it (an artist's gltfpack
- * output, or a prepared model checked again) is decoded by glTF-Transform first and the decoded
- * file is validated, so its accessors are checked all the same; a stream that does not decode is
- * refused with the decoder's message.
+ * Compression and legacy materials (meshopt, Draco, KTX2/Basis, spec-gloss): the validator
+ * cannot read compressed data (it skips it). An input that uses them is decoded first
+ * (model-decode.ts) and the decoded file is validated, so its accessors are checked all the same.
+ * Errors three.js draws through are repaired by a named list of codes (model-repairs.ts) and the
+ * repaired file validated again. `input` in the report is the file to prepare.
  */
 import { createRequire } from 'node:module';
-import type { GLTF } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { MAX_MODEL_PROBLEMS, ModelRejectedError, ModelTooLargeError } from './model-errors.js';
-import { modelJson, type ModelInput } from './model-input.js';
-import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
+import { decodeModel, MESHOPT_EXTENSIONS } from './model-decode.js';
+import type { ModelInput } from './model-input.js';
+import { CollectingLogger, countTriangles, readModelDocument } from './model-io.js';
 import { precheckModel } from './model-precheck.js';
+import { repairable, repairModel } from './model-repairs.js';
 import { TEXTURE_REFUSE_FACTOR, type ModelLimits } from './model-limits.js';
 
 /** One message of the validator's report. */
@@ -72,6 +73,10 @@ export interface ValidationReport {
   generator: string | null;
   /** EXT_meshopt_compression was decoded before validating */
   meshoptDecoded: boolean;
+  /** the extensions decoded before validating (model-decode.ts) */
+  decoded: string[];
+  /** the file to prepare: the decoded or repaired one where one was made, else the input */
+  input: ModelInput;
   triangles: number;
   vertices: number;
   nodes: number;
@@ -81,22 +86,6 @@ export interface ValidationReport {
   oversizeTextures: number;
 }
 
-
-const MESHOPT_EXTENSIONS = ['EXT_meshopt_compression', 'KHR_meshopt_compression'];
-
-function usesMeshopt(json: GLTF.IGLTF | null): boolean {
-  const used: unknown = json?.extensionsUsed;
-  return Array.isArray(used) && used.some((e) => MESHOPT_EXTENSIONS.includes(String(e)));
-}
-
-/** The input re-written without meshopt compression (decoded by glTF-Transform). */
-async function decodeMeshopt(input: ModelInput): Promise<Uint8Array> {
-  const doc = await readModelDocument(input);
-  for (const ext of doc.getRoot().listExtensionsUsed()) {
-    if (MESHOPT_EXTENSIONS.includes(ext.extensionName)) ext.dispose();
-  }
-  return (await modelIO()).writeBinary(doc);
-}
 
 function formatMessage(m: ValidatorMessage): string {
   return m.pointer ? `${m.message} (${m.pointer})` : m.offset !== undefined ? `${m.message} (byte ${m.offset})` : m.message;
@@ -146,11 +135,20 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
 
   // before any parser: limits that stop a file making the parsers recurse or allocate without bound
   precheckModel(input, limits);
-  const meshoptDecoded = usesMeshopt(modelJson(input.kind, input.bytes));
-  const bytes = meshoptDecoded ? await decodeMeshopt(input) : input.bytes;
-  const report = await runValidator(input, bytes, meshoptDecoded ? 'glb' : input.kind);
+  const decoded = await decodeModel(input);
+  let subject = decoded?.input ?? input;
+  let report = await runValidator(subject, subject.bytes, subject.kind);
+  let errors = report.issues.messages.filter((m) => m.severity === 0);
+  const repairs: string[] = [];
+  // only when every error is one three.js draws through (model-repairs.ts); else refused below
+  if (report.issues.numErrors > 0 && report.issues.numErrors === errors.length && repairable(errors)) {
+    const repaired = await repairModel(subject, errors);
+    repairs.push(...repaired.warnings);
+    subject = repaired.input;
+    report = await runValidator(subject, subject.bytes, subject.kind);
+    errors = report.issues.messages.filter((m) => m.severity === 0);
+  }
   const { issues } = report;
-  const errors = issues.messages.filter((m) => m.severity === 0);
   if (issues.numErrors > 0) {
     const first = errors[0];
     throw new ModelRejectedError(
@@ -160,7 +158,7 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
   }
 
   const logger = new CollectingLogger();
-  const doc = await readModelDocument(meshoptDecoded ? { ...input, kind: 'glb', bytes, resources: {} } : input, logger);
+  const doc = await readModelDocument(subject, logger);
   const root = doc.getRoot();
   const nodes = root.listNodes().length;
   if (nodes > limits.modelMaxNodes) {
@@ -176,7 +174,7 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
     const image = texture.getImage();
     const meta = image ? await sharp(image).metadata().catch(() => null) : null;
     if (!meta?.width || !meta.height) {
-      throw new ModelRejectedError(`${input.name}: image "${name}" (/images/${i}) cannot be decoded: use PNG, JPEG or WebP textures`);
+      throw new ModelRejectedError(`${input.name}: image "${name}" (/images/${i}) cannot be decoded: use PNG, JPEG, WebP or KTX2/Basis textures`);
     }
     if (Math.max(meta.width, meta.height) > refuseAbove) {
       throw new ModelRejectedError(
@@ -192,9 +190,11 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
     warnings: issues.numWarnings,
     infos: issues.numInfos,
     hints: issues.numHints,
-    warningMessages: [...warningMessages, ...logger.warnings.slice(0, MAX_MODEL_PROBLEMS)],
+    warningMessages: [...repairs, ...(decoded?.warnings ?? []), ...warningMessages, ...logger.warnings.slice(0, MAX_MODEL_PROBLEMS)],
     generator: report.info?.generator ?? null,
-    meshoptDecoded,
+    meshoptDecoded: decoded?.decoded.some((e) => MESHOPT_EXTENSIONS.includes(e)) ?? false,
+    decoded: decoded?.decoded ?? [],
+    input: subject,
     triangles: countTriangles(doc),
     vertices: report.info?.totalVertexCount ?? 0,
     nodes,

@@ -12,7 +12,7 @@ import type { GlInfo } from '../model/stage-contract.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { afterGpuRender, cpuOrder, launchOrder, MAX_GPU_CRASHES } from './gpu-fallback.js';
-import { findGpu, GpuNotFoundError, isSoftwareRenderer, shortRenderer, type GpuProbe } from './gpu-probe.js';
+import { findGpu, GpuNotFoundError, isSoftwareRenderer, shortRenderer, VENDOR_DRIVER_FIX, type GpuProbe } from './gpu-probe.js';
 import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
 import { callStage, injectPageSource, waitForStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
@@ -203,7 +203,7 @@ export class BrowserPool {
           const hardware = !isSoftwareRenderer(live.gl.renderer);
           if (backend === 'gpu' && !hardware) {
             await shutdown(live, { keepServer: true });
-            throw new Error(`Vulkan gave a software renderer (${live.gl.renderer})`);
+            throw new Error(`Vulkan gave a software renderer (${live.gl.renderer}): ${VENDOR_DRIVER_FIX}`);
           }
           live.gpu = hardware
             ? { found: true, detail: `${backend}: ${probe?.found ? probe.driver + ', ' : ''}${live.gl.renderer}` }

@@ -84,9 +84,20 @@ export function gpuLibraryPath(dirs: (string | null)[], existing: string | undef
   return [...new Set(all.filter(Boolean))].join(':');
 }
 
+/**
+ * What to do when a vendor Vulkan driver is installed but ANGLE still ends up on SwiftShader: the
+ * driver could not start. Seen on an H200 host (2026-11-27): the NVIDIA ICD gave no vkCreateInstance
+ * with libGLdispatch alone on the library path; with the GL vendor-neutral dispatch libraries
+ * installed (these Debian/Ubuntu packages) it drew on the GPU.
+ */
+export const VENDOR_DRIVER_FIX =
+  'the vendor Vulkan driver did not start: install the GL dispatch libraries it loads (apt-get install -y libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0), then run render-farm doctor';
+
 /** The decision from the facts: a usable GPU with the environment Chromium needs, or why not and what to do. */
 export function decideGpu(f: GpuFacts): GpuProbe {
-  const vendor = f.icds.filter((i) => !isSoftwareIcd(i));
+  // one manifest per driver library: the container toolkit and the distribution may both ship
+  // NVIDIA's (seen on an H200 host, 2026-11-27), and the loader would load the driver twice
+  const vendor = f.icds.filter((i, k, all) => !isSoftwareIcd(i) && all.findIndex((j) => j.library === i.library) === k);
   const names = (list: GpuFacts['icds']) => list.map((i) => path.basename(i.manifest)).join(', ');
   if (vendor.length === 0) {
     return {

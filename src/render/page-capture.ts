@@ -48,6 +48,8 @@ export interface PageH264 {
   bitrate: number;
   /** frames per segment (VIDEO_SEGMENT_FRAMES): each is encoded by a fresh VideoEncoder */
   segmentFrames: number;
+  /** hand the canvas itself to the encoder (VideoFrame(canvas)) instead of our readPixels buffer */
+  fromCanvas?: boolean;
 }
 
 /** Parameters of one capture run in the page. */
@@ -338,7 +340,7 @@ export const PAGE_CAPTURE_SOURCE = `
       sheet = { width: canvas.width * req.frames.columns, row: null, columns: req.frames.columns };
     }
     // the video's frames, read into CPU memory by us (see readTopDown), cropped to the even size
-    const pixels = video ? new Uint8Array(canvas.width * canvas.height * 4) : null;
+    const pixels = video && !req.h264.fromCanvas ? new Uint8Array(canvas.width * canvas.height * 4) : null;
     // nobody looks at the page: a displayed canvas is composited after every frame, which with
     // preserveDrawingBuffer copies the whole drawing buffer; measured 13 ms CPU a 1080p frame
     // (llvmpipe), ~0 with display:none. Reads (readPixels, toBlob, VideoFrame) are unaffected.
@@ -351,7 +353,12 @@ export const PAGE_CAPTURE_SOURCE = `
         stage.renderFrame(index);
         // synchronous reads first, while the drawing buffer is certainly intact
         let vf = null;
-        if (video) {
+        if (video && req.h264.fromCanvas) {
+          vf = new VideoFrame(canvas, {
+            timestamp: video.timestamp(index), duration: video.tick, alpha: 'discard',
+            visibleRect: { x: 0, y: 0, width: req.h264.width, height: req.h264.height },
+          });
+        } else if (video) {
           readTopDown(gl, pixels, 0, canvas.width);
           vf = new VideoFrame(pixels, {
             format: 'RGBX', codedWidth: canvas.width, codedHeight: canvas.height,

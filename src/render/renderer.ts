@@ -49,6 +49,16 @@ export interface RenderProgress {
   fps: number;
 }
 
+/**
+ * How frames reach the video encoder on each GL backend, whichever measured faster there. On the
+ * CPU backends our readPixels into a buffer (page-capture.ts: 720p fast 87 CPU ms a frame against
+ * 145 for VideoFrame(canvas), llvmpipe). On a GPU the canvas itself: the GPU process converts it
+ * (an H200, 2026-11-27, bench/device kit: 720p cinematic 8.9 -> 6.4 ms a frame, 1080p 17.9 -> 12.9).
+ */
+export function videoFramesFor(backend: GlBackendName): 'pixels' | 'canvas' {
+  return backend === 'gpu' ? 'canvas' : 'pixels';
+}
+
 export interface RenderRequest {
   pool: BrowserPool;
   ffmpegPath: string;
@@ -62,6 +72,11 @@ export interface RenderRequest {
   transparent?: boolean;
   /** 'x264' skips WebCodecs (tests, comparisons); 'auto' (default) uses it where the browser can. */
   videoEncoder?: 'auto' | 'x264';
+  /**
+   * How a frame reaches WebCodecs; default per backend (videoFramesFor). 'pixels' reads it into a
+   * buffer first (readPixels), 'canvas' hands the canvas itself over (VideoFrame(canvas)).
+   */
+  videoFrames?: 'pixels' | 'canvas';
   /** Tests only: render just the first N frames of the full turn (angles stay i*360/frames). */
   frameLimit?: number;
   /** part models for this render (model-source.ts withOverrides), in front of the engine's source */
@@ -248,7 +263,7 @@ async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scra
   if (plan.videoSink && req.videoEncoder !== 'x264') {
     const cfg = { ...videoSize, fps: o.fps, bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps), segmentFrames: videoSegmentFrames(o) };
     const codec = await pageH264(session, cfg);
-    if (codec) h264 = { ...cfg, codec };
+    if (codec) h264 = { ...cfg, codec, ...((req.videoFrames ?? videoFramesFor(session.backend)) === 'canvas' ? { fromCanvas: true } : {}) };
   }
   const heroFrame = plan.still && plan.indices.includes(info.heroFrame) ? info.heroFrame : null;
 

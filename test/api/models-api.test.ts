@@ -12,8 +12,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import type { Part } from '../../src/model/part.js';
+import { modelInputFromBytes } from '../../src/part-models/model-input.js';
+import { modelIO } from '../../src/part-models/model-io.js';
+import { modelLimitsFrom } from '../../src/part-models/model-limits.js';
+import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { isErrorBody, mintSession, useTestApi } from '../helpers/api.js';
-import { distinctiveGpu, gltfWithExternalBuffer, notGltf, rgbFan } from '../helpers/gltf-fixtures.js';
+import { dracoGlb, ktx2Glb, specGlossGlb } from '../helpers/artist-models.js';
+import { distinctiveGpu, gltfWithExternalBuffer, notGltf, rgbFan, texturedGpu } from '../helpers/gltf-fixtures.js';
 
 const MAX_BYTES = 256 * 1024;
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -21,6 +26,8 @@ const gpu = DEMO_PARTS.find((p) => p.id === glass.parts.GPU![0]) as Part<'GPU'>;
 const otherGpu = DEMO_PARTS.find((p) => p.category === 'GPU' && p.id !== gpu.id) as Part<'GPU'>;
 const fan = DEMO_PARTS.find((p) => p.category === 'CaseFan') as Part<'CaseFan'>;
 const cpu = DEMO_PARTS.find((p) => p.category === 'CPU')!;
+// GPUs no other test here gives a model
+const [dracoGpu, ktxGpu, sgGpu] = DEMO_PARTS.filter((p) => p.category === 'GPU' && p.id !== gpu.id && p.id !== otherGpu.id).slice(-3) as Part<'GPU'>[];
 
 /** A .gltf whose buffer is a data: URI: the self-contained JSON form PUT takes as model/gltf+json. */
 async function selfContainedGltf(doc: ReturnType<typeof rgbFan>['doc']): Promise<string> {
@@ -316,11 +323,49 @@ describe('models API', () => {
       expect(gltf.json).toMatchObject({ part_id: fan.id, original_name: `${fan.id}.gltf` });
       expect((await put(fan.id, '{}', { type: 'model/gltf+json', query: '?name=fan.glb' })).status).toBe(400);
 
-      const big = await distinctiveGpu(otherGpu.specs.lengthMm * 10, otherGpu.specs.slotWidth * 10).glb();
+      // 10x on every axis: the card's proportions, in no known unit (a card 10x longer only is not a card: refused whatever fit says)
+      const tenfold = distinctiveGpu(otherGpu.specs.lengthMm, otherGpu.specs.slotWidth);
+      tenfold.root.setScale([10, 10, 10]);
+      const big = await tenfold.glb();
       const fitted = await put(otherGpu.id, big, { query: '?fit=true' });
       expect(fitted.status).toBe(201);
       expect(fitted.json.scale).toBeLessThan(0.5);
       expect(fitted.json.warnings.join('\n')).toMatch(/scaled by/);
+    });
+  });
+  describe("files artists export (Draco, KTX2/Basis, spec-gloss)", () => {
+    it('PUT takes each: 201, the stored GLB carries none of them, the same sha256 as preparation in-process', async () => {
+      const files: Array<[Part<'GPU'>, string, Uint8Array]> = [
+        [dracoGpu!, 'draco.glb', await dracoGlb(distinctiveGpu(dracoGpu!.specs.lengthMm, dracoGpu!.specs.slotWidth))],
+        [ktxGpu!, 'ktx2.glb', await ktx2Glb(await texturedGpu(64, ktxGpu!.specs.lengthMm, ktxGpu!.specs.slotWidth))],
+        [sgGpu!, 'specgloss.glb', await specGlossGlb(distinctiveGpu(sgGpu!.specs.lengthMm, sgGpu!.specs.slotWidth))],
+      ];
+      for (const [part, name, bytes] of files) {
+        const r = await put(part.id, bytes, { query: `?name=${name}` });
+        expect(r.status, `${name}: ${JSON.stringify(r.json)}`).toBe(201);
+        const stored = new Uint8Array(await (await fetch(r.json.url)).arrayBuffer());
+        const used = (await (await modelIO()).readBinary(stored)).getRoot().listExtensionsUsed().map((e) => e.extensionName);
+        expect(used, name).not.toEqual(expect.arrayContaining(['KHR_draco_mesh_compression']));
+        expect(used, name).not.toContain('KHR_texture_basisu');
+        expect(used, name).not.toContain('KHR_materials_pbrSpecularGlossiness');
+        const local = await prepareModel(modelInputFromBytes(name, bytes), { id: part.id, category: part.category, specs: part.specs }, { limits: modelLimitsFrom(api.t.cfg) });
+        expect(r.json.sha256, name).toBe(local.sha256);
+      }
+    });
+
+    it('damaged Draco data: 422 invalid_model naming the damage, no JavaScript error text, nothing stored', async () => {
+      const glb = await dracoGlb(distinctiveGpu(dracoGpu!.specs.lengthMm, dracoGpu!.specs.slotWidth));
+      const damaged = new Uint8Array(glb);
+      const binAt = 20 + new DataView(damaged.buffer).getUint32(12, true);
+      damaged.fill(0, binAt + 8 + 16);
+      const before = await rows();
+      const r = await put(dracoGpu!.id, damaged);
+      expect(r.status).toBe(422);
+      expect(isErrorBody(r.json)).toBe(true);
+      expect(r.json.error).toBe('invalid_model');
+      expect(r.json.message).toMatch(/export it again/);
+      expect(r.json.message).not.toMatch(/Cannot read properties|undefined|TypeError|RangeError/);
+      expect(await rows()).toBe(before);
     });
   });
 });

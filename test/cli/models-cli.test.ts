@@ -10,9 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/repository.js';
 import type { Part } from '../../src/model/part.js';
+import { modelInputFromBytes } from '../../src/part-models/model-input.js';
+import { modelLimitsFrom } from '../../src/part-models/model-limits.js';
+import { prepareModel } from '../../src/part-models/prepare-model.js';
+import { dracoGlb, ktx2Glb, meshoptGlb, specGlossGlb } from '../helpers/artist-models.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
-import { distinctiveGpu, gltfWithExternalBuffer, notGltf } from '../helpers/gltf-fixtures.js';
+import { distinctiveGpu, gltfWithExternalBuffer, notGltf, texturedGpu } from '../helpers/gltf-fixtures.js';
 import { hostileModels } from '../helpers/hostile-models.js';
 
 const gpu = DEMO_PARTS.find((p) => p.category === 'GPU') as Part<'GPU'>;
@@ -97,7 +101,11 @@ describe('models CLI', () => {
 
   it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {
     const huge = path.join(tmp, 'huge.glb');
-    await fs.writeFile(huge, await distinctiveGpu(gpu.specs.lengthMm * 10, gpu.specs.slotWidth * 10).glb());
+    // 10x on every axis: the card's proportions in no known unit, which --fit scales (issue 32: a card
+    // only longer and thicker is not a card, refused whatever --fit says)
+    const tenfold = distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth);
+    tenfold.root.setScale([10, 10, 10]);
+    await fs.writeFile(huge, await tenfold.glb());
     const external = path.join(tmp, 'part.gltf');
     await fs.writeFile(external, (await gltfWithExternalBuffer()).json);
     const cpu = DEMO_PARTS.find((p) => p.category === 'CPU')!;
@@ -121,4 +129,35 @@ describe('models CLI', () => {
     expect(JSON.parse(fitted.stdout).prepared.scale).toBeCloseTo(0.1, 1);
     expect((await cli('models', 'rm', gpu.id)).code).toBe(0);
   }, 90_000);
+  it('add and import take the files artists export (Draco, KTX2/Basis, spec-gloss, meshopt) with the compiled CLI: exit 0, the same sha256 as preparation in-process', async () => {
+    const gpus = DEMO_PARTS.filter((p) => p.category === 'GPU' && p.id !== gpu.id).slice(0, 4) as Part<'GPU'>[];
+    const make = [dracoGlb, async (f: ReturnType<typeof distinctiveGpu>) => ktx2Glb(f), specGlossGlb, meshoptGlb] as const;
+    const dir = path.join(tmp, 'artists');
+    await fs.mkdir(dir);
+    const files: Array<[Part<'GPU'>, Uint8Array]> = [];
+    for (const [i, part] of gpus.entries()) {
+      const sketch = i === 1 ? await texturedGpu(64, part.specs.lengthMm, part.specs.slotWidth) : distinctiveGpu(part.specs.lengthMm, part.specs.slotWidth);
+      const bytes = await make[i]!(sketch);
+      files.push([part, bytes]);
+      await fs.writeFile(path.join(dir, `${part.id}.glb`), bytes);
+    }
+    const expected = async ([part, bytes]: [Part<'GPU'>, Uint8Array]) =>
+      (await prepareModel(modelInputFromBytes(`${part.id}.glb`, bytes), { id: part.id, category: part.category, specs: part.specs }, { limits: modelLimitsFrom(t.cfg) })).sha256;
+
+    // the Draco one alone through add (the compiled child finds draco3dgltf's wasm)
+    const add = await cli('models', 'add', files[0]![0].id, path.join(dir, `${files[0]![0].id}.glb`), '--json');
+    expect(add.code, add.stderr).toBe(0);
+    expect(JSON.parse(add.stdout).model.sha256).toBe(await expected(files[0]!));
+
+    // all four through import (the compiled child finds three.js's Basis transcoder)
+    const imported = await cli('models', 'import', dir, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    const out = JSON.parse(imported.stdout);
+    expect(out).toMatchObject({ added: 4, failed: 0 });
+    for (const f of files) {
+      const item = out.items.find((i: { partId: string }) => i.partId === f[0].id);
+      expect(item.model.sha256, f[0].id).toBe(await expected(f));
+    }
+    for (const part of gpus) expect((await cli('models', 'rm', part.id)).code).toBe(0);
+  }, 180_000);
 });

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { h264Bitrate, h264Codecs } from '../../src/encode/h264-config.js';
 import { VIDEO_SEGMENT_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
-import type { RenderResult } from '../../src/render/renderer.js';
+import { videoFramesFor, type RenderResult } from '../../src/render/renderer.js';
 import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { diffFraction } from '../helpers/pixels.js';
@@ -100,6 +100,20 @@ describe('video paths', () => {
     const s = await probe(r.files[0]!.path);
     // an RGB frame converts to the range its colour space names: tv (limited), as players expect
     expect(s).toMatchObject({ pix_fmt: 'yuv420p', color_range: 'tv', color_space: 'bt709' });
+  });
+
+  it('hands the canvas itself to the encoder when asked (the GPU default): the same picture, limited range', async (ctx) => {
+    if (!webcodecs) ctx.skip();
+    const o = resolveRenderOptions({ format: 'video', width: 320, height: 240, profile: 'fast' });
+    const render = (videoFrames: 'pixels' | 'canvas') => engine.render({ build, options: o, outDir: path.join(dir(), videoFrames), outputs: { video: true }, frameLimit: 8, videoFrames });
+    const pixels = (await render('pixels')).files[0]!.path;
+    const canvas = (await render('canvas')).files[0]!.path;
+    expect(await probe(canvas)).toMatchObject({ pix_fmt: 'yuv420p', color_range: 'tv', width: 320, height: 240, nb_read_frames: '8' });
+    // upright and the same scene: an upside-down or shifted frame differs in most pixels
+    for (const n of [0, 7]) expect(await diffFraction(await videoFrame(canvas, n), await videoFrame(pixels, n), 16)).toBeLessThan(0.02);
+    expect(videoFramesFor('gpu')).toBe('canvas');
+    expect(videoFramesFor('egl')).toBe('pixels');
+    expect(videoFramesFor('swiftshader')).toBe('pixels');
   });
 
   it('crops an odd-sized frame to the even video size', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildChromiumArgs, glFlags } from '../../src/render/chromium-args.js';
 import { afterGpuRender, cpuOrder, launchOrder, MAX_GPU_CRASHES } from '../../src/render/gpu-fallback.js';
-import { decideGpu, gpuLibraryPath, isSoftwareIcd, isSoftwareRenderer, shortRenderer, vulkanDriverFiles, type GpuFacts } from '../../src/render/gpu-probe.js';
+import { decideGpu, gpuLibraryPath, isSoftwareIcd, isSoftwareRenderer, shortRenderer, VENDOR_DRIVER_FIX, vulkanDriverFiles, type GpuFacts } from '../../src/render/gpu-probe.js';
 
 const NV_ICD = { manifest: '/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json', library: 'libGLX_nvidia.so.0' };
 const LVP_ICD = { manifest: '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', library: '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' };
@@ -49,6 +49,18 @@ describe('decideGpu', () => {
       driver: 'nvidia_icd.json (libGLX_nvidia.so.0)',
       env: { VK_DRIVER_FILES: `${NV_ICD.manifest}:/opt/chromium/vk_swiftshader_icd.json`, LD_LIBRARY_PATH: '/opt/chromium:/opt/glvnd/lib:/opt/nss' },
     });
+  });
+
+  it('lists one manifest per driver library (the H200 host had NVIDIA\'s in two ICD dirs)', () => {
+    const twice = { manifest: '/usr/share/vulkan/icd.d/nvidia_icd.json', library: 'libGLX_nvidia.so.0' };
+    const p = decideGpu({ ...h100, icds: [NV_ICD, twice] });
+    expect(p).toMatchObject({ found: true, driver: 'nvidia_icd.json (libGLX_nvidia.so.0)' });
+    expect(p.found && p.env.VK_DRIVER_FILES).toBe(`${NV_ICD.manifest}:/opt/chromium/vk_swiftshader_icd.json`);
+  });
+
+  it('names the packages when the vendor driver is there but ANGLE still gets SwiftShader', () => {
+    // what made the H200's NVIDIA ICD start (2026-11-27): the glvnd libraries, not libGLdispatch alone
+    for (const pkg of ['libglvnd0', 'libglx0', 'libgl1', 'libegl1', 'libvulkan1']) expect(VENDOR_DRIVER_FIX).toContain(pkg);
   });
 
   it('says what is missing: only software ICDs, no device, no libvulkan, no glvnd for NVIDIA', () => {

@@ -13,7 +13,10 @@ import type { RenderEngine } from '../../src/render/engine.js';
 import { renderModelPreview } from '../../src/render/model-preview.js';
 import { withOverrides } from '../../src/render/model-source.js';
 import { testEngine } from '../helpers/engine.js';
+import { modelInputFromBytes } from '../../src/part-models/model-input.js';
+import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { caseWithAnchors, distinctiveGpu, rgbFan } from '../helpers/gltf-fixtures.js';
+import { exampleAuthoredAs, TURNS } from '../helpers/real-exports.js';
 import { diffFraction, rgb } from '../helpers/pixels.js';
 
 let engine: RenderEngine;
@@ -90,6 +93,28 @@ describe('part models on the stage', () => {
     let magenta = 0;
     for (let i = 0; i < px.data.length; i += 3) if (px.data[i]! > 120 && px.data[i + 2]! > 60 && px.data[i + 1]! < 60) magenta++;
     expect(magenta).toBeGreaterThan(100);
+  });
+
+  it('a GPU authored lying along X in millimetres, prepared with no flag, is drawn upright in its slot at its true size (issue 32)', async () => {
+    const limits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+    const exported = await prepareModel(modelInputFromBytes('gpu-mm.glb', await exampleAuthoredAs(gpu, TURNS.yPlus90, 'mm')), gpu, { limits });
+    expect(exported.orientation.summary).toBe('rotated: -90 deg about Y; units: mm -> m');
+    const authored = await prepareModel(modelInputFromBytes('gpu.glb', await exampleAuthoredAs(gpu, TURNS.none, 'm')), gpu, { limits });
+    const procedural = await still(base);
+    const e = withModels(base, { [gpu.id]: exported.glb });
+    const drawn = await still(e.build, e.models);
+    // in the GPU's region (as the first test finds it), and only there
+    const white = { ...base, parts: { ...base.parts, GPU: [{ ...gpu, specs: { ...gpu.specs, color: '#f4f4f4' } }] } } as StageBuild;
+    const region = await diffMask(procedural, await still(white));
+    const changed = await diffMask(procedural, drawn);
+    expect(changed.count).toBeGreaterThan(50);
+    const near = dilate(region.mask, region.width, region.height, 6);
+    let outside = 0;
+    for (let p = 0; p < near.length; p++) if (changed.mask[p] && !near[p]) outside++;
+    expect(outside / changed.count).toBeLessThan(0.03);
+    // the same picture as the model authored in the product's frame
+    const a = withModels(base, { [gpu.id]: authored.glb });
+    expect(await diffFraction(drawn, await still(a.build, a.models))).toBeLessThan(0.002);
   });
 
   it('the same frame with models twice is identical (cinematic)', async () => {

@@ -14,7 +14,9 @@
  *              (CASE_ANCHORS): the board group goes to `anchor_motherboard_tray`, the first GPU's
  *              slot to `anchor_gpu_slot`, the PSU to `anchor_psu_bay`, each fan to
  *              `anchor_fan_<panel>_<n>` of its slot. Cables and an AIO's radiator and tubes are not
- *              moved by anchors (yet).
+ *              moved by anchors (yet). Without anchors, the parts go inside the model's measured
+ *              interior (case-interior.ts: its box less a wall thickness, each part keeping its
+ *              distance to the nearest wall).
  *
  * Materials: RGB materials (isRgbMaterial) draw with the kit's RGB material (the build's saved
  * colour, bloom, the glow layer); glass (transmission, or blended with opacity < 1) with the kit's
@@ -28,6 +30,7 @@ import { CASE_ANCHORS, isRgbMaterial } from '../../../src/model/part-models.js';
 import { paintRainbow } from '../util/geometry.js';
 import type { MaterialKit } from '../util/materials.js';
 import type { CaseLayout } from './case-layout.js';
+import { caseWallMm, interiorAnchors } from './case-interior.js';
 
 /** Part ID -> its model's parsed template (metres), as glb-library.ts keeps them. */
 export type ModelTemplates = ReadonlyMap<string, THREE.Object3D>;
@@ -140,12 +143,15 @@ export function applyPartModels(group: THREE.Group, templates: ModelTemplates, k
   // the case first: its anchors move procedural groups that other models are then fitted to
   const pcCase = children.find((c) => c.userData.category === 'PCCase' && withModel(c));
   if (pcCase) {
-    const model = modelInstance(templates.get(pcCase.userData.partId as string)!, kit);
+    const template = templates.get(pcCase.userData.partId as string)!;
+    const model = modelInstance(template, kit);
     align(model, { x: ['center', 0], y: ['min', 0], z: ['center', 0] });
     const holder = holderFor(pcCase, model);
     swap(pcCase, holder);
     used.add(pcCase.userData.partId as string);
-    applyAnchors(group, model, layout, warnings);
+    const own = caseAnchors(model);
+    // without anchors of its own, the build goes inside the model's measured interior (case-interior.ts)
+    applyAnchors(group, own.size ? own : interiorAnchors(group, boxInParent(model), layout, caseWallMm(template), warnings), layout, warnings);
   }
   for (const child of children) {
     if (child === pcCase || !withModel(child)) continue;
@@ -235,9 +241,8 @@ function onBoard(c: THREE.Object3D): boolean {
   return cat === 'Motherboard' || cat === 'CPU' || cat === 'GPU' || cat === 'RAM' || (cat === 'CPUCooler' && c.userData.type === 'air');
 }
 
-/** Moves the procedural layout to a case model's anchors (see the file's comment). */
-function applyAnchors(group: THREE.Group, model: THREE.Object3D, layout: CaseLayout, warnings: string[]): void {
-  const anchors = caseAnchors(model);
+/** Moves the procedural layout to a case model's anchors, its own or its interior's (see the file's comment). */
+function applyAnchors(group: THREE.Group, anchors: ReadonlyMap<string, THREE.Vector3>, layout: CaseLayout, warnings: string[]): void {
   if (anchors.size === 0) return;
   const tray = anchors.get(CASE_ANCHORS.motherboardTray);
   if (tray) {

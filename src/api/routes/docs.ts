@@ -2,8 +2,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router } from 'express';
-import type { ApiContext } from '../context.js';
-import { buildOpenApi } from '../openapi.js';
+import { publicBase, type ApiContext } from '../context.js';
+import { buildOpenApi, withServer } from '../openapi.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,8 +19,8 @@ export function docsRoutes(ctx: ApiContext): Router {
   const r = Router();
   const doc = buildOpenApi(ctx.version, ctx.cfg);
   const uiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  r.get('/api-docs/openapi.json', (_req, res) => {
-    res.json(doc);
+  r.get('/api-docs/openapi.json', (req, res) => {
+    res.json(withServer(doc, publicBase(ctx, req)));
   });
   r.use('/api-docs/assets', express.static(uiDir, { maxAge: '1d', index: false }));
   r.get('/api-docs/init.js', (_req, res) => {

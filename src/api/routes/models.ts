@@ -17,7 +17,8 @@ import { modelArtifactKey } from '../../storage/artifact-key.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { badRequest, HttpError } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { modelListQuery, modelPutQuery, PART_ID } from '../schemas.js';
+import { modelListQuery, modelPutQuery, modelRollbackQuery, PART_ID } from '../schemas.js';
+import { parseOverrides } from '../../part-models/model-orientation.js';
 import { parseOr400 } from '../validate.js';
 
 /** Body types PUT takes: a GLB (octet-stream: what curl --data-binary and most clients send) or glTF JSON. */
@@ -25,7 +26,7 @@ export const GLB_TYPES = ['model/gltf-binary', 'application/octet-stream'];
 export const GLTF_TYPE = 'model/gltf+json';
 
 /** The stored model as the API shows it (schemas.ts partModelResponse). */
-async function modelView(ctx: ApiContext, base: string, m: ModelRecord, warnings?: string[]) {
+async function modelView(ctx: ApiContext, base: string, m: ModelRecord, warnings?: string[], placed?: string) {
   return {
     part_id: m.partId,
     sha256: m.sha256,
@@ -35,6 +36,13 @@ async function modelView(ctx: ApiContext, base: string, m: ModelRecord, warnings
     original_bytes: m.originalBytes ?? 0,
     original_name: m.originalName,
     scale: m.scale ?? 1,
+    rotation: m.rotation,
+    units: (m.units ?? null) as 'm' | 'cm' | 'mm' | 'in' | null,
+    up_axis: m.upAxis,
+    front_axis: m.frontAxis,
+    orientation_guessed: m.orientationGuessed,
+    ...(m.version !== undefined ? { version: m.version } : {}),
+    ...(placed !== undefined ? { placed } : {}),
     ...(warnings ? { warnings } : {}),
     created_by: m.createdBy,
     created_at: new Date(m.createdAt).toISOString(),
@@ -106,6 +114,7 @@ export function modelRoutes(ctx: ApiContext): Router {
   const putModel: RequestHandler = async (req, res) => {
     const partId = partIdOf(req);
     const q = parseOr400(modelPutQuery, req.query, 'query');
+    const orientation = parseOverrides({ up: q.up, front: q.front, units: q.units });
     const gltf = req.is(GLTF_TYPE) !== false;
     const ext = gltf ? '.gltf' : '.glb';
     // the name decides how a non-GLB body is read (model-input.ts), so it must agree with the type
@@ -117,9 +126,9 @@ export function modelRoutes(ctx: ApiContext): Router {
     // an upload is one file: a .gltf must carry its buffers and images as data: URIs
     const input = modelInputFromBytes(name, bytes, {}, limits.modelMaxBytes);
     const p = req.principal!;
-    const added = await addModel(ctx.db, ctx.store, partId, input, { limits, fit: q.fit, who: `api:${p.customerName}:${p.keyId ?? 'key'}` });
+    const added = await addModel(ctx.db, ctx.store, partId, input, { limits, fit: q.fit, force: q.force, orientation, who: `api:${p.customerName}:${p.keyId ?? 'key'}` });
     // the same bytes again change nothing: 200 with the model as it is, not a new version
-    res.status(added.unchanged ? 200 : 201).json(await modelView(ctx, base(req), added.model, added.prepared.warnings));
+    res.status(added.unchanged ? 200 : 201).json(await modelView(ctx, base(req), added.model, added.prepared.warnings, added.prepared.orientation.summary));
   };
   r.put('/models/:partId', admin, knownPart, ...modelBody(limits.modelMaxBytes), putModel);
 
@@ -153,7 +162,8 @@ export function modelRoutes(ctx: ApiContext): Router {
   });
 
   r.post('/models/:partId/rollback', admin, async (req, res) => {
-    const { current } = await rollbackModel(ctx.db, partIdOf(req));
+    const q = parseOr400(modelRollbackQuery, req.query, 'query');
+    const { current } = await rollbackModel(ctx.db, partIdOf(req), q.to);
     res.json(await modelView(ctx, base(req), current));
   });
   return r;
