@@ -117,15 +117,17 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
     if (job.task_identifier !== 'retention') runningJobs.add(job.id);
   });
   for (const ended of ['job:success', 'job:error'] as const) events.on(ended, ({ job }) => runningJobs.delete(job.id));
-  /** a graphile runner and the ids of its workers (they lock its jobs) */
+  /** a graphile runner and the id its jobs are locked by */
   const startRunner = async (): Promise<{ runner: Runner; ids: string[] }> => {
     const ids: string[] = [];
-    // listen before run(): the pool creates its workers before run() resolves
-    const onCreate = ({ worker }: { worker: { workerId: string } }) => {
-      ids.push(worker.workerId);
-      graphileIds.push(worker.workerId);
+    // the pool's id, not its workers': graphile-worker >= 0.17 sets locked_by to the WorkerPool's
+    // id, so only that id frees this runner's jobs (force_unlock_workers). Listen before run():
+    // the pool is created before run() resolves
+    const onCreate = ({ workerPool }: { workerPool: { id: string } }) => {
+      ids.push(workerPool.id);
+      graphileIds.push(workerPool.id);
     };
-    events.on('worker:create', onCreate);
+    events.on('pool:create', onCreate);
     const runner = await startQueueRunner({
       pool: db.pool,
       log: wlog,
@@ -140,7 +142,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       // storage retention every few minutes: graphile's cron queues one job per tick for the whole farm
       crontab: retentionCrontab(cfg),
       handlers,
-    }).finally(() => events.off('worker:create', onCreate));
+    }).finally(() => events.off('pool:create', onCreate));
     return { runner, ids };
   };
   let current = await startRunner();
