@@ -21,6 +21,7 @@ import { precheckModel } from '../../src/part-models/model-precheck.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { dracoGlb, editGlbJson, ktx2Glb, ktx2Texture, meshoptGlb, quantizedGlb, skinnedGlb, specGlossGlb } from '../helpers/artist-models.js';
 import { distinctiveGpu, texturedGpu } from '../helpers/gltf-fixtures.js';
+import { rejection } from '../helpers/model-rejection.js';
 
 const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
@@ -28,15 +29,6 @@ const card = () => distinctiveGpu(305, 3);
 
 /** JavaScript's own words, which must never reach an artist. */
 const JS_ERROR = /Cannot read properties|undefined|is not a function|TypeError|RangeError|ReferenceError/;
-
-async function rejection(p: Promise<unknown>): Promise<ModelRejectedError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelRejectedError);
-  return err as ModelRejectedError;
-}
 
 async function extensionsOf(glb: Uint8Array): Promise<string[]> {
   const doc = await (await modelIO()).readBinary(glb);

@@ -19,6 +19,7 @@ import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { groupWarnings } from '../../src/part-models/model-warnings.js';
 import { denseBox, distinctiveGpu, FixtureDoc } from '../helpers/gltf-fixtures.js';
 import { authoredAs, exampleAuthoredAs, TURNS } from '../helpers/real-exports.js';
+import { rejection } from '../helpers/model-rejection.js';
 
 const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots: expected 126 x 61 x 305 mm
@@ -27,15 +28,6 @@ const psu = demoPart('psu850');
 const board = demoPart('boardX670Atx');
 
 const input = (name: string, glb: Uint8Array) => modelInputFromBytes(name, glb);
-
-async function rejection(p: Promise<unknown>): Promise<ModelRejectedError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelRejectedError);
-  return err as ModelRejectedError;
-}
 
 /** Centre (mm) of the named node in the prepared model, in the product frame. */
 async function centreOf(glb: Uint8Array, name: string): Promise<number[]> {

@@ -19,6 +19,7 @@ import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { validateModel } from '../../src/part-models/validate-model.js';
 import { caseWithAnchors, denseBox, distinctiveGpu, FixtureDoc, gltfWithExternalBuffer, notGltf, rgbFan, texturedGpu } from '../helpers/gltf-fixtures.js';
+import { rejection } from '../helpers/model-rejection.js';
 
 const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
 
@@ -30,15 +31,6 @@ const cpu = demoPart('cpuR9');
 
 async function glbInput(name: string, f: FixtureDoc) {
   return modelInputFromBytes(name, await f.glb());
-}
-
-async function rejection(p: Promise<unknown>): Promise<ModelRejectedError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelRejectedError);
-  return err as ModelRejectedError;
 }
 
 describe('prepareModel', () => {
