@@ -163,7 +163,15 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const textures = doc.getRoot().listTextures().length;
   if (textures) {
     const max = limits.modelMaxTextureSize;
+    const before = doc.getRoot().listTextures().map((t) => t.getSize());
     await doc.transform(textureCompress({ encoder: sharp, targetFormat: 'webp', resize: [max, max] }));
+    // a cut texture looks softer in close-ups: say so, rather than let the artist wonder
+    doc.getRoot().listTextures().forEach((t, i) => {
+      const [from, to] = [before[i], t.getSize()];
+      if (from && to && (from[0] !== to[0] || from[1] !== to[1])) {
+        warnings.push(`texture ${i}: ${from[0]}x${from[1]} -> ${to[0]}x${to[1]} (over the texture limit of ${max} px, RENDER_FARM_MODEL_MAX_TEXTURE)`);
+      }
+    });
   }
   const sizeMm = boundsMm(doc) ?? expected;
   // a GLB holds one buffer: a .gltf may come with several
