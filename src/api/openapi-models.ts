@@ -67,7 +67,7 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           { name: 'up', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points up (default detected from its size and names)" },
           { name: 'front', in: 'query', required: false, schema: { type: 'string', enum: ['+x', '-x', '+y', '-y', '+z', '-z', 'x', 'y', 'z'] }, description: "the file's axis that points to the part's front (default detected)" },
           { name: 'units', in: 'query', required: false, schema: { type: 'string', enum: ['m', 'cm', 'mm', 'in', 'inch'] }, description: 'what one unit of the file is (default detected)' },
-          { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json, which needs a .gltf name)' },
+          { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json, which needs a .gltf name; not taken with application/zip, whose model keeps its name in the zip)' },
           h.envParam,
         ],
         requestBody: {
@@ -76,6 +76,7 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
             'model/gltf-binary': { schema: { type: 'string', format: 'binary' } },
             'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
             'model/gltf+json': { schema: { type: 'object', description: 'glTF 2.0 JSON with every buffer and image as a data: URI' } },
+            'application/zip': { schema: { type: 'string', format: 'binary', description: 'a zip holding one .gltf (or .glb) and the buffers and images it names, beside it' } },
           },
         },
         responses: {
@@ -84,10 +85,10 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
           ...h.errors(400, 401),
           ...forbidden,
           ...unknownPart,
-          413: err(`model_too_large: the body is over the model byte limit (${size}, RENDER_FARM_MODEL_MAX_BYTES)`),
-          415: err('unsupported_media_type: send model/gltf-binary, application/octet-stream or model/gltf+json'),
+          413: err(`model_too_large: the body is over the model byte limit (${size}, RENDER_FARM_MODEL_MAX_BYTES), or a zip whose files are over it uncompressed`),
+          415: err('unsupported_media_type: send model/gltf-binary, application/octet-stream, model/gltf+json or application/zip'),
           422: err(
-            'invalid_model: a structural limit (truncated or lying header, node cycles or depth, counts, declared sizes, image dimensions from its header), not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, a category that takes no model, or a preparation that crashed; ' +
+            'invalid_model: a structural limit (truncated or lying header, node cycles or depth, counts, declared sizes, image dimensions from its header), not valid glTF 2.0 (the validator\'s first errors), an external URI, a wrong size without ?fit=true, over the triangle budget after simplification, too many nodes, a texture far over the limit, a category that takes no model, a preparation that crashed, or a zip that cannot be taken (truncated, over 256 entries, encrypted, a method other than stored or deflate, an absolute, .. or symlink entry, sizes that do not match, no model or more than one); ' +
               'model_too_complex: the preparation (its own child process) ran past RENDER_FARM_MODEL_PREPARE_TIMEOUT or RENDER_FARM_MODEL_PREPARE_MEMORY_MB',
           ),
           ...h.errors(429, 500, 503),

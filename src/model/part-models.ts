@@ -69,12 +69,13 @@ export function expectedModelSizeMm<C extends ModelCategory>(category: C, specs:
 
 /**
  * A material is an RGB material (takes the build's saved RGB colour, glows, gets bloom) when its
- * name is `RGB` or starts or ends with it as a word (`RGB_ring`, `fan-rgb`, `RGB.001`), or when
- * its `extras` carry `"rgb": true`.
+ * name has `RGB`, `ARGB` or `RGBW` as a word (`RGB_ring`, `fan-rgb`, `RGB.001`, `ARGB_strip`,
+ * `led_rgbw`: the words PC-hardware artists use), or when its `extras` carry `"rgb": true`.
+ * `RGBA` is not one: it names a colour format, not lighting.
  */
 export function isRgbMaterial(name: string | undefined, extras: unknown): boolean {
   if (extras && typeof extras === 'object' && (extras as { rgb?: unknown }).rgb === true) return true;
-  return typeof name === 'string' && /(^|[^a-z0-9])rgb([^a-z0-9]|$)/i.test(name);
+  return typeof name === 'string' && /(^|[^a-z0-9])a?rgbw?([^a-z0-9]|$)/i.test(name);
 }
 
 /**

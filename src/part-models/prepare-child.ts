@@ -28,8 +28,18 @@ function reply(r: ChildReply): void {
 process.on('uncaughtException', (err) => reply({ ok: false, error: failure(err) }));
 process.on('unhandledRejection', (err) => reply({ ok: false, error: failure(err) }));
 
+/**
+ * IPC's advanced serialization hands typed arrays over as views into one message buffer; the
+ * validator reads a .gltf's external buffers from offset 0 of their ArrayBuffer, so each file
+ * gets its own copy here (a .gltf with a .bin otherwise fails validation with garbage accessors).
+ */
+function ownCopies(input: ChildRequest['input']): ChildRequest['input'] {
+  const resources = Object.fromEntries(Object.entries(input.resources).map(([uri, b]) => [uri, new Uint8Array(b)]));
+  return { ...input, bytes: new Uint8Array(input.bytes), resources };
+}
+
 process.once('message', (msg: ChildRequest) => {
-  prepareModel(msg.input, msg.part, msg.options).then(
+  prepareModel(ownCopies(msg.input), msg.part, msg.options).then(
     (prepared) => reply({ ok: true, prepared }),
     (err: unknown) => reply({ ok: false, error: failure(err) }),
   );

@@ -17,13 +17,13 @@
  * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
  */
 import { createHash } from 'node:crypto';
-import { getBounds, type Document, type Transform } from '@gltf-transform/core';
+import { getBounds, Node, type Document, type Transform } from '@gltf-transform/core';
 import { dedup, join, meshopt, prune, textureCompress, unpartition, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
 import type { Category, SpecsByCategory } from '../model/part.js';
-import { expectedModelSizeMm, isModelCategory, MODEL_CATEGORIES } from '../model/part-models.js';
+import { expectedModelSizeMm, isModelCategory, isRgbMaterial, MODEL_CATEGORIES } from '../model/part-models.js';
 import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
 import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
@@ -115,6 +115,30 @@ const dropEmptiedNodes = (): Transform => (doc: Document) => {
 };
 
 /**
+ * A node or mesh named as RGB (`ARGB_strip` with a plain `black` material: exporters name the
+ * object, not its material) makes its materials RGB. join() merges nodes and drops their names,
+ * so the tag moves here to the material's extras, on a copy where other meshes share it.
+ * Material names and extras are the artist's explicit word and are left as they are.
+ */
+const tagRgbNodes = (): Transform => (doc: Document) => {
+  const drawn = doc.getRoot().listNodes().filter((n) => n.getMesh());
+  const named = drawn.filter((n) => isRgbMaterial(n.getName(), n.getExtras()) || isRgbMaterial(n.getMesh()!.getName(), n.getMesh()!.getExtras()));
+  // every mesh so named is the product's name (`ARGB_Fan_120` in one piece), not its light
+  if (named.length === drawn.length) return;
+  for (const node of named) {
+    let mesh = node.getMesh()!;
+    // a mesh instanced by other nodes stays as it is for them
+    if (mesh.listParents().filter((p) => p instanceof Node).length > 1) node.setMesh((mesh = mesh.clone()));
+    for (const prim of mesh.listPrimitives()) {
+      const m = prim.getMaterial();
+      if (m && isRgbMaterial(m.getName(), m.getExtras())) continue;
+      const tagged = m ? m.clone() : doc.createMaterial(node.getName());
+      prim.setMaterial(tagged.setExtras({ ...tagged.getExtras(), rgb: true }));
+    }
+  }
+};
+
+/**
  * Validates `input` (validate-model.ts) and prepares it for `part`. Throws ModelRejectedError
  * for a category that takes no model, an invalid or empty model, a wrong size (without `fit`)
  * or a model still over the triangle budget after simplification; ModelTooLargeError over the
@@ -144,6 +168,7 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const anchorsBefore = anchorNames(doc);
 
   await doc.transform(
+    tagRgbNodes(),
     // distinct names stay distinct: an `RGB_ring` must not merge into an identical `ring`
     dedup({ keepUniqueNames: true }),
     weld(),
@@ -163,7 +188,15 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const textures = doc.getRoot().listTextures().length;
   if (textures) {
     const max = limits.modelMaxTextureSize;
+    const before = doc.getRoot().listTextures().map((t) => t.getSize());
     await doc.transform(textureCompress({ encoder: sharp, targetFormat: 'webp', resize: [max, max] }));
+    // a cut texture looks softer in close-ups: say so, rather than let the artist wonder
+    doc.getRoot().listTextures().forEach((t, i) => {
+      const [from, to] = [before[i], t.getSize()];
+      if (from && to && (from[0] !== to[0] || from[1] !== to[1])) {
+        warnings.push(`texture ${i}: ${from[0]}x${from[1]} -> ${to[0]}x${to[1]} (over the texture limit of ${max} px, RENDER_FARM_MODEL_MAX_TEXTURE)`);
+      }
+    });
   }
   const sizeMm = boundsMm(doc) ?? expected;
   // a GLB holds one buffer: a .gltf may come with several

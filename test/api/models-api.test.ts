@@ -198,7 +198,7 @@ describe('models API', () => {
     const doc = (await api.call('GET', '/api-docs/openapi.json')).json;
     const putOp = doc.paths['/models/{partId}'].put;
     expect(putOp.security).toEqual([{ bearer: ['models:write'] }]);
-    expect(Object.keys(putOp.requestBody.content).sort()).toEqual(['application/octet-stream', 'model/gltf+json', 'model/gltf-binary']);
+    expect(Object.keys(putOp.requestBody.content).sort()).toEqual(['application/octet-stream', 'application/zip', 'model/gltf+json', 'model/gltf-binary']);
     expect(putOp.responses['413'].description).toContain('256 KiB');
     expect(putOp.description).toContain('keys create --admin');
     expect(Object.keys(putOp.responses)).toEqual(expect.arrayContaining(['200', '201', '403', '404', '413', '415', '422']));

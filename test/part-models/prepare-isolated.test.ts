@@ -6,6 +6,7 @@
  * from outside answers invalid_model; a valid model comes back byte for byte as prepared in-process.
  */
 import { readFileSync } from 'node:fs';
+import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { demoPart } from '../../src/catalog/demo-catalog.js';
 import { UserError } from '../../src/errors.js';
@@ -39,6 +40,15 @@ describe('prepareModelIsolated', () => {
     const [child, here] = await Promise.all([prepareModelIsolated(input, gpu, { limits }), prepareModel(input, gpu, { limits })]);
     expect(child.sha256).toBe(here.sha256);
     expect(Buffer.from(child.glb).equals(Buffer.from(here.glb))).toBe(true);
+  });
+
+  it('a .gltf with a separate .bin and .png prepares to the same bytes as in-process (IPC hands its files over intact)', async () => {
+    const doc = (await texturedGpu(64, 305, 3)).doc;
+    const { json, resources } = await new NodeIO().writeJSON(doc, { basename: 'gpu' });
+    expect(Object.keys(resources).length).toBeGreaterThanOrEqual(2);
+    const input = modelInputFromBytes('gpu.gltf', new TextEncoder().encode(JSON.stringify(json)), resources);
+    const [child, here] = await Promise.all([prepareModelIsolated(input, gpu, { limits }), prepareModel(input, gpu, { limits })]);
+    expect(child.sha256).toBe(here.sha256);
   });
 
   it('refuses every hostile class with a model error in words', async () => {

@@ -1,6 +1,6 @@
 /**
  * The operator API for part models (README "Part models"): PUT /models/:partId (the raw
- * .glb, or a self-contained .gltf, as the body), GET /models/:partId, GET /models,
+ * .glb, a self-contained .gltf, or a zip of a .gltf with its files, as the body), GET /models/:partId, GET /models,
  * DELETE /models/:partId and POST /models/:partId/rollback. A model replaces a part's
  * procedural model in every customer's renders, so every route takes an admin API key
  * (models:write); session tokens and customer keys get 403.
@@ -11,6 +11,7 @@ import express, { Router, type ErrorRequestHandler, type NextFunction, type Requ
 import { getPartsByIds } from '../../catalog/repository.js';
 import { addModel, listModels, removeModel, rollbackModel, showModel, UnknownModelPartError, type ModelRecord } from '../../part-models/model-library.js';
 import { modelInputFromBytes } from '../../part-models/model-input.js';
+import { modelInputFromZip } from '../../part-models/model-zip.js';
 import { modelLimitsFrom } from '../../part-models/model-limits.js';
 import { ModelTooLargeError } from '../../part-models/model-errors.js';
 import { modelArtifactKey } from '../../storage/artifact-key.js';
@@ -24,6 +25,9 @@ import { parseOr400 } from '../validate.js';
 /** Body types PUT takes: a GLB (octet-stream: what curl --data-binary and most clients send) or glTF JSON. */
 export const GLB_TYPES = ['model/gltf-binary', 'application/octet-stream'];
 export const GLTF_TYPE = 'model/gltf+json';
+/** A .gltf with its buffers and images (model-zip.ts). */
+export const ZIP_TYPE = 'application/zip';
+const BODY_TYPES = [...GLB_TYPES, GLTF_TYPE, ZIP_TYPE];
 
 /** The stored model as the API shows it (schemas.ts partModelResponse). */
 async function modelView(ctx: ApiContext, base: string, m: ModelRecord, warnings?: string[], placed?: string) {
@@ -72,19 +76,20 @@ function tooLarge(bytes: number, maxBytes: number): ModelTooLargeError {
  * by the parser; that too is answered as model_too_large, not the JSON parser's wording.
  */
 function modelBody(maxBytes: number): Array<RequestHandler | ErrorRequestHandler> {
-  const raw = express.raw({ type: [...GLB_TYPES, GLTF_TYPE], limit: maxBytes });
+  // a zip's compressed size is bounded here, its uncompressed size by model-zip.ts
+  const raw = express.raw({ type: BODY_TYPES, limit: maxBytes });
   const check = (req: Request, _res: Response, next: NextFunction) => {
     const length = Number(req.headers['content-length']);
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if (!chunked && !(length > 0)) {
-      throw new HttpError(400, 'missing_body', 'the request body is missing: send the model file as the body (Content-Type: model/gltf-binary for .glb, model/gltf+json for .gltf)');
+      throw new HttpError(400, 'missing_body', 'the request body is missing: send the model file as the body (Content-Type: model/gltf-binary for .glb, model/gltf+json for .gltf, application/zip for a .gltf with its files)');
     }
-    if (!req.is([...GLB_TYPES, GLTF_TYPE])) {
+    if (!req.is(BODY_TYPES)) {
       const type = req.get('content-type');
       throw new HttpError(
         415,
         'unsupported_media_type',
-        `send the model with Content-Type: model/gltf-binary (.glb; application/octet-stream also works) or model/gltf+json (a self-contained .gltf)${type ? `, not ${type}` : ''}`,
+        `send the model with Content-Type: model/gltf-binary (.glb; application/octet-stream also works), model/gltf+json (a self-contained .gltf) or application/zip (a .gltf with its files)${type ? `, not ${type}` : ''}`,
       );
     }
     if (Number.isFinite(length) && length > maxBytes) throw tooLarge(length, maxBytes);
@@ -115,16 +120,21 @@ export function modelRoutes(ctx: ApiContext): Router {
     const partId = partIdOf(req);
     const q = parseOr400(modelPutQuery, req.query, 'query');
     const orientation = parseOverrides({ up: q.up, front: q.front, units: q.units });
-    const gltf = req.is(GLTF_TYPE) !== false;
+    const zip = req.is(ZIP_TYPE) !== false;
+    const gltf = !zip && req.is(GLTF_TYPE) !== false;
     const ext = gltf ? '.gltf' : '.glb';
     // the name decides how a non-GLB body is read (model-input.ts), so it must agree with the type
     if (gltf && q.name !== undefined && !q.name.toLowerCase().endsWith('.gltf')) {
       throw badRequest('invalid_query', `name must end with .gltf when the body is model/gltf+json, not "${q.name}"`, [{ field: 'name', message: 'must end with .gltf' }]);
     }
+    // a zip's model keeps the name it has in the zip, which also says how it is read
+    if (zip && q.name !== undefined) {
+      throw badRequest('invalid_query', `name is not taken with application/zip: the model keeps the name of the .gltf or .glb in the zip, not "${q.name}"`, [{ field: 'name', message: 'not taken with application/zip' }]);
+    }
     const name = q.name ?? `${partId}${ext}`;
     const bytes = new Uint8Array(req.body as Buffer);
-    // an upload is one file: a .gltf must carry its buffers and images as data: URIs
-    const input = modelInputFromBytes(name, bytes, {}, limits.modelMaxBytes);
+    // a .gltf sent alone must carry its buffers and images as data: URIs; a zip brings them
+    const input = zip ? modelInputFromZip(bytes, limits.modelMaxBytes) : modelInputFromBytes(name, bytes, {}, limits.modelMaxBytes);
     const p = req.principal!;
     const added = await addModel(ctx.db, ctx.store, partId, input, { limits, fit: q.fit, force: q.force, orientation, who: `api:${p.customerName}:${p.keyId ?? 'key'}` });
     // the same bytes again change nothing: 200 with the model as it is, not a new version
