@@ -10,7 +10,7 @@ import { buildBuildGroup } from '../../farm/src/build-scene.js';
 import { parseGlb } from '../../farm/src/models/glb-library.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { CASE_MODEL_WALL_MM } from '../../src/model/part-models.js';
-import { FixtureDoc } from '../helpers/gltf-fixtures.js';
+import { caseWalls, FixtureDoc } from '../helpers/gltf-fixtures.js';
 import { boxOf, partsIn, within } from '../helpers/scene.js';
 
 const base = demoStageBuild('DEMO-GLASS');
@@ -21,14 +21,7 @@ const INSIDE = ['Motherboard', 'CPU', 'CPUCooler', 'GPU', 'RAM', 'PSU', 'CaseFan
 async function shell(w: number, h: number, d: number, extras?: Record<string, unknown>): Promise<THREE.Object3D> {
   const f = new FixtureDoc('case');
   const [W, H, D] = [w / 1000, h / 1000, d / 1000];
-  const t = 0.004;
-  const body = { color: '#2a6f3a', material: 'steel' };
-  f.box({ ...body, size: [W, t, D], at: [0, t / 2, 0] }, 'floor');
-  f.box({ ...body, size: [W, t, D], at: [0, H - t / 2, 0] }, 'roof');
-  f.box({ ...body, size: [W, H, t], at: [0, H / 2, -D / 2 + t / 2] }, 'rear');
-  f.box({ ...body, size: [W, H, t], at: [0, H / 2, D / 2 - t / 2] }, 'front');
-  f.box({ ...body, size: [t, H, D], at: [W / 2 - t / 2, H / 2, 0] }, 'right');
-  f.box({ ...body, size: [t, H, D], at: [-W / 2 + t / 2, H / 2, 0] }, 'left');
+  caseWalls(f, W, H, D, 0.004, true);
   if (extras) f.root.setExtras(extras);
   const bytes = await f.glb();
   return parseGlb(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);

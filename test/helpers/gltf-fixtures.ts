@@ -30,12 +30,7 @@ export function caseWithAnchors(widthMm = 230, heightMm = 480, depthMm = 450): F
   const f = new FixtureDoc('case');
   const [W, H, D] = [widthMm / 1000, heightMm / 1000, depthMm / 1000];
   const t = 0.006;
-  const body = { color: '#2a6f3a', material: 'steel' };
-  f.box({ ...body, size: [W, t, D], at: [0, t / 2, 0] }, 'floor');
-  f.box({ ...body, size: [W, t, D], at: [0, H - t / 2, 0] }, 'roof');
-  f.box({ ...body, size: [W, H, t], at: [0, H / 2, -D / 2 + t / 2] }, 'rear');
-  f.box({ ...body, size: [W, H, t], at: [0, H / 2, D / 2 - t / 2] }, 'front');
-  f.box({ ...body, size: [t, H, D], at: [W / 2 - t / 2, H / 2, 0] }, 'right');
+  caseWalls(f, W, H, D, t);
   f.box({ size: [t / 2, H * 0.95, D * 0.95], at: [-W / 2 + t / 2, H / 2, 0], color: '#b0c4d0', material: 'glass', alpha: 0.25 }, 'window');
   f.empty('anchor_motherboard_tray', [W / 2 - 0.03, H - 0.03, -D / 2 + 0.02]);
   f.empty('anchor_psu_bay', [0, 0.05, -D / 2 + 0.1]);
@@ -81,4 +76,18 @@ export async function gltfWithExternalBuffer(size: Vec3 = [0.126, 0.05, 0.3]): P
 /** Bytes that are not glTF at all. */
 export function notGltf(): Uint8Array {
   return new TextEncoder().encode('solid cube\n  facet normal 0 0 1\nendsolid cube\n');
+}
+
+/**
+ * The steel walls of a case `W x H x D` m, `t` thick, in `f`: floor, roof, rear, front and the
+ * right (+X) side; the left (-X) side too unless `left` is false (a window goes there instead).
+ */
+export function caseWalls(f: FixtureDoc, W: number, H: number, D: number, t: number, left = false): void {
+  const body = { color: '#2a6f3a', material: 'steel' };
+  f.box({ ...body, size: [W, t, D], at: [0, t / 2, 0] }, 'floor');
+  f.box({ ...body, size: [W, t, D], at: [0, H - t / 2, 0] }, 'roof');
+  f.box({ ...body, size: [W, H, t], at: [0, H / 2, -D / 2 + t / 2] }, 'rear');
+  f.box({ ...body, size: [W, H, t], at: [0, H / 2, D / 2 - t / 2] }, 'front');
+  f.box({ ...body, size: [t, H, D], at: [W / 2 - t / 2, H / 2, 0] }, 'right');
+  if (left) f.box({ ...body, size: [t, H, D], at: [-W / 2 + t / 2, H / 2, 0] }, 'left');
 }
