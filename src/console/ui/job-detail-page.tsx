@@ -22,6 +22,8 @@ import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
+const ENDED = (s: JobStatus) => s === 'completed' || s === 'error';
+
 const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
   retry: (j) => j.status === 'error',
@@ -50,8 +52,10 @@ export function JobDetailPage({ id }: { id: string }) {
       </section>
     );
   }
-  // the fetched row is newer than an event that arrived before it
-  const job: JobFull = live && data.job.status !== 'completed' && data.job.status !== 'error' ? { ...data.job, ...live } : data.job;
+  // the fetched row is newer than an event that arrived before it; an event that says the job
+  // ended waits for the row its reload fetches, which carries the result or the error (else the
+  // page would say "completed" with nothing to show until that fetch returns)
+  const job: JobFull = live && !ENDED(data.job.status) && !ENDED(live.status) ? { ...data.job, ...live } : data.job;
   const run = async (action: Action) => {
     setAsking(null);
     setBusy(true);
