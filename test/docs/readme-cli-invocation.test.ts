@@ -1,22 +1,25 @@
 /**
- * The README calls the CLI one way, `render-farm`, and says how to put it on the PATH (issue 29,
- * item 16: it mixed `npx render-farm`, ~1.5 s a call as npm starts first, with the 0.15 s
- * binary, and never said how to get the binary). The PATH it gives is checked by running it.
+ * The README and the docs/ pages call the CLI one way, `render-farm`, and the README says how to
+ * put it on the PATH (they used to mix `npx render-farm`, ~1.5 s a call as npm starts first, with
+ * the 0.15 s binary, and never said how to get the binary). The PATH it gives is checked by
+ * running it.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../helpers/run-process.js';
+import { docPages, readPage } from './doc-pages.js';
 
-/** The lines of the README's code blocks. */
-async function codeLines(): Promise<string[]> {
-  const readme = await fs.readFile('README.md', 'utf8');
-  return [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n'));
+/** The lines of the code blocks of the README and the docs/ pages. */
+function codeLines(): string[] {
+  return docPages({ handWritten: true }).flatMap((page) =>
+    [...readPage(page).matchAll(/```[a-z]*\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')),
+  );
 }
 
-describe('README: how the CLI is called', () => {
+describe('README and docs/: how the CLI is called', () => {
   it('every command line calls `render-farm`, none `npx render-farm`', async () => {
-    const lines = await codeLines();
+    const lines = codeLines();
     expect(lines.filter((l) => /\bnpx render-farm\b/.test(l))).toEqual([]);
     expect(lines.filter((l) => /^render-farm \S/.test(l)).length).toBeGreaterThan(10);
   });
