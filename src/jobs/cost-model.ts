@@ -19,10 +19,10 @@
  *   |   same, beside a type-check     | 0.922    | 1.91     | 0.524   |               |
  *   | sprite 512x512 flat (72)        | 0.262    | 16.1     | 0.062   | 0.074         |
  *   |   same, beside a type-check     | 0.262    | 7.36     | 0.136   |               |
- *   | issue 10: video 8192x8192 cin.  | 67.1     | 0.03     | ~33     | 33.6          |
+ *   | video 8192x8192 cinematic       | 67.1     | 0.03     | ~33     | 33.6          |
  *
  * Cinematic seconds per megapixel fall from ~0.45 at small frames to ~0.23 at 720p (fixed costs
- * of the effect stack), then rise again when memory is short (the 8192x8192 render of issue 10:
+ * of the effect stack), then rise again when memory is short (the 8192x8192 render, docs/operating.md:
  * about 3 frames per 100 s, 0.5 s/MP); 0.5 is kept as the conservative bound, so mid-size
  * cinematic renders are overestimated up to ~2x on an idle machine. Outside its frames
  * a run spends about 1.2 s (a 72-frame 256 px fast sprite: 2.4 s in all, 1.2 s of frames).

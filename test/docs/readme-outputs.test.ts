@@ -1,6 +1,6 @@
 /**
  * What the README, the docs/ pages and the CLI's help examples tell people to write into the checkout is ignored
- * by git (issue 29, item 17: `models example --out gpu.glb`, `models preview --out try.png` and
+ * by git (`.gitignore`; `models example --out gpu.glb`, `models preview --out try.png` and
  * `render --out ./try` showed up in `git status`). Outputs are read from the example lines
  * themselves: `--out X`, curl's `-o X` and `> X`.
  */

@@ -1,5 +1,5 @@
 /**
- * A case model without anchors (issue 32 item 3): the procedural build goes inside the model's
+ * A case model without anchors (docs/part-models.md): the procedural build goes inside the model's
  * measured interior instead of the layout computed from the catalog's case size, which left it
  * floating or poking through the panels of a model whose size differs. The interior is the
  * model's bounding box less a wall thickness (CASE_MODEL_WALL_MM, or `extras.wall_mm` on the
