@@ -414,7 +414,7 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
     } else {
       throw new ModelRejectedError(
         `${name}: ${measured} but ${wanted}: it is ${tried} brings every axis within ${SIZE_TOLERANCE}x, so it does not look like a ${part.category}, whatever --fit says. ` +
-          `Check that the file is this part's (README "Part models": metres, +Y up, front +Z); --force stores it anyway`,
+          `Check that the file is this part's (docs/part-models.md: metres, +Y up, front +Z); --force stores it anyway`,
         details,
       );
     }

@@ -41,7 +41,7 @@ export function interiorAnchors(group: THREE.Group, box: THREE.Box3, layout: Cas
   if (small.length) {
     const size = (r: readonly number[]) => Math.round(r[1]! - r[0]!);
     warnings.push(
-      `case model without anchors: its interior (${axes.map((a) => size(to[a])).join(' x ')} mm, walls ${wallMm} mm) is smaller than the layout's (${axes.map((a) => size(from[a])).join(' x ')} mm) on ${small.join(', ')}: parts may show through its panels; give it anchors (README "Part models")`,
+      `case model without anchors: its interior (${axes.map((a) => size(to[a])).join(' x ')} mm, walls ${wallMm} mm) is smaller than the layout's (${axes.map((a) => size(from[a])).join(' x ')} mm) on ${small.join(', ')}: parts may show through its panels; give it anchors (docs/part-models.md)`,
     );
   }
   // a coordinate keeps its distance to the nearer inner wall
