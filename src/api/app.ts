@@ -30,7 +30,7 @@ export function createApp(ctx: ApiContext): Express {
   // before the JSON parser: PUT /models takes the model file itself as the body
   app.use(modelRoutes(ctx));
   app.use(jsonBody(ctx.cfg.bodyLimit));
-  // the web console (/console) and browsers' `/` sent to it (issue 21)
+  // the web console (/console) and browsers' `/` sent to it (docs/console.md)
   app.use(browserRootRedirect());
   app.use(consoleRoutes(ctx));
   app.use(healthRoutes(ctx));

@@ -19,7 +19,7 @@ const errorRef = { $ref: '#/components/schemas/Error' };
 /**
  * The error responses, one per status, shared by every operation through
  * `#/components/responses/<name>` (an operation with more to say about one writes its own).
- * Every body is the Error schema: DESIGN.md section 4.
+ * Every body is the Error schema: docs/design-decisions.md, "Errors".
  */
 const ERROR_RESPONSES: Record<number, { name: string; description: string; retryAfter?: string }> = {
   400: {

@@ -1,4 +1,4 @@
-/** Route guard: authenticates the request and checks one scope (401 / 403 per DESIGN.md). */
+/** Route guard: authenticates the request and checks one scope (401 / 403: docs/design-decisions.md, "Credentials"). */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
 import { hasScope, isAdminScope, type Scope } from '../auth/scopes.js';

@@ -92,7 +92,7 @@ export const partModelField = z
     updated_at: z.string().meta({ format: 'date-time', description: 'when this model became the current one' }),
   })
   .nullable()
-  .meta({ description: 'the part model renders use (README "Part models"), or null: the procedural model' });
+  .meta({ description: 'the part model renders use (docs/part-models.md), or null: the procedural model' });
 
 export const partSummary = z.object({ id: z.string(), name: z.string(), image: z.string().meta({ format: 'uri' }) });
 export const partSummaryWithCategory = partSummary.extend({ category: z.enum(CATEGORIES) });
@@ -244,7 +244,7 @@ export const renderJobResponse = z.object({
   chunks: z
     .object({ total: z.number().int(), done: z.number().int() })
     .optional()
-    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (README "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
+    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (docs/operating.md, "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
 });
 
 export const healthResponse = z.object({

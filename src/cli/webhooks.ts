@@ -24,7 +24,7 @@ export default function register(program: Command): void {
       'after',
       `
 Each POST carries Render-Farm-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>,
-Render-Farm-Event (job.completed or job.error) and Render-Farm-Delivery (the delivery id). See the README for verification code.
+Render-Farm-Event (job.completed or job.error) and Render-Farm-Delivery (the delivery id). See docs/api.md for verification code.
 
 Examples:
   $ render-farm webhooks add --customer acme --url https://shop.example/hooks/render

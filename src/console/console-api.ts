@@ -1,5 +1,5 @@
 /**
- * The web console's JSON shapes (issue 21), as the server sends them: the pages import these
+ * The web console's JSON shapes (docs/console.md), as the server sends them: the pages import these
  * types only (`import type`), so the two sides cannot drift. Times are ISO 8601 strings. Job
  * statuses are the API's four: a cancelled job is `error` with an error starting `cancelled:`.
  */

@@ -1,5 +1,5 @@
 /**
- * The web console (issue 21), mounted by the API app at /console: the page shell and its
+ * The web console (docs/console.md), mounted by the API app at /console: the page shell and its
  * bundle, sign-in/out, and the JSON the pages read (shapes: console-api.ts). Every answer comes
  * from the queries the CLI uses (farmSnapshot as `top`, listJobs/getJob/jobChunks/retryJob/
  * retryFailed/cancelJob as `jobs`, getWorkerDetail/requestDrain as `workers`, listCache as

@@ -1,4 +1,4 @@
-/** The render job object of spec 2.3 (plus DESIGN.md's progress, error and sprite layout). */
+/** The render job object (docs/design-decisions.md, "The job object"; its fields: docs/api.md). */
 import type { RenderArtifacts, RenderRow } from './render-row.js';
 
 export interface JobView {

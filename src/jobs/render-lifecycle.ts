@@ -19,7 +19,7 @@
  * and the assemble task completes (or fails) the render. Each split has its own plan id: a
  * chunk or assemble job of an older plan (the render was retried meanwhile) finds nothing to do.
  *
- * Fencing (issue 20). A worker taken for dead (a partition, a long pause) may come back and
+ * Fencing (docs/design-decisions.md). A worker taken for dead (a partition, a long pause) may come back and
  * write to a render or chunk another worker has claimed since. Each claim sets a fresh claim
  * token (sql/0012), and every later write by a worker (progress, complete, requeue, fail,
  * split) takes effect only while the row still carries that worker's id AND token: the
@@ -29,7 +29,7 @@
  * again, the old holder's result is as good as anyone's, and its queue job is free again
  * anyway. The assemble step holds no claim: its writes are fenced on the render's plan.
  *
- * Clock (issue 20): every stored time is the database's `now()`, never the worker's clock,
+ * Clock (docs/design-decisions.md): every stored time is the database's `now()`, never the worker's clock,
  * so times compare with `created_at`, heartbeats and each other whatever a worker's clock says.
  *
  * The render_events and webhook triggers (sql/0006, sql/0007) fire on these updates, so a
@@ -244,7 +244,7 @@ export async function failRender(db: Q, renderId: string, by: RenderFence, reaso
 export const CANCELLED_MESSAGE = 'cancelled: an operator cancelled this render (jobs cancel, the console or POST /render-build/{jobId}/cancel); retry it to render it again';
 
 /**
- * An operator's cancel (issue 21): a queued or processing render ends in error with
+ * An operator's cancel (docs/console.md): a queued or processing render ends in error with
  * CANCELLED_MESSAGE, and the queued or processing chunks of its current plan with it. Not
  * fenced: it is nobody's claim. A worker on it finds out on its next progress write (fenced,
  * so it returns a Stale) and stops (run-attempt.ts); its queue job then finds nothing to do.

@@ -1,5 +1,5 @@
 /**
- * The web console's server side (issue 21) on the real API and PostgreSQL: sign-in and its
+ * The web console's server side (docs/console.md) on the real API and PostgreSQL: sign-in and its
  * refusals (bad key counted by the failed-auth limit, a key without the console scope, an
  * expired session, sign-out), CSRF on every change (refused changes change nothing), the CSP,
  * admin-only lists, `/` for browsers only, and cancel/retry through the console, the CLI and

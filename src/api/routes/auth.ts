@@ -1,4 +1,4 @@
-/** POST /auth/render-session (spec 4.1): an API key mints a short-lived session token. */
+/** POST /auth/render-session (docs/api.md, "Endpoints"): an API key mints a short-lived session token. */
 import { Router } from 'express';
 import { DEFAULT_TOKEN_SCOPES } from '../../auth/scopes.js';
 import { DEFAULT_TTL, mintSessionToken } from '../../auth/session-token.js';

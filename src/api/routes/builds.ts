@@ -1,4 +1,4 @@
-/** GET /build/:shareCode (spec 4.6). */
+/** GET /build/:shareCode (docs/api.md, "Endpoints"). */
 import { Router } from 'express';
 import { getBuild, getPartsByIds } from '../../catalog/repository.js';
 import { publicBase, type ApiContext } from '../context.js';
@@ -20,7 +20,7 @@ export function buildRoutes(ctx: ApiContext): Router {
     const base = publicBase(ctx, req);
     const partDetails: Record<string, { id: string; name: string; image: string; category: string }[]> = {};
     for (const [category, list] of Object.entries(build.parts)) {
-      // only parts found in the catalog (DESIGN.md section 4)
+      // only parts found in the catalog (docs/design-decisions.md, "Builds show only what the catalog has")
       const found = [...new Set(list as string[])]
         .map((id) => byId.get(id))
         .filter((p) => p !== undefined)

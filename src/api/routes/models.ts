@@ -1,5 +1,5 @@
 /**
- * The operator API for part models (README "Part models"): PUT /models/:partId (the raw
+ * The operator API for part models (docs/part-models.md): PUT /models/:partId (the raw
  * .glb, a self-contained .gltf, or a zip of a .gltf with its files, as the body), GET /models/:partId, GET /models,
  * DELETE /models/:partId and POST /models/:partId/rollback. A model replaces a part's
  * procedural model in every customer's renders, so every route takes an admin API key

@@ -1,4 +1,4 @@
-/** GET /available-parts (spec 4.2), POST /parts (spec 4.7) and GET /part/:id, each part with its `model`. */
+/** GET /available-parts, POST /parts and GET /part/:id (docs/api.md, "Endpoints"), each part with its `model`. */
 import { Router, type Request } from 'express';
 import { getPartsByIds, listParts } from '../../catalog/repository.js';
 import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';

@@ -1,5 +1,5 @@
 /**
- * Render endpoints (spec 4.3, 4.4, 4.5, 4.9; 4.8 is in legacy.ts): validate, submit to the job farm, poll.
+ * Render endpoints (docs/api.md, "Endpoints"; the legacy one is in legacy.ts): validate, submit to the job farm, poll.
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
@@ -21,7 +21,7 @@ import { parseOr400 } from '../validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Async renders run only in prod (DESIGN.md section 4). */
+/** Async renders run only in prod (docs/design-decisions.md, "Renders run in prod only"). */
 function requireProd(req: Request): void {
   const env = req.query.environment ?? req.principal?.environment;
   if (env !== undefined && env !== 'prod') {
@@ -49,7 +49,7 @@ async function submit(ctx: ApiContext, req: Request, parts: PartIdMap, state: In
   return s;
 }
 
-/** The submission response of spec 4.3 (plus share_code on share-code submissions). */
+/** The submission response (docs/api.md; plus share_code on share-code submissions). */
 async function submissionBody(ctx: ApiContext, req: Request, s: Submission, shareCode?: string) {
   const body: Record<string, unknown> = { job_id: s.jobId, status: s.outcome === 'cached' ? 'completed' : 'processing' };
   if (s.outcome === 'cached') {
@@ -123,7 +123,7 @@ export function renderRoutes(ctx: ApiContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
   });
-  // cancel (issue 21): the customer's own job, unless another customer's identical request shares its render (409)
+  // cancel (docs/console.md): the customer's own job, unless another customer's identical request shares its render (409)
   r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), async (req, res) => {
     const id = String(req.params.jobId);
     if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
