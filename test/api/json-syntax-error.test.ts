@@ -4,7 +4,7 @@
  * what is valid, over random texts built from JSON's own pieces.
  */
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../src/api/json-syntax-error.js';
+import { findJsonSyntaxError } from '../../src/http/json-syntax-error.js';
 
 describe('findJsonSyntaxError', () => {
   it.each([

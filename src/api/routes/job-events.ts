@@ -12,10 +12,10 @@ import { isFinal, renderEventState } from '../../events/render-events-repository
 import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { getJobForCustomer } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { HttpError, notFound, unauthorized } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { HttpError, notFound, unauthorized } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { SseStream } from '../sse-stream.js';
+import { SseStream } from '../../http/sse-stream.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

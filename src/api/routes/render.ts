@@ -13,11 +13,11 @@ import { jobView } from '../../jobs/job-view.js';
 import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
 import type { RenderOptions } from '../../model/render-options.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { badRequest, notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { badRequest, notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

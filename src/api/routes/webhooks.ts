@@ -7,10 +7,10 @@ import { Router } from 'express';
 import { listDeliveries, createWebhook, disableWebhook, listWebhooks, type DeliveryRecord, type WebhookRecord } from '../../webhooks/webhooks-repository.js';
 import { SIGNATURE_HEADER } from '../../webhooks/signature.js';
 import { checkWebhookTarget, targetPolicy } from '../../webhooks/target-policy.js';
-import type { ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import type { ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { createWebhookBody } from '../webhook-schemas.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
