@@ -19,7 +19,8 @@ const FLOORS = [
   ['jobs'],
   ['pregen', 'events', 'webhooks', 'doctor', 'top'], // the farm's services over jobs: pregen cache, job events, webhooks, doctor checks, the top view
   ['http'], // what the API and the console both serve HTTP with: request context, errors and their body, JSON bodies, zod parsing, rate limits, SSE
-  ['api', 'console'], // console: the web console (/console), mounted by api/app.ts; console/ui/ is its browser code (preact), bundled at run time
+  ['console'], // the web console (/console); console/ui/ is its browser code (preact), bundled at run time. Below api: the API mounts it, it never imports api/
+  ['api'],
   ['cli'],
 ];
 
