@@ -14,6 +14,7 @@ import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, MIN_SIZE } from '../model/rende
 import { renderRequestSchema } from '../model/render-request.js';
 import { spriteLayoutSchema } from '../model/sprite-layout.js';
 import { text } from '../model/text.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 
 /** A broker's `origin`: normalised (src/auth/origin.ts); "null" (no browser Origin) is no binding. */
 const httpOrigin = text().transform((s, ctx) => {
@@ -228,7 +229,7 @@ export const renderByShareCodeBody = z
 
 export const renderJobResponse = z.object({
   job_id: z.string().meta({ format: 'uuid' }),
-  status: z.enum(['queued', 'processing', 'completed', 'error']),
+  status: z.enum(JOB_STATUSES),
   job_type: z.literal('render').optional(),
   url: z.string().nullable().optional(),
   video_url: z.string().nullable().optional(),

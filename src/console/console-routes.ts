@@ -24,6 +24,8 @@ import { cacheOverview, fillCache } from '../pregen/cache-status.js';
 import { FORMATS, PROFILES, type Format, type Profile } from '../model/render-defaults.js';
 import { listDeliveries, listWebhooks } from '../webhooks/webhooks-repository.js';
 import { rendererVersion } from '../render/renderer-version.js';
+import { isUuid } from '../model/uuid.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 import { publicBase, type ApiContext } from '../http/context.js';
 import { badRequest, HttpError, notFound } from '../http/http-error.js';
 import { tooManyRequests } from '../http/rate-limit.js';
@@ -32,8 +34,6 @@ import type * as Api from './console-api.js';
 import { CONSOLE_HTML, consoleAssets, type ConsoleAsset } from './console-bundle.js';
 import { clearSessionCookie, requireAdmin, requireSession, securityHeaders, sessionOf, setSessionCookie } from './console-security.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const WEBHOOK_EVENTS = ['job.completed', 'job.error'];
 /** the console's preview: a small, fast sprite */
 const PREVIEW = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
@@ -53,7 +53,7 @@ function owner(s: ConsoleSession): { customerId: string; environment: Environmen
 
 async function findJob(ctx: ApiContext, s: ConsoleSession, id: string): Promise<JobRecord> {
   const o = owner(s);
-  const job = UUID.test(id) ? (o ? await getJobForCustomer(ctx.db, id, o) : await getJob(ctx.db, id)) : null;
+  const job = isUuid(id) ? (o ? await getJobForCustomer(ctx.db, id, o) : await getJob(ctx.db, id)) : null;
   if (!job) throw notFound('job_not_found', `no job ${id}${o ? ' for this customer' : ''}`);
   return job;
 }
@@ -285,7 +285,7 @@ export function consoleRoutes(ctx: ApiContext): Router {
   r.get('/console/api/jobs', async (req, res) => {
     const s = sessionOf(req);
     const before = queryString(req, 'before');
-    if (before !== undefined && !UUID.test(before)) throw badRequest('invalid_query', 'before must be the `next` of the previous page');
+    if (before !== undefined && !isUuid(before)) throw badRequest('invalid_query', 'before must be the `next` of the previous page');
     const limitRaw = queryString(req, 'limit');
     const limit = limitRaw === undefined ? 50 : Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest('invalid_query', 'limit must be 1 to 200');
@@ -294,7 +294,7 @@ export function consoleRoutes(ctx: ApiContext): Router {
     const o = owner(s);
     const list = await listJobs(ctx.db, {
       search,
-      status: oneOf(req, 'status', STATUSES),
+      status: oneOf(req, 'status', JOB_STATUSES),
       format: oneOf(req, 'format', ['video', 'sprite'] as const),
       kind: oneOf(req, 'kind', ['render', 'pregen'] as const),
       environment: o?.environment ?? oneOf(req, 'environment', ['prod', 'staging'] as const),
@@ -521,7 +521,7 @@ export function consoleRoutes(ctx: ApiContext): Router {
   r.get('/console/api/webhooks/:id/deliveries', async (req, res) => {
     requireAdmin(req);
     const id = String(req.params.id);
-    if (!UUID.test(id)) throw notFound('webhook_not_found', `no webhook ${id}`);
+    if (!isUuid(id)) throw notFound('webhook_not_found', `no webhook ${id}`);
     const list = await listDeliveries(ctx.db, { webhookId: id, limit: 100 });
     const body: Api.DeliveryView[] = list.map((d) => ({ id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastAttemptAt: iso(d.lastAttemptAt), responseStatus: d.responseStatus }));
     res.json(body);

@@ -6,7 +6,7 @@
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import type { FailedCount, JobSummary, JobsPage as JobsPageData, RetryFailedResult } from '../console-api.js';
+import { JOB_STATUSES, type FailedCount, type JobSummary, type JobsPage as JobsPageData, type RetryFailedResult } from '../console-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { ago, shortId, when } from './format.js';
@@ -119,7 +119,7 @@ export function JobsPage({ route }: { route: Route }) {
 
 const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
   // a cancelled job ends in error (its message says it was cancelled)
-  status: ['queued', 'processing', 'completed', 'error'],
+  status: [...JOB_STATUSES],
   environment: ['prod', 'staging'],
   // the formats a job has (its still comes with every format: no job is a screenshot job)
   format: ['video', 'sprite'],

@@ -1,0 +1,7 @@
+/**
+ * A job's status (its render's): the four the API, the console, the CLI and the renders table
+ * share. A cancelled job is `error` with a message saying so; there is no fifth status.
+ */
+export const JOB_STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
+
+export type JobStatus = (typeof JOB_STATUSES)[number];
