@@ -1,23 +1,31 @@
 /** The catalog page: parts, saved builds, and a build's preview render (a small, fast sprite). */
 import { Router } from 'express';
+import { z } from 'zod';
 import { getBuild, getPartsByIds, listBuilds, listParts } from '../../catalog/repository.js';
 import { submitRender } from '../../jobs/submit.js';
-import { CATEGORIES, isCategory, type Category } from '../../model/part.js';
+import { CATEGORIES, type Category } from '../../model/part.js';
+import { text } from '../../model/text.js';
 import type { ApiContext } from '../../http/context.js';
 import { badRequest, notFound } from '../../http/http-error.js';
+import { queryChoice } from '../../http/query-fields.js';
+import { parseOr400 } from '../../http/validate.js';
 import type * as Api from '../console-api.js';
 import { sessionOf } from '../console-security.js';
-import { queryString } from '../query-params.js';
 
 /** the console's preview: a small, fast sprite */
 const PREVIEW = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 
+/** no category: every category's parts */
+const partsQuery = z.object({ category: queryChoice('category', CATEGORIES) });
+
+/** the saved build to preview, by its share code (as POST /render-by-share-code takes it) */
+const previewBody = z.object({ shareCode: text().min(1, 'shareCode must name a saved build').max(64) }).strict();
+
 export function catalogRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/console/api/catalog/parts', async (req, res) => {
-    const category = queryString(req, 'category');
-    if (category !== undefined && !isCategory(category)) throw badRequest('invalid_query', `category must be one of ${CATEGORIES.join(', ')}`);
-    const categories: readonly Category[] = category ? [category as Category] : CATEGORIES;
+    const { category } = parseOr400(partsQuery, req.query, 'query');
+    const categories: readonly Category[] = category ? [category] : CATEGORIES;
     const pages = await Promise.all(categories.map((c) => listParts(ctx.db, c, { limit: 200, skip: 0 })));
     const parts = await getPartsByIds(ctx.db, pages.flatMap((p) => p.items.map((i) => i.id)));
     const body: { parts: Api.CatalogPart[] } = {
@@ -47,8 +55,7 @@ export function catalogRoutes(ctx: ApiContext): Router {
 
   r.post('/console/api/preview', async (req, res) => {
     const s = sessionOf(req);
-    const shareCode = (req.body as { shareCode?: unknown } | undefined)?.shareCode;
-    if (typeof shareCode !== 'string' || !shareCode) throw badRequest('invalid_body', 'send {"shareCode": "<a saved build>"} as JSON');
+    const { shareCode } = parseOr400(previewBody, req.body, 'body');
     if (s.environment !== 'prod') throw badRequest('unsupported_environment', `renders run only in the prod environment, not ${s.environment}`);
     const build = await getBuild(ctx.db, shareCode);
     if (!build) throw notFound('build_not_found', `no saved build ${shareCode}`);

@@ -1,37 +1,46 @@
 /** The jobs page (a filtered, paged list; retry every failed job) and one job's page (chunks, retry, cancel). */
 import { Router } from 'express';
+import { z } from 'zod';
 import { MAX_SEARCH_LENGTH } from '../../jobs/job-search.js';
 import { cancelJob, jobChunks, listJobs, retryJob } from '../../jobs/jobs-repository.js';
 import { failedRenders, retryFailed } from '../../jobs/retry-failed.js';
 import { JOB_STATUSES } from '../../model/job-status.js';
 import { isUuid } from '../../model/uuid.js';
 import type { ApiContext } from '../../http/context.js';
-import { badRequest, notFound } from '../../http/http-error.js';
+import { notFound } from '../../http/http-error.js';
+import { queryChoice, queryInt, queryText } from '../../http/query-fields.js';
+import { parseOr400 } from '../../http/validate.js';
 import type * as Api from '../console-api.js';
 import { sessionOf } from '../console-security.js';
 import { iso } from '../iso-time.js';
 import { findJob, fullJob, owner, summary } from '../job-views.js';
-import { oneOf, queryString } from '../query-params.js';
+
+/** The jobs page's filters and its cursor (`before`: the `next` of the page before). */
+const jobsQuery = z.object({
+  before: queryText('before').refine((v) => v === undefined || isUuid(v), 'before must be the `next` of the previous page'),
+  limit: queryInt('limit', 1, 200).default(50),
+  q: queryText('q').refine((v) => v === undefined || v.length <= MAX_SEARCH_LENGTH, `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`),
+  status: queryChoice('status', JOB_STATUSES),
+  format: queryChoice('format', ['video', 'sprite']),
+  kind: queryChoice('kind', ['render', 'pregen']),
+  environment: queryChoice('environment', ['prod', 'staging']),
+  customer: queryText('customer'),
+});
 
 export function jobRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/console/api/jobs', async (req, res) => {
     const s = sessionOf(req);
-    const before = queryString(req, 'before');
-    if (before !== undefined && !isUuid(before)) throw badRequest('invalid_query', 'before must be the `next` of the previous page');
-    const limitRaw = queryString(req, 'limit');
-    const limit = limitRaw === undefined ? 50 : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest('invalid_query', 'limit must be 1 to 200');
-    const search = queryString(req, 'q');
-    if (search !== undefined && search.length > MAX_SEARCH_LENGTH) throw badRequest('invalid_query', `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`);
+    const { before, limit, q: search, status, format, kind, environment, customer } = parseOr400(jobsQuery, req.query, 'query');
     const o = owner(s);
+    // a customer's session lists its own environment's jobs, whatever the filter says
     const list = await listJobs(ctx.db, {
       search,
-      status: oneOf(req, 'status', JOB_STATUSES),
-      format: oneOf(req, 'format', ['video', 'sprite'] as const),
-      kind: oneOf(req, 'kind', ['render', 'pregen'] as const),
-      environment: o?.environment ?? oneOf(req, 'environment', ['prod', 'staging'] as const),
-      ...(o ? { customerId: o.customerId } : { customer: queryString(req, 'customer') }),
+      status,
+      format,
+      kind,
+      environment: o?.environment ?? environment,
+      ...(o ? { customerId: o.customerId } : { customer }),
       before,
       limit: limit + 1,
     });

@@ -1,15 +1,19 @@
 /** The pregen page: the cache as `pregen ls` lists it with the saved builds' coverage, and filling it (operators). */
 import { Router } from 'express';
-import { FORMATS, PROFILES, type Format, type Profile } from '../../model/render-defaults.js';
+import { z } from 'zod';
+import { FORMATS, PROFILES } from '../../model/render-defaults.js';
 import { cacheOverview, fillCache } from '../../pregen/cache-status.js';
 import { rendererVersion } from '../../render/renderer-version.js';
 import { publicBase, type ApiContext } from '../../http/context.js';
-import { badRequest } from '../../http/http-error.js';
+import { parseOr400 } from '../../http/validate.js';
 import type * as Api from '../console-api.js';
 import { requireAdmin } from '../console-security.js';
 
 /** the newest pregen entries the page lists (the totals count them all) */
 const PREGEN_LISTED = 500;
+
+/** which of the cache's variants to fill for every saved build */
+const fillBody = z.object({ format: z.enum(FORMATS), profile: z.enum(PROFILES) }).strict();
 
 export function pregenRoutes(ctx: ApiContext): Router {
   const r = Router();
@@ -42,11 +46,7 @@ export function pregenRoutes(ctx: ApiContext): Router {
 
   r.post('/console/api/pregen/fill', async (req, res) => {
     requireAdmin(req);
-    const b = (req.body ?? {}) as { format?: unknown; profile?: unknown };
-    if (!FORMATS.includes(b.format as Format) || !PROFILES.includes(b.profile as Profile)) {
-      throw badRequest('invalid_body', `send {"format": ${FORMATS.map((f) => `"${f}"`).join(' | ')}, "profile": ${PROFILES.map((p) => `"${p}"`).join(' | ')}} as JSON`);
-    }
-    const variant = { format: b.format as Format, profile: b.profile as Profile };
+    const variant = parseOr400(fillBody, req.body, 'body');
     const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, variant, ctx.shutdown ?? new AbortController().signal, (err) =>
       ctx.log.warn({ err: err.message }, 'console pregen fill: following the farm renders failed; run it again to pick them up'),
     );

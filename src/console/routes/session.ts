@@ -1,15 +1,19 @@
 /** Sign-in (a console key exchanged for the session cookie), sign-out, and who is signed in. */
 import { Router } from 'express';
+import { z } from 'zod';
 import { closeConsoleSession, ConsoleCredentialsError, csrfToken, openConsoleSession, type ConsoleSession } from '../../auth/console-session.js';
 import type { ApiContext } from '../../http/context.js';
-import { badRequest } from '../../http/http-error.js';
 import { tooManyRequests } from '../../http/rate-limit.js';
+import { parseOr400 } from '../../http/validate.js';
 import type * as Api from '../console-api.js';
 import { clearSessionCookie, sessionOf, setSessionCookie } from '../console-security.js';
 
 function sessionInfo(ctx: ApiContext, s: ConsoleSession): Api.SessionInfo {
   return { csrf: csrfToken(ctx.secret, s.id), expiresAt: s.expiresAt.toISOString(), customer: s.customerName, admin: s.admin, environment: s.environment };
 }
+
+/** the API key to sign in with (a console key or an admin key) */
+const signInBody = z.object({ key: z.string({ error: 'key must be an API key (a string)' }).min(1, 'key must not be empty') }).strict();
 
 /** POST /console/api/session: mounted before the session guard (it makes the session). */
 export function signInRoutes(ctx: ApiContext): Router {
@@ -18,8 +22,7 @@ export function signInRoutes(ctx: ApiContext): Router {
     const address = req.ip ?? 'unknown';
     const wait = ctx.authFailures.wait(address);
     if (wait > 0) throw tooManyRequests('too_many_auth_failures', `too many failed sign-ins from this address; retry in ${wait} s`, wait);
-    const key = (req.body as { key?: unknown } | undefined)?.key;
-    if (typeof key !== 'string' || !key) throw badRequest('invalid_body', 'send {"key": "<API key>"} as JSON');
+    const { key } = parseOr400(signInBody, req.body, 'body');
     let opened;
     try {
       opened = await openConsoleSession(ctx.db.db, ctx.secret, key, ctx.cfg.consoleSessionTtlSeconds);
