@@ -16,7 +16,9 @@ import { duration, when } from './format.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
+import { LoadingNote } from './loading-note.js';
 import { ProgressBar } from './progress-bar.js';
+import { Table } from './table.js';
 import { Turntable } from './turntable.js';
 import { useFetch } from './use-fetch.js';
 
@@ -48,7 +50,7 @@ export function JobDetailPage({ id }: { id: string }) {
       <section class="page job">
         <h2>Job {id}</h2>
         <ErrorNote error={error} />
-        {error ? null : <p class="muted">Loading…</p>}
+        <LoadingNote error={error} />
       </section>
     );
   }
@@ -142,40 +144,26 @@ export function JobDetailPage({ id }: { id: string }) {
         <>
           <h3>Chunks</h3>
           <ChunkTimeline chunks={data.chunks} />
-          <table class="chunks">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>frames</th>
-                <th>status</th>
-                <th>worker</th>
-                <th>done</th>
-                <th>time</th>
-                <th>attempts</th>
-                <th>error</th>
+          <Table class="chunks" head={['#', 'frames', 'status', 'worker', 'done', 'time', 'attempts', 'error']}>
+            {data.chunks.map((c) => (
+              <tr key={c.idx} data-chunk={String(c.idx)}>
+                <td>{c.idx}</td>
+                <td>
+                  {c.start}-{c.end - 1}
+                </td>
+                <td>
+                  <span class={`badge status-${c.status}`}>{c.status}</span>
+                </td>
+                <td>{c.worker ?? '-'}</td>
+                <td>
+                  {c.framesDone}/{c.end - c.start}
+                </td>
+                <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
+                <td>{c.attempts}</td>
+                <td class="error-cell">{c.error ?? ''}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.chunks.map((c) => (
-                <tr key={c.idx} data-chunk={String(c.idx)}>
-                  <td>{c.idx}</td>
-                  <td>
-                    {c.start}-{c.end - 1}
-                  </td>
-                  <td>
-                    <span class={`badge status-${c.status}`}>{c.status}</span>
-                  </td>
-                  <td>{c.worker ?? '-'}</td>
-                  <td>
-                    {c.framesDone}/{c.end - c.start}
-                  </td>
-                  <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
-                  <td>{c.attempts}</td>
-                  <td class="error-cell">{c.error ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </>
       ) : null}
       <h3>Request</h3>

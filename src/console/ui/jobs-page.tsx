@@ -14,6 +14,7 @@ import { href, navigate, type Route } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
+import { Table } from './table.js';
 import { useFetch } from './use-fetch.js';
 
 // q: the start of a job id or a share code (the server's listJobs search)
@@ -49,58 +50,35 @@ export function JobsPage({ route }: { route: Route }) {
       <FilterForm key={q.toString()} initial={filters} onApply={apply} />
       <RetryFailed onDone={reload} />
       <ErrorNote error={error} />
-      <table class="jobs-table">
-        <thead>
-          <tr>
-            <th>job</th>
-            <th>status</th>
-            <th>progress</th>
-            <th>format</th>
-            <th>build</th>
-            <th>size</th>
-            <th>kind</th>
-            <th>customer</th>
-            <th>env</th>
-            <th>created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.jobs.length === 0 ? (
-            <tr>
-              <td colSpan={10} class="muted">
-                No jobs match.
+      <Table class="jobs-table" head={['job', 'status', 'progress', 'format', 'build', 'size', 'kind', 'customer', 'env', 'created']} empty={data?.jobs.length === 0 ? 'No jobs match.' : null}>
+        {data?.jobs.map((j0) => {
+          const j = { ...j0, ...live[j0.id] };
+          return (
+            <tr key={j.id} data-job={j.id} data-status={j.status}>
+              <td>
+                <a href={href('jobs', j.id)} title={j.id}>
+                  {shortId(j.id)}
+                </a>
+              </td>
+              <td>
+                <span class={`badge status-${j.status}`}>{j.status}</span>
+              </td>
+              <td>
+                <ProgressBar value={j.progress} status={j.status} />
+              </td>
+              <td>{j.format}</td>
+              <td data-col="build">{j.build}</td>
+              <td data-col="size">{j.size ?? '-'}</td>
+              <td>{j.kind}</td>
+              <td>{j.customer}</td>
+              <td>{j.environment}</td>
+              <td data-col="created" title={ago(j.createdAt)}>
+                {when(j.createdAt)}
               </td>
             </tr>
-          ) : null}
-          {data?.jobs.map((j0) => {
-            const j = { ...j0, ...live[j0.id] };
-            return (
-              <tr key={j.id} data-job={j.id} data-status={j.status}>
-                <td>
-                  <a href={href('jobs', j.id)} title={j.id}>
-                    {shortId(j.id)}
-                  </a>
-                </td>
-                <td>
-                  <span class={`badge status-${j.status}`}>{j.status}</span>
-                </td>
-                <td>
-                  <ProgressBar value={j.progress} status={j.status} />
-                </td>
-                <td>{j.format}</td>
-                <td data-col="build">{j.build}</td>
-                <td data-col="size">{j.size ?? '-'}</td>
-                <td>{j.kind}</td>
-                <td>{j.customer}</td>
-                <td>{j.environment}</td>
-                <td data-col="created" title={ago(j.createdAt)}>
-                  {when(j.createdAt)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+          );
+        })}
+      </Table>
       <nav class="pager">
         {!firstPage ? (
           <a href={href('jobs', filters)} class="button secondary">

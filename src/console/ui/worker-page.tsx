@@ -13,6 +13,7 @@ import { ErrorNote } from './error-note.js';
 import { ago, duration, formatBytes, shortId, when } from './format.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
+import { LoadingNote } from './loading-note.js';
 import { useFetch } from './use-fetch.js';
 
 /** Heartbeats come every 5 s: the page follows at that pace. */
@@ -115,8 +116,8 @@ export function WorkerPage({ id }: { id: string }) {
             </dd>
           </dl>
         </>
-      ) : error ? null : (
-        <p class="muted">Loading…</p>
+      ) : (
+        <LoadingNote error={error} />
       )}
     </section>
   );
