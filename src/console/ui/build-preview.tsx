@@ -11,25 +11,18 @@ import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { Turntable } from './turntable.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 /** The button, then the preview of build `shareCode`. */
 export function BuildPreview({ shareCode }: { shareCode: string }) {
   const [jobId, setJobId] = useState<string | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const submit = () =>
+    run(async () => {
       const r = await apiCall<{ jobId: string }>('POST', '/preview', { shareCode });
       setJobId(r.jobId);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div class="preview" data-preview={shareCode}>
       {jobId ? null : (

@@ -16,6 +16,7 @@ import { duration, when } from './format.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
+import { useAction } from './use-action.js';
 import { LoadingNote } from './loading-note.js';
 import { ProgressBar } from './progress-bar.js';
 import { Table } from './table.js';
@@ -38,8 +39,7 @@ export function JobDetailPage({ id }: { id: string }) {
   const { data, error, reload } = useFetch<JobDetailView>(`/jobs/${encodeURIComponent(id)}`);
   const [live, setLive] = useState<{ status: JobStatus; progress: number } | null>(null);
   const [asking, setAsking] = useState<Action | null>(null);
-  const [actionError, setActionError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   useJobEvents((e) => {
     if (e.id !== id) return;
     setLive({ status: e.status, progress: e.progress });
@@ -58,19 +58,13 @@ export function JobDetailPage({ id }: { id: string }) {
   // ended waits for the row its reload fetches, which carries the result or the error (else the
   // page would say "completed" with nothing to show until that fetch returns)
   const job: JobFull = live && !ENDED(data.job.status) && !ENDED(live.status) ? { ...data.job, ...live } : data.job;
-  const run = async (action: Action) => {
+  const run = async (a: Action) => {
     setAsking(null);
-    setBusy(true);
-    setActionError(null);
-    try {
-      await apiCall('POST', `/jobs/${encodeURIComponent(id)}/${action}`);
+    await action.run(async () => {
+      await apiCall('POST', `/jobs/${encodeURIComponent(id)}/${a}`);
       setLive(null);
       reload();
-    } catch (err) {
-      setActionError(err as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="page job" data-job={job.id} data-status={job.status}>
@@ -84,13 +78,13 @@ export function JobDetailPage({ id }: { id: string }) {
       <div class="actions">
         {(['retry', 'cancel'] as const).map((a) =>
           CAN[a](job) ? (
-            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={busy} onClick={() => setAsking(a)}>
+            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={action.busy} onClick={() => setAsking(a)}>
               {a === 'retry' ? 'Retry' : 'Cancel'}
             </button>
           ) : null,
         )}
       </div>
-      <ErrorNote error={actionError} />
+      <ErrorNote error={action.error} />
       <ConfirmDialog
         open={asking !== null}
         title={asking === 'retry' ? 'Retry this job?' : 'Cancel this job?'}

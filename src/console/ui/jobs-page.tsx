@@ -15,6 +15,7 @@ import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { Table } from './table.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 // q: the start of a job id or a share code (the server's listJobs search)
@@ -152,24 +153,19 @@ function RetryFailed({ onDone }: { onDone: () => void }) {
   const [asking, setAsking] = useState<FailedCount | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [refused, setRefused] = useState<RetryFailedResult['refused']>([]);
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const ask = async () => {
-    setError(null);
     setNote(null);
     setRefused([]);
-    try {
+    await run(async () => {
       const count = await apiCall<FailedCount>('GET', '/jobs/retry-failed');
       if (count.renders === 0) setNote('No failed jobs to retry.');
       else setAsking(count);
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
   const retry = async () => {
     setAsking(null);
-    setBusy(true);
-    try {
+    await run(async () => {
       const r = await apiCall<RetryFailedResult>('POST', '/jobs/retry-failed');
       setNote(
         `Queued ${plural(r.retried.length, 'failed render')} again (${plural(r.jobs, 'job')}).` +
@@ -178,11 +174,7 @@ function RetryFailed({ onDone }: { onDone: () => void }) {
       );
       setRefused(r.refused);
       onDone();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div class="bulk-actions">

@@ -13,6 +13,7 @@ import { ErrorNote } from './error-note.js';
 import { formatBytes, when } from './format.js';
 import { apiCall } from './http.js';
 import { Table } from './table.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 /** The pregen page; `admin`: the session may fill (the server refuses others with 403 admin_required). */
@@ -20,19 +21,16 @@ export function PregenPage({ admin }: { admin: boolean }) {
   const { data, error, reload } = useFetch<PregenView>('/pregen');
   const [asking, setAsking] = useState<PregenCoverage | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [fillError, setFillError] = useState<Error | null>(null);
+  const filling = useAction();
   const entries = data?.entries ?? [];
   const count = (s: 'current' | 'stale') => entries.filter((e) => e.state === s).length;
   const fill = async (v: PregenCoverage) => {
     setAsking(null);
-    setFillError(null);
-    try {
+    await filling.run(async () => {
       const r = await apiCall<{ queued: number }>('POST', '/pregen/fill', { format: v.format, profile: v.profile });
       setNote(`${r.queued} pregen render${r.queued === 1 ? '' : 's'} queued (${v.format} ${v.profile}).`);
       reload();
-    } catch (err) {
-      setFillError(err as Error);
-    }
+    });
   };
   return (
     <section class="page pregen">
@@ -53,7 +51,7 @@ export function PregenPage({ admin }: { admin: boolean }) {
         </p>
       ) : null}
       {note ? <p class="note">{note}</p> : null}
-      <ErrorNote error={fillError} />
+      <ErrorNote error={filling.error} />
       <ConfirmDialog
         open={asking !== null}
         title="Fill the cache?"
