@@ -6,7 +6,7 @@
  */
 import type { JobStatus } from '../model/job-status.js';
 
-export { JOB_STATUSES, type JobStatus } from '../model/job-status.js';
+export { isFinal, JOB_STATUSES, type JobStatus } from '../model/job-status.js';
 
 /** POST /console/api/session and GET /console/api/me. */
 export interface SessionInfo {

@@ -5,3 +5,6 @@
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Whether a job has ended (completed or error): its status changes no more unless it is retried. */
+export const isFinal = (s: JobStatus): boolean => s === 'completed' || s === 'error';

@@ -8,7 +8,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { looksLikeApiKey } from '../../auth/api-keys.js';
 import { followJob } from '../../events/follow-job.js';
-import { isFinal, renderEventState } from '../../events/render-events-repository.js';
+import { renderEventState } from '../../events/render-events-repository.js';
+import { isFinal } from '../../model/job-status.js';
 import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { getJobForCustomer } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';

@@ -19,6 +19,7 @@ import { requireAuth } from '../require-auth.js';
 import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
 import { parseOr400 } from '../../http/validate.js';
 import { isUuid } from '../../model/uuid.js';
+import { isFinal } from '../../model/job-status.js';
 
 
 /** Async renders run only in prod (docs/design-decisions.md, "Renders run in prod only"). */
@@ -110,7 +111,7 @@ export function renderRoutes(ctx: ApiContext): Router {
     const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
     const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
     // 200 once final; 202 with the current state when the wait bound passed first
-    res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
+    res.status(isFinal(view.status) ? 200 : 202).json(view);
   });
 
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {

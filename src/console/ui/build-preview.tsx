@@ -4,7 +4,7 @@
  * environment, shows its progress from the live events, then the sprite as a turntable.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobStatus } from '../console-api.js';
+import { isFinal, type JobDetailView, type JobStatus } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
@@ -42,10 +42,10 @@ function PreviewJob({ jobId }: { jobId: string }) {
   useJobEvents((e) => {
     if (e.id !== jobId) return;
     setLive({ status: e.status, progress: e.progress });
-    if (e.status === 'completed' || e.status === 'error') reload();
+    if (isFinal(e.status)) reload();
   });
   const job = data?.job;
-  const ended = job && (job.status === 'completed' || job.status === 'error');
+  const ended = job && isFinal(job.status);
   const status = ended ? job.status : live?.status ?? job?.status ?? 'queued';
   const progress = ended ? job.progress : live?.progress ?? job?.progress ?? 0;
   return (

@@ -8,7 +8,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobFull, JobStatus } from '../console-api.js';
+import { isFinal, type JobDetailView, type JobFull, type JobStatus } from '../console-api.js';
 import { ChunkTimeline } from './chunk-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
@@ -25,7 +25,6 @@ import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
-const ENDED = (s: JobStatus) => s === 'completed' || s === 'error';
 
 const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
@@ -57,7 +56,7 @@ export function JobDetailPage({ id }: { id: string }) {
   // the fetched row is newer than an event that arrived before it; an event that says the job
   // ended waits for the row its reload fetches, which carries the result or the error (else the
   // page would say "completed" with nothing to show until that fetch returns)
-  const job: JobFull = live && !ENDED(data.job.status) && !ENDED(live.status) ? { ...data.job, ...live } : data.job;
+  const job: JobFull = live && !isFinal(data.job.status) && !isFinal(live.status) ? { ...data.job, ...live } : data.job;
   const run = async (a: Action) => {
     setAsking(null);
     await action.run(async () => {
