@@ -1,5 +1,5 @@
 /**
- * The position of a JSON syntax error (src/api/json-syntax-error.ts): the `invalid_json` answer names the
+ * The position of a JSON syntax error (src/http/json-syntax-error.ts): the `invalid_json` answer names the
  * line and column, which V8's messages mostly do not. The locator agrees with JSON.parse on
  * what is valid, over random texts built from JSON's own pieces.
  */
