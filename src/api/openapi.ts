@@ -339,7 +339,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
 
 /**
  * The document as served: `servers` is this deployment's base URL (PUBLIC_BASE_URL, else the
- * scheme and host of the request: src/api/context.ts publicBase), so a client generated from
+ * scheme and host of the request: src/http/context.ts publicBase), so a client generated from
  * it talks to the server it came from.
  */
 export function withServer(doc: Record<string, unknown>, url: string): Record<string, unknown> {

@@ -14,6 +14,8 @@ import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, MIN_SIZE } from '../model/rende
 import { renderRequestSchema } from '../model/render-request.js';
 import { spriteLayoutSchema } from '../model/sprite-layout.js';
 import { text } from '../model/text.js';
+import { intString } from '../http/query-fields.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 
 /** A broker's `origin`: normalised (src/auth/origin.ts); "null" (no browser Origin) is no binding. */
 const httpOrigin = text().transform((s, ctx) => {
@@ -68,13 +70,6 @@ export const categoryParam = z.enum(CATEGORIES, {
   error: (i) =>
     i.input === undefined ? 'category is required' : `unknown category ${JSON.stringify(i.input)}: one of ${CATEGORIES.join(', ')}`,
 });
-
-const intString = (name: string, min: number, max: number) =>
-  z
-    .string({ error: `${name} must be a single integer` })
-    .regex(/^\d+$/, `${name} must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
 
 export const MAX_LIMIT = 100;
 export const availablePartsQuery = z.object({
@@ -228,7 +223,7 @@ export const renderByShareCodeBody = z
 
 export const renderJobResponse = z.object({
   job_id: z.string().meta({ format: 'uuid' }),
-  status: z.enum(['queued', 'processing', 'completed', 'error']),
+  status: z.enum(JOB_STATUSES),
   job_type: z.literal('render').optional(),
   url: z.string().nullable().optional(),
   video_url: z.string().nullable().optional(),

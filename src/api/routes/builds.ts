@@ -1,11 +1,11 @@
 /** GET /build/:shareCode (docs/api.md, "Endpoints"). */
 import { Router } from 'express';
 import { getBuild, getPartsByIds } from '../../catalog/repository.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { shareCodeParams } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { partImageUrl } from './assets.js';
 
 export function buildRoutes(ctx: ApiContext): Router {

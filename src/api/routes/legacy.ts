@@ -5,12 +5,12 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { lookupPregenerated } from '../../pregen/lookup.js';
-import type { ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import type { ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { sendStored } from '../send-stored.js';
 import { renderBuildBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { checkPartsShape } from './render.js';
 
 const notPregenerated = (key: string) =>

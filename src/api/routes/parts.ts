@@ -2,11 +2,11 @@
 import { Router, type Request } from 'express';
 import { getPartsByIds, listParts } from '../../catalog/repository.js';
 import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { availablePartsQuery, PART_ID, partsBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { partImageUrl } from './assets.js';
 
 export const DEFAULT_LIMIT = 20;

@@ -13,13 +13,14 @@ import { jobView } from '../../jobs/job-view.js';
 import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
 import type { RenderOptions } from '../../model/render-options.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { badRequest, notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { badRequest, notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
+import { isUuid } from '../../model/uuid.js';
+import { isFinal } from '../../model/job-status.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Async renders run only in prod (docs/design-decisions.md, "Renders run in prod only"). */
 function requireProd(req: Request): void {
@@ -110,12 +111,12 @@ export function renderRoutes(ctx: ApiContext): Router {
     const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
     const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
     // 200 once final; 202 with the current state when the wait bound passed first
-    res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
+    res.status(isFinal(view.status) ? 200 : 202).json(view);
   });
 
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
-    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     // scoped by customer and by the credential's environment; retention's last-requested time
     // (at most a write a minute) in the same statement
     const job = await pollJob(ctx.db, id, req.principal!);
@@ -126,7 +127,7 @@ export function renderRoutes(ctx: ApiContext): Router {
   // cancel (docs/console.md): the customer's own job, unless another customer's identical request shares its render (409)
   r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), async (req, res) => {
     const id = String(req.params.jobId);
-    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await cancelJob(ctx.db, id, req.principal!);
     if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');
