@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
 import { SpriteEncodeError } from '../encode/sprite-sheet.js';
 import type { Logger } from '../log.js';
-import type { RenderProgress } from '../render/renderer.js';
+import type { RenderProgress } from '../render/turn.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { PermanentRenderError, TakenOverError } from './errors.js';
 import type { Stale } from './render-lifecycle.js';
