@@ -3,19 +3,18 @@
  * still (the turn itself: turn.ts). Files are written under temporary names and renamed into
  * place only when complete.
  */
-import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeScreenshot, writeScreenshotRaw, type ScreenshotFormat } from '../encode/screenshot.js';
 import { layoutFor } from '../model/sprite-layout.js';
 import { SpriteSheetWriter } from '../encode/sprite-sheet.js';
 import { startVideoEncoder } from '../encode/video-encoder.js';
-import type { GlBackendName } from './chromium-args.js';
 import type { RenderSession } from './browser-pool.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
 import { captureRequest } from './page-capture.js';
 import { callStage } from './call-stage.js';
-import { fpsOf, runTurn, withModelSource, withScratch, type RenderOutputs, type RenderRequest, type VideoPath } from './turn.js';
+import { runTurn, withModelSource, withScratch, type RenderOutputs, type RenderRequest } from './turn.js';
+import { finishTurn, type FinalFile, type TurnReport } from './turn-result.js';
 
 export interface RenderedFile {
   kind: 'video' | 'sprite' | 'screenshot';
@@ -26,19 +25,10 @@ export interface RenderedFile {
   height: number;
 }
 
-export interface RenderResult {
+/** The files written and the turn's report (videoPath: how video.mp4 was encoded). */
+export interface RenderResult extends TurnReport {
   files: RenderedFile[];
   sprite: SpriteLayout | null;
-  /** milliseconds */
-  timings: { load: number; render: number; encode: number; total: number };
-  backend: GlBackendName;
-  glRenderer: string;
-  /** frames rendered and captured per second */
-  framesPerSecond: number;
-  frames: number;
-  warnings: string[];
-  /** how video.mp4 was encoded (absent without a video) */
-  videoPath?: VideoPath;
 }
 
 /** Default outputs for a format. */
@@ -55,9 +45,7 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
   const o = req.options;
   const outputs = req.outputs ?? outputsFor(o);
   const transparent = req.transparent ?? false;
-  const started = performance.now();
   return withScratch(session, req, async (scratch) => {
-    const files: RenderedFile[] = [];
     const total = Math.min(o.frames, req.frameLimit ?? o.frames);
     const indices = Array.from({ length: total }, (_, i) => i);
     const spriteLayout = outputs.sprite ? (total === o.frames && o.sprite ? o.sprite : layoutFor(total, o.width, o.height)) : null;
@@ -80,44 +68,24 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
     });
     const { info, done, videoPath, videoSize } = turn;
 
-    const finals: Array<[string, string]> = [];
-    if (videoTemp && videoPath) {
-      finals.push([videoTemp, 'video.mp4']);
-      files.push({ kind: 'video', path: path.join(req.outDir, 'video.mp4'), bytes: 0, mime: 'video/mp4', ...videoSize });
-    }
+    const finals: FinalFile<RenderedFile>[] = [];
+    const file = (kind: RenderedFile['kind'], name: string, mime: string, size: { width: number; height: number }): RenderedFile => ({ kind, path: path.join(req.outDir, name), bytes: 0, mime, ...size });
+    if (videoTemp && videoPath) finals.push([videoTemp, file('video', 'video.mp4', 'video/mp4', videoSize)]);
     if (done.sheet) {
       const temp = scratch.tempFor('sprite.webp');
       await (done.sheet as SpriteSheetWriter).writeWebp(temp);
-      finals.push([temp, 'sprite.webp']);
       const l = done.sheet.layout;
-      files.push({ kind: 'sprite', path: path.join(req.outDir, 'sprite.webp'), bytes: 0, mime: 'image/webp', width: l.columns * l.frame_width, height: l.rows * l.frame_height });
+      finals.push([temp, file('sprite', 'sprite.webp', 'image/webp', { width: l.columns * l.frame_width, height: l.rows * l.frame_height })]);
     }
     if (outputs.screenshot) {
       const name = `screenshot.${outputs.screenshot}`;
       const temp = scratch.tempFor(name);
       if (done.still) await writeScreenshotRaw(done.still, o.width, o.height, outputs.screenshot, temp);
       else await writeScreenshot(await captureStill(session, scratch.token, info.heroFrame, req.signal), outputs.screenshot, temp);
-      finals.push([temp, name]);
-      files.push({ kind: 'screenshot', path: path.join(req.outDir, name), bytes: 0, mime: `image/${outputs.screenshot}`, width: o.width, height: o.height });
+      finals.push([temp, file('screenshot', name, `image/${outputs.screenshot}`, { width: o.width, height: o.height })]);
     }
-    req.signal?.throwIfAborted();
-    for (const [temp, name] of finals) await rename(temp, path.join(req.outDir, name));
-    for (const f of files) f.bytes = (await stat(f.path)).size;
-    const end = performance.now();
-    const result: RenderResult = {
-      files,
-      sprite: done.sheet ? done.sheet.layout : null,
-      timings: { load: Math.round(turn.loaded - started), render: Math.round(turn.rendered - turn.renderStart), encode: Math.round(end - turn.rendered), total: Math.round(end - started) },
-      backend: session.backend,
-      glRenderer: session.gl.renderer,
-      framesPerSecond: fpsOf(total, turn.rendered - turn.renderStart),
-      frames: total,
-      // a GPU crash this render survived on the CPU (browser-pool.ts) is reported with it
-      warnings: [...(info.warnings ?? []), ...(session.fallback ? [session.fallback] : [])],
-      ...(videoPath ? { videoPath } : {}),
-    };
-    req.onProgress?.({ stage: 'done', frame: total, total, fps: result.framesPerSecond });
-    return result;
+    const { files, report } = await finishTurn(session, req, turn, finals);
+    return { files, sprite: done.sheet ? done.sheet.layout : null, ...report };
   });
 }
 

@@ -2,16 +2,15 @@
  * One farm chunk of a render: frames [start, end) of the turn (turn.ts) as the pieces that
  * encode/assemble.ts joins into exactly the bytes of the whole render.
  */
-import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { writeScreenshotRaw } from '../encode/screenshot.js';
 import { startH264File } from '../encode/h264-file.js';
 import { chunkUnitFrames } from '../model/chunk-unit.js';
-import type { GlBackendName } from './chromium-args.js';
 import type { RenderSession } from './browser-pool.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import { fpsOf, runTurn, withModelSource, withScratch, type RenderRequest, type SheetTarget, type VideoPath } from './turn.js';
+import { runTurn, withModelSource, withScratch, type RenderRequest, type SheetTarget } from './turn.js';
+import { finishTurn, type FinalFile, type TurnReport } from './turn-result.js';
 
 /** One farm chunk of a render: frames [start, end) of the full turn (see renderChunk). */
 export interface ChunkRequest extends Omit<RenderRequest, 'outputs' | 'frameLimit'> {
@@ -31,18 +30,10 @@ export interface ChunkPiece {
   bytes: number;
 }
 
-export interface ChunkResult {
+/** The chunk's pieces and the turn's report (frames: end - start). */
+export interface ChunkResult extends TurnReport {
   /** files in req.outDir */
   pieces: ChunkPiece[];
-  /** end - start */
-  frames: number;
-  framesPerSecond: number;
-  /** milliseconds */
-  timings: { load: number; render: number; encode: number; total: number };
-  backend: GlBackendName;
-  glRenderer: string;
-  warnings: string[];
-  videoPath?: VideoPath;
 }
 
 /**
@@ -108,7 +99,6 @@ class ChunkRows implements SheetTarget {
 
 async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promise<ChunkResult> {
   const o = req.options;
-  const started = performance.now();
   const full: RenderRequest = { ...req, transparent: false };
   return withScratch(session, full, async (scratch) => {
     const indices = Array.from({ length: req.end - req.start }, (_, i) => req.start + i);
@@ -131,8 +121,8 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
       still: true,
       reuseStage: true,
     });
-    const { info, done, videoPath } = turn;
-    const finals: Array<[string, ChunkPiece]> = [];
+    const { done, videoPath } = turn;
+    const finals: FinalFile<ChunkPiece>[] = [];
     const piece = (kind: ChunkPiece['kind'], name: string, mime: string): ChunkPiece => ({ kind, path: path.join(req.outDir, name), mime, bytes: 0 });
     if (videoTemp && videoPath) finals.push([videoTemp, piece('h264', 'video.h264', 'video/h264')]);
     if (done.sheet) {
@@ -146,25 +136,7 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
       await writeScreenshotRaw(done.still, o.width, o.height, 'webp', temp);
       finals.push([temp, piece('screenshot', 'screenshot.webp', 'image/webp')]);
     }
-    req.signal?.throwIfAborted();
-    for (const [temp, p] of finals) {
-      await rename(temp, p.path);
-      p.bytes = (await stat(p.path)).size;
-    }
-    const end = performance.now();
-    const frames = indices.length;
-    const result: ChunkResult = {
-      pieces: finals.map(([, p]) => p),
-      frames,
-      framesPerSecond: fpsOf(frames, turn.rendered - turn.renderStart),
-      timings: { load: Math.round(turn.loaded - started), render: Math.round(turn.rendered - turn.renderStart), encode: Math.round(end - turn.rendered), total: Math.round(end - started) },
-      backend: session.backend,
-      glRenderer: session.gl.renderer,
-      // a GPU crash this render survived on the CPU (browser-pool.ts) is reported with it
-      warnings: [...(info.warnings ?? []), ...(session.fallback ? [session.fallback] : [])],
-      ...(videoPath ? { videoPath } : {}),
-    };
-    req.onProgress?.({ stage: 'done', frame: frames, total: frames, fps: result.framesPerSecond });
-    return result;
+    const { files, report } = await finishTurn(session, full, turn, finals);
+    return { pieces: files, ...report };
   }, true);
 }

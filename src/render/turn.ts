@@ -122,11 +122,15 @@ export interface TurnPlan {
   reuseStage?: boolean;
 }
 
-interface TurnResult {
+export interface TurnResult {
   info: StageInfo;
   done: PassResult;
   videoPath: VideoPath | null;
   videoSize: { width: number; height: number };
+  /** frames of the turn (plan.indices) */
+  frames: number;
+  /** performance.now() marks: turn started, stage loaded, first frame asked for, last frame in */
+  started: number;
   loaded: number;
   renderStart: number;
   rendered: number;
@@ -149,6 +153,7 @@ interface Scratch {
 
 /** Loads the stage and runs the turn (with the WebCodecs -> x264 redo); the caller writes the files. */
 export async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scratch, plan: TurnPlan): Promise<TurnResult> {
+  const started = performance.now();
   const { page } = session;
   const o = req.options;
   req.signal?.throwIfAborted();
@@ -201,7 +206,7 @@ export async function runTurn(session: RenderSession, req: RenderRequest, scratc
   const rendered = performance.now();
   const total = plan.indices.length;
   req.onProgress?.({ stage: 'encode', frame: total, total, fps: total / Math.max(1e-3, (rendered - renderStart) / 1000) });
-  return { info, done, videoPath, videoSize, loaded, renderStart, rendered };
+  return { info, done, videoPath, videoSize, frames: total, started, loaded, renderStart, rendered };
 }
 
 /**
@@ -243,10 +248,6 @@ export async function withScratch<T>(session: RenderSession, req: RenderRequest,
   }
 }
 
-export function fpsOf(frames: number, ms: number): number {
-  return frames > 0 ? Math.round((frames / Math.max(1e-3, ms / 1000)) * 100) / 100 : 0;
-}
-
 interface PassPlan {
   token: string;
   /** frame indices of the turn, consecutive, the first one at a segment / sheet row boundary */
@@ -263,7 +264,7 @@ interface PassPlan {
   renderStart: number;
 }
 
-interface PassResult {
+export interface PassResult {
   sheet: SheetTarget | null;
   /** raw RGBA of the hero frame, rows bottom-up */
   still: Uint8Array | null;
