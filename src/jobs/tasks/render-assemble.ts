@@ -23,7 +23,9 @@ import { PermanentRenderError } from '../errors.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { runAttempt } from '../run-attempt.js';
-import { chunksToAssemble, clearChunkPieces, completeRender, failRender, staleOf, type ChunkPieces, type ChunkRow, type Stale } from '../render-lifecycle.js';
+import { staleOf, type Stale } from '../claim-fence.js';
+import { chunksToAssemble, clearChunkPieces, type ChunkPieces, type ChunkRow } from '../chunk-lifecycle.js';
+import { completeRender, failRender } from '../render-lifecycle.js';
 import { parseStoredRequest } from './render-input.js';
 
 export interface AssembleTaskContext {

@@ -5,7 +5,7 @@
  * can assemble them) and marks the chunk done; the chunk that leaves none undone queues the
  * assemble task in the same transaction. Retries, time-out, drain and dead-worker recovery
  * are per chunk: a crash loses only this chunk's frames. Every write after the claim is fenced
- * on this worker's claim (render-lifecycle.ts): when another worker has taken the chunk over
+ * on this worker's claim (claim-fence.ts): when another worker has taken the chunk over
  * (this one was taken for dead), the result is dropped with one log line, never retried.
  */
 import type { Db } from '../../db/database.js';
@@ -18,19 +18,8 @@ import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderRow } from '../render-row.js';
 import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import {
-  claimChunk,
-  completeChunk,
-  failChunk,
-  holderOf,
-  holdsChunk,
-  recordChunkProgress,
-  requeueChunk,
-  staleOf,
-  staleReason,
-  type ChunkPieces,
-  type Stale,
-} from '../render-lifecycle.js';
+import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { claimChunk, completeChunk, failChunk, holdsChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../chunk-lifecycle.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
 

@@ -4,7 +4,7 @@
  * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS (queue/task-map.ts). The render row's
  * bookkeeping waits out a database outage (the rendered files are already stored), so the task
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
- * Every write after the claim is fenced on this worker's claim (render-lifecycle.ts): a worker
+ * Every write after the claim is fenced on this worker's claim (claim-fence.ts): a worker
  * taken for dead whose render another worker has claimed since drops its result (one log line)
  * instead of retrying, failing or completing it.
  */
@@ -22,7 +22,9 @@ import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import { claimRender, completeRender, failRender, holderOf, recordProgress, requeueRender, splitRender, staleOf, staleReason, type Stale } from '../render-lifecycle.js';
+import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { splitRender } from '../chunk-lifecycle.js';
+import { claimRender, completeRender, failRender, recordProgress, requeueRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { farmSpeed, recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
