@@ -25,7 +25,7 @@ import type { RenderRow } from '../../src/jobs/render-row.js';
 import { sweepChunkPieces } from '../../src/jobs/sweeper.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { loadRenderInput } from '../../src/jobs/tasks/render-input.js';
-import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
+import { chunkPieceKeys } from '../../src/jobs/render-files.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';

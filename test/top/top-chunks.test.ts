@@ -7,7 +7,7 @@ import { holderOf } from '../../src/jobs/claim-fence.js';
 import { claimChunk, splitRender } from '../../src/jobs/chunk-lifecycle.js';
 import { claimRender } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
+import { chunkPieceKeys } from '../../src/jobs/render-files.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 import { useQueueDb } from '../helpers/queue-db.js';
 
