@@ -4,9 +4,14 @@
  * whole render and an assembled one store the same keys, and what a chunk stores is what the
  * assemble step and the sweeper look for. The key layouts themselves: storage/artifact-key.ts.
  */
-import { chunkArtifactKey } from '../storage/artifact-key.js';
+import { chunkArtifactKey, RENDER_FILE_NAMES, renderArtifactKey } from '../storage/artifact-key.js';
 import type { ChunkPieces } from './chunk-lifecycle.js';
-import type { RenderRow } from './render-row.js';
+import type { RenderArtifacts, RenderRow } from './render-row.js';
+
+/** The key a render's file of `kind` is stored under; the screenshot keeps its format's extension (`.webp`, `.png`). */
+export function renderFileKey(cacheKey: string, kind: keyof RenderArtifacts, screenshotExt = '.webp'): string {
+  return renderArtifactKey(cacheKey, kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${screenshotExt}` : RENDER_FILE_NAMES[kind]);
+}
 
 /** File names of a chunk's pieces (what engine.renderChunk writes). */
 export const CHUNK_PIECE_FILES = { h264: 'video.h264', rows: 'rows.png', screenshot: 'screenshot.webp' } as const;

@@ -15,11 +15,11 @@ import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
 import { chunkUnitFrames } from '../../model/chunk-unit.js';
-import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import { planChunks, secondsPerFrame } from '../chunk-plan.js';
 import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
+import { renderFileKey } from '../render-files.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
 import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
@@ -122,9 +122,7 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
         const artifacts: RenderArtifacts = {};
         let bytes = 0;
         for (const f of result.files) {
-          const ext = path.extname(f.path);
-          const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
-          const key = renderArtifactKey(claimed.cache_key, name);
+          const key = renderFileKey(claimed.cache_key, f.kind, path.extname(f.path));
           bytes += (await ctx.store.putFile(key, f.path, f.mime)).size;
           artifacts[f.kind] = key;
         }
