@@ -8,10 +8,9 @@ import type { Config } from '../config.js';
 import type { BrowserPool, GpuStatus } from './browser-pool.js';
 import type { ModelSource } from './model-source.js';
 import type { GlBackendName } from './chromium-args.js';
-import type { RenderResult } from './render-build.js';
+import type { RenderRequest, RenderResult } from './render-build.js';
 import type { ChunkRequest, ChunkResult } from './render-chunk.js';
 import type { StillsRequest } from './render-stills.js';
-import type { RenderRequest } from './turn.js';
 import type { StageBundle } from './stage-server.js';
 import type { ToolLocation } from './tool-paths.js';
 

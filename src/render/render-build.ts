@@ -13,8 +13,22 @@ import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
 import { captureRequest } from './page-capture.js';
 import { callStage } from './call-stage.js';
-import { runTurn, withModelSource, withScratch, type RenderOutputs, type RenderRequest } from './turn.js';
+import { runTurn, withModelSource, withScratch, type TurnRequest } from './turn.js';
 import { finishTurn, type FinalFile, type TurnReport } from './turn-result.js';
+
+/** Which files to produce; by default the main result of options.format plus a WebP still. */
+export interface RenderOutputs {
+  video?: boolean;
+  sprite?: boolean;
+  screenshot?: ScreenshotFormat | false;
+}
+
+/** A whole render: the turn's request, which files to write, and (tests) fewer frames. */
+export interface RenderRequest extends TurnRequest {
+  outputs?: RenderOutputs;
+  /** Tests only: render just the first N frames of the full turn (angles stay i*360/frames). */
+  frameLimit?: number;
+}
 
 export interface RenderedFile {
   kind: 'video' | 'sprite' | 'screenshot';
@@ -73,7 +87,7 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
     if (videoTemp && videoPath) finals.push([videoTemp, file('video', 'video.mp4', 'video/mp4', videoSize)]);
     if (done.sheet) {
       const temp = scratch.tempFor('sprite.webp');
-      await (done.sheet as SpriteSheetWriter).writeWebp(temp);
+      await done.sheet.writeWebp(temp);
       const l = done.sheet.layout;
       finals.push([temp, file('sprite', 'sprite.webp', 'image/webp', { width: l.columns * l.frame_width, height: l.rows * l.frame_height })]);
     }

@@ -9,11 +9,11 @@ import { startH264File } from '../encode/h264-file.js';
 import { chunkUnitFrames } from '../model/chunk-unit.js';
 import type { RenderSession } from './browser-pool.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import { runTurn, withModelSource, withScratch, type RenderRequest, type SheetTarget } from './turn.js';
+import { runTurn, withModelSource, withScratch, type SheetTarget, type TurnRequest } from './turn.js';
 import { finishTurn, type FinalFile, type TurnReport } from './turn-result.js';
 
 /** One farm chunk of a render: frames [start, end) of the full turn (see renderChunk). */
-export interface ChunkRequest extends Omit<RenderRequest, 'outputs' | 'frameLimit'> {
+export interface ChunkRequest extends TurnRequest {
   /** frames [start, end) of the full turn; start a multiple of chunkUnitFrames(options), end a multiple of it or options.frames */
   start: number;
   end: number;
@@ -99,7 +99,7 @@ class ChunkRows implements SheetTarget {
 
 async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promise<ChunkResult> {
   const o = req.options;
-  const full: RenderRequest = { ...req, transparent: false };
+  const full: TurnRequest = { ...req, transparent: false };
   return withScratch(session, full, async (scratch) => {
     const indices = Array.from({ length: req.end - req.start }, (_, i) => req.start + i);
     const video = o.format === 'video';
@@ -127,7 +127,7 @@ async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promi
     if (videoTemp && videoPath) finals.push([videoTemp, piece('h264', 'video.h264', 'video/h264')]);
     if (done.sheet) {
       const temp = scratch.tempFor('rows.png');
-      await (done.sheet as ChunkRows).writePng(temp);
+      await done.sheet.writePng(temp);
       finals.push([temp, piece('rows', 'rows.png', 'image/png')]);
     }
     if (done.still) {

@@ -6,7 +6,7 @@
 import { rename, stat } from 'node:fs/promises';
 import type { RenderSession } from './browser-pool.js';
 import type { GlBackendName } from './chromium-args.js';
-import type { RenderRequest, TurnResult, VideoPath } from './turn.js';
+import type { TurnRequest, TurnResult, VideoPath } from './turn.js';
 
 /** What a turn reports, the same for a whole render and a chunk. */
 export interface TurnReport {
@@ -29,7 +29,7 @@ export type FinalFile<F extends { path: string; bytes: number }> = readonly [tem
 /** Renames the turn's files into place, sizes them, reports the turn and says it is done. */
 export async function finishTurn<F extends { path: string; bytes: number }>(
   session: RenderSession,
-  req: Pick<RenderRequest, 'signal' | 'onProgress'>,
+  req: Pick<TurnRequest, 'signal' | 'onProgress'>,
   turn: TurnResult,
   finals: readonly FinalFile<F>[],
 ): Promise<{ files: F[]; report: TurnReport }> {

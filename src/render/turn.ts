@@ -26,14 +26,6 @@ import type { SpriteLayout } from '../model/sprite-layout.js';
 import type { PageH264, PageRunRequest } from './page-capture.js';
 import { callStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
-import type { ScreenshotFormat } from '../encode/screenshot.js';
-
-/** Which files to produce; by default the main result of options.format plus a WebP still. */
-export interface RenderOutputs {
-  video?: boolean;
-  sprite?: boolean;
-  screenshot?: ScreenshotFormat | false;
-}
 
 export interface RenderProgress {
   stage: 'load' | 'render' | 'encode' | 'done';
@@ -53,12 +45,12 @@ export function videoFramesFor(backend: GlBackendName): 'pixels' | 'canvas' {
   return backend === 'gpu' ? 'canvas' : 'pixels';
 }
 
-export interface RenderRequest {
+/** What a turn needs: the shared part of a whole render's request (render-build.ts) and a chunk's (render-chunk.ts). */
+export interface TurnRequest {
   pool: BrowserPool;
   ffmpegPath: string;
   build: StageBuild;
   options: ResolvedRenderOptions;
-  outputs?: RenderOutputs;
   outDir: string;
   signal?: AbortSignal;
   onProgress?: (p: RenderProgress) => void;
@@ -71,8 +63,6 @@ export interface RenderRequest {
    * buffer first (readPixels), 'canvas' hands the canvas itself over (VideoFrame(canvas)).
    */
   videoFrames?: 'pixels' | 'canvas';
-  /** Tests only: render just the first N frames of the full turn (angles stay i*360/frames). */
-  frameLimit?: number;
   /** part models for this render (model-source.ts withOverrides), in front of the engine's source */
   models?: ModelSource;
 }
@@ -109,22 +99,22 @@ function isWebCodecsFailure(err: unknown): boolean {
 }
 
 /** What one turn produces and feeds, for a whole render or a chunk. */
-export interface TurnPlan {
+export interface TurnPlan<S extends SheetTarget = SheetTarget> {
   indices: number[];
   transparent: boolean;
   /** a fresh raw-H.264 sink per pass (a failed WebCodecs pass is redone with x264); null: no video */
   videoSink: ((videoSize: { width: number; height: number }) => H264Sink) | null;
   /** a fresh sheet target per pass; null: no sprite */
-  sheet: (() => SheetTarget) | null;
+  sheet: (() => S) | null;
   /** read the raw hero frame during the turn when it is one of `indices` */
   still: boolean;
   /** keep using the page's scene when it was loaded from this very build and options (chunks) */
   reuseStage?: boolean;
 }
 
-export interface TurnResult {
+export interface TurnResult<S extends SheetTarget = SheetTarget> {
   info: StageInfo;
-  done: PassResult;
+  done: PassResult<S>;
   videoPath: VideoPath | null;
   videoSize: { width: number; height: number };
   /** frames of the turn (plan.indices) */
@@ -152,7 +142,7 @@ interface Scratch {
 }
 
 /** Loads the stage and runs the turn (with the WebCodecs -> x264 redo); the caller writes the files. */
-export async function runTurn(session: RenderSession, req: RenderRequest, scratch: Scratch, plan: TurnPlan): Promise<TurnResult> {
+export async function runTurn<S extends SheetTarget>(session: RenderSession, req: TurnRequest, scratch: Scratch, plan: TurnPlan<S>): Promise<TurnResult<S>> {
   const started = performance.now();
   const { page } = session;
   const o = req.options;
@@ -193,7 +183,7 @@ export async function runTurn(session: RenderSession, req: RenderRequest, scratc
       renderStart,
     });
   let videoPath: VideoPath | null = plan.videoSink ? (h264 ? 'webcodecs' : 'x264') : null;
-  let done: PassResult = { sheet: null, still: null };
+  let done: PassResult<S> = { sheet: null, still: null };
   try {
     // a still alone needs no turn: it is rendered by itself afterwards
     if (videoPath || plan.sheet) done = await pass(videoPath);
@@ -213,7 +203,7 @@ export async function runTurn(session: RenderSession, req: RenderRequest, scratc
  * Runs `body` with temporary files and cancel wiring; cleans up whatever happens. The scene is
  * disposed afterwards, unless `keepStage` and the body succeeded (the next chunk may reuse it).
  */
-export async function withScratch<T>(session: RenderSession, req: RenderRequest, body: (scratch: Scratch) => Promise<T>, keepStage = false): Promise<T> {
+export async function withScratch<T>(session: RenderSession, req: TurnRequest, body: (scratch: Scratch) => Promise<T>, keepStage = false): Promise<T> {
   let ok = false;
   const token = randomBytes(9).toString('base64url');
   const temps: string[] = [];
@@ -248,7 +238,7 @@ export async function withScratch<T>(session: RenderSession, req: RenderRequest,
   }
 }
 
-interface PassPlan {
+interface PassPlan<S extends SheetTarget> {
   token: string;
   /** frame indices of the turn, consecutive, the first one at a segment / sheet row boundary */
   indices: number[];
@@ -256,7 +246,7 @@ interface PassPlan {
   videoSize: { width: number; height: number };
   /** raw H.264 out, from WebCodecs (h264 set) or x264 segments; null: no video */
   video: { sink: H264Sink; h264: PageH264 | null } | null;
-  sheet: SheetTarget | null;
+  sheet: S | null;
   /** read the raw hero frame during the turn */
   heroFrame: number | null;
   /** the running encoder, for cancel */
@@ -264,8 +254,8 @@ interface PassPlan {
   renderStart: number;
 }
 
-export interface PassResult {
-  sheet: SheetTarget | null;
+export interface PassResult<S extends SheetTarget = SheetTarget> {
+  sheet: S | null;
   /** raw RGBA of the hero frame, rows bottom-up */
   still: Uint8Array | null;
 }
@@ -274,7 +264,7 @@ export interface PassResult {
  * One turn of the camera: renders every frame once and feeds every consumer (ffmpeg, the
  * sprite sheet, the still) as frames and chunks arrive, in render order.
  */
-async function capturePass(session: RenderSession, req: RenderRequest, plan: PassPlan): Promise<PassResult> {
+async function capturePass<S extends SheetTarget>(session: RenderSession, req: TurnRequest, plan: PassPlan<S>): Promise<PassResult<S>> {
   const { page, server } = session;
   const total = plan.indices.length;
   const first = plan.indices[0] ?? 0;
