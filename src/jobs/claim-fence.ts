@@ -1,7 +1,7 @@
 /**
  * The claim fence of render and chunk rows (state diagram: render-lifecycle.ts).
  *
- * Fencing (issue 20). A worker taken for dead (a partition, a long pause) may come back and
+ * Fencing (docs/design-decisions.md). A worker taken for dead (a partition, a long pause) may come back and
  * write to a render or chunk another worker has claimed since. Each claim sets a fresh claim
  * token (sql/0012), and every later write by a worker (progress, complete, requeue, fail,
  * split) takes effect only while the row still carries that worker's id AND token: the
@@ -11,7 +11,7 @@
  * again, the old holder's result is as good as anyone's, and its queue job is free again
  * anyway. The assemble step holds no claim: its writes are fenced on the render's plan.
  *
- * Clock (issue 20): every stored time is the database's `now()`, never the worker's clock,
+ * Clock (docs/design-decisions.md): every stored time is the database's `now()`, never the worker's clock,
  * so times compare with `created_at`, heartbeats and each other whatever a worker's clock says.
  */
 import { sql, type Kysely } from 'kysely';

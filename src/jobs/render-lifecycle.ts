@@ -183,7 +183,7 @@ export async function failRender(db: Q, renderId: string, by: RenderFence, reaso
 export const CANCELLED_MESSAGE = 'cancelled: an operator cancelled this render (jobs cancel, the console or POST /render-build/{jobId}/cancel); retry it to render it again';
 
 /**
- * An operator's cancel (issue 21): a queued or processing render ends in error with
+ * An operator's cancel (docs/console.md): a queued or processing render ends in error with
  * CANCELLED_MESSAGE, and the queued or processing chunks of its current plan with it. Not
  * fenced: it is nobody's claim. A worker on it finds out on its next progress write (fenced,
  * so it returns a Stale) and stops (run-attempt.ts); its queue job then finds nothing to do.
