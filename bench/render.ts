@@ -50,7 +50,7 @@ import type { BrowserPool } from '../src/render/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';
 import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
-import { renderBuild, type RenderResult } from '../src/render/renderer.js';
+import { renderBuild, type RenderResult } from '../src/render/render-build.js';
 import { findFfmpeg } from '../src/render/tool-paths.js';
 import { DEMO_PARTS, demoStageBuild } from '../src/catalog/demo-catalog.js';
 import type { Category } from '../src/model/part.js';
