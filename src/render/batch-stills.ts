@@ -19,7 +19,7 @@ import type { ResolvedRenderOptions } from '../model/render-options.js';
 import { toStageOptions, type StageBuild } from '../model/stage-contract.js';
 import type { BrowserPool } from './browser-pool.js';
 import { callStage, injectPageSource } from './call-stage.js';
-import type { PageBatchRequest } from './page-capture.js';
+import type { PageBatchRequest } from '../model/capture-contract.js';
 
 /** Stills handed to Node handlers before the page waits for them (bounds memory). */
 const IN_FLIGHT = 3;

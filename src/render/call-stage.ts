@@ -15,7 +15,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { StageApi } from '../model/stage-contract.js';
-import type { PageHelpers } from './page-capture.js';
+import type { PageHelpers } from '../model/capture-contract.js';
 
 /** StageApi's methods that take and return JSON, as `renderStage.<method>`. */
 type StageMethods = { [K in Exclude<keyof StageApi, 'canvas'> as `renderStage.${K}`]: StageApi[K] };

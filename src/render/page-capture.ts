@@ -25,88 +25,8 @@
  * Kept as plain JavaScript source: functions passed to page.evaluate would be rewritten by
  * the TypeScript loader (helpers such as __name that do not exist in the page). The source is
  * injected once (browser-pool.ts); Node calls the helpers it installs through callStage
- * (call-stage.ts), typed by PageHelpers below.
+ * (call-stage.ts), typed by PageHelpers (model/capture-contract.ts).
  */
-import type { StageBuild, StageOptions } from '../model/stage-contract.js';
-
-/** H.264 encoding in the page (WebCodecs), chunks POSTed in order under `${token}-h264`. */
-export interface PageH264 {
-  /** a codec string the page reported as supported (h264CodecExpression) */
-  codec: string;
-  width: number;
-  height: number;
-  fps: number;
-  /** bits per second (Chromium's software H.264 has no quantizer mode) */
-  bitrate: number;
-  /** frames per segment (VIDEO_SEGMENT_FRAMES): each is encoded by a fresh VideoEncoder */
-  segmentFrames: number;
-  /** hand the canvas itself to the encoder (VideoFrame(canvas)) instead of our readPixels buffer */
-  fromCanvas?: boolean;
-}
-
-/** Parameters of one capture run in the page. */
-export interface PageRunRequest {
-  /** the stage server route token: frames go to /frames/<token>/<index> */
-  token: string;
-  /** frame indices to render, in order */
-  indices: number[];
-  /**
-   * per-frame capture: sprite-sheet rows of `columns` frames as raw RGBA (POSTed per row under
-   * the row number), an encoded image per frame, or nothing (video-only runs)
-   */
-  frames: null | { type: 'sheet'; columns: number } | { type: 'image/jpeg' | 'image/png' | 'image/webp'; quality: number };
-  h264: PageH264 | null;
-  /** indices whose raw RGBA is also POSTed under `${token}-still` (the lossless hero frame) */
-  stills: number[];
-  /** frames captured but not yet acknowledged */
-  window: number;
-}
-
-/** Parameters of a toBlob-only capture (stills, tests). */
-export interface PageCaptureRequest {
-  token: string;
-  indices: number[];
-  /** toBlob mime type: image/jpeg for video and sprites, image/png when alpha or a lossless still is needed */
-  type: 'image/jpeg' | 'image/png' | 'image/webp';
-  quality: number;
-  window: number;
-}
-
-/** What one `__rfRun` did: frames rendered, H.264 chunks encoded. */
-export interface PageRunResult {
-  frames: number;
-  chunks: number;
-}
-
-/** One batch of stills for `__rfStillsBatch` (batch-stills.ts): `capture` is a run request without token and indices. */
-export interface PageBatchRequest {
-  token: string;
-  builds: readonly StageBuild[];
-  options: StageOptions;
-  capture: Omit<PageRunRequest, 'token' | 'indices'>;
-}
-
-/**
- * The helpers these sources install on `window`, as callStage (call-stage.ts) calls them.
- * `__rfStillsBatch` and `__rfAbortBatch` exist once batch-stills.ts has injected its source.
- */
-export interface PageHelpers {
-  /** runs one capture */
-  __rfRun(req: PageRunRequest): Promise<PageRunResult>;
-  /** the first H.264 codec string of `codecs` this browser encodes at this size, or null */
-  __rfH264Codec(width: number, height: number, fps: number, bitrate: number, codecs: string[]): Promise<string | null>;
-  /** makes a running capture stop at its next frame */
-  __rfAbortRun(reason: string): void;
-  /** ms per frame of `frames` frames back to back after a finished warm-up frame (the doctor's probe) */
-  __rfTimeFrames(frames: number): number;
-  /** whether the stage's WebGL context is lost (its GPU process died): browser-pool.ts falls back to the CPU */
-  __rfContextLost(): boolean;
-  /** the hero still of each build; resolves to the builds that failed */
-  __rfStillsBatch(req: PageBatchRequest): Promise<Array<{ index: number; error: string }>>;
-  /** makes a running batch (and its capture) stop */
-  __rfAbortBatch(reason: string): void;
-}
-
 /** Installs `window.__rfRun`, `__rfH264Codec`, `__rfAbortRun`, `__rfTimeFrames` and `__rfContextLost` in the page (idempotent). */
 export const PAGE_CAPTURE_SOURCE = `
 (() => {
@@ -402,8 +322,3 @@ export const PAGE_CAPTURE_SOURCE = `
   };
 })();
 `;
-
-/** A toBlob-only capture (lossless stills, tests) as a run request for `__rfRun`. */
-export function captureRequest(req: PageCaptureRequest): PageRunRequest {
-  return { token: req.token, indices: req.indices, frames: { type: req.type, quality: req.quality }, h264: null, stills: [], window: req.window };
-}

@@ -30,7 +30,7 @@ import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import { captureRequest, type PageH264, type PageRunRequest } from './page-capture.js';
+import { captureRequest, type PageH264, type PageRunRequest } from '../model/capture-contract.js';
 import { callStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
 
