@@ -1,7 +1,8 @@
 /**
- * The contract between Node and the capture helpers of the stage page (page-capture.ts): what
- * one capture run, one batch of stills and the other helpers take and return. JSON only, as
- * for stage-contract.ts; Node calls the helpers through callStage (call-stage.ts).
+ * The contract between Node and the capture helpers of the stage page (farm/src/capture/): what
+ * one capture run, one batch of stills and the other helpers take and return. Shared by both
+ * sides: the page's helpers are typed by PageHelpers, Node calls them through callStage
+ * (src/render/call-stage.ts). JSON only, as for stage-contract.ts.
  */
 import type { StageBuild, StageOptions } from './stage-contract.js';
 
@@ -54,7 +55,7 @@ export interface PageRunResult {
   chunks: number;
 }
 
-/** One batch of stills for `__rfStillsBatch` (batch-stills.ts): `capture` is a run request without token and indices. */
+/** One batch of stills for `__rfStillsBatch` (src/render/batch-stills.ts): `capture` is a run request without token and indices. */
 export interface PageBatchRequest {
   token: string;
   builds: readonly StageBuild[];
@@ -62,9 +63,15 @@ export interface PageBatchRequest {
   capture: Omit<PageRunRequest, 'token' | 'indices'>;
 }
 
+/** A build of a batch that did not render: its place in the batch and why. */
+export interface PageBatchFailure {
+  index: number;
+  error: string;
+}
+
 /**
- * The helpers these sources install on `window`, as callStage (call-stage.ts) calls them.
- * `__rfStillsBatch` and `__rfAbortBatch` exist once batch-stills.ts has injected its source.
+ * The helpers the stage page installs on `window` next to `renderStage` (farm/src/capture/),
+ * as callStage (src/render/call-stage.ts) calls them.
  */
 export interface PageHelpers {
   /** runs one capture */
@@ -78,7 +85,7 @@ export interface PageHelpers {
   /** whether the stage's WebGL context is lost (its GPU process died): browser-pool.ts falls back to the CPU */
   __rfContextLost(): boolean;
   /** the hero still of each build; resolves to the builds that failed */
-  __rfStillsBatch(req: PageBatchRequest): Promise<Array<{ index: number; error: string }>>;
+  __rfStillsBatch(req: PageBatchRequest): Promise<PageBatchFailure[]>;
   /** makes a running batch (and its capture) stop */
   __rfAbortBatch(reason: string): void;
 }
