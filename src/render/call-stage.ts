@@ -2,7 +2,8 @@
  * The one way Node talks to the stage page: typed calls of `window.renderStage` (StageApi,
  * model/stage-contract.ts) and of the capture helpers the stage installs next to it
  * (PageHelpers, model/capture-contract.ts; farm/src/capture/). `npm run lint:rules` keeps
- * every page.evaluate / evaluateHandle / waitForFunction of src/ in this file.
+ * every page.evaluate / evaluateHandle / waitForFunction of src/ in this file, and page code
+ * out of strings (scripts/page-code-in-strings.mjs).
  *
  * How a call crosses: page.evaluate with one small anonymous function that only reads window
  * globals, given the call's name and arguments. Puppeteer sends the function's source and the
