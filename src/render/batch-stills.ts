@@ -2,11 +2,12 @@
  * Many single stills in one page session (part thumbnails): per build, load it, render its hero
  * frame, capture a lossless PNG, next build; no page reload, no dispose between builds nor after
  * the last (the cached environment and compiled shaders carry over to the next batch; the next
- * load of any render disposes the last part), no warm-up frames (`warm: false`). The
- * loop runs in the page in one call (`__rfStillsBatch`, farm/src/capture/stills-batch.ts); each
- * PNG is POSTed through the same capture code as every other render (`__rfRun`,
- * farm/src/capture/capture-run.ts, toBlob PNG), so the pixels are those of a single still. Node's work on a still (WebP encode, store) overlaps the page's next build: the
- * receiver acknowledges at once and keeps up to IN_FLIGHT handlers running.
+ * load of any render disposes the last part), no warm-up frames (`warm: false`). The loop runs
+ * in the page in one call (`__rfStillsBatch`, farm/src/capture/stills-batch.ts); each PNG is
+ * POSTed through the same capture code as every other render (`__rfRun`,
+ * farm/src/capture/capture-run.ts, toBlob PNG), so the pixels are those of a single still.
+ * Node's work on a still (WebP encode, store) overlaps the page's next build: the receiver
+ * acknowledges at once and keeps up to IN_FLIGHT handlers running.
  *
  * What a part costs in the page this way against a full render per part: docs/benchmarks.md,
  * "Part thumbnails".
