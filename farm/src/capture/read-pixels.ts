@@ -12,7 +12,7 @@ const flip: { fb: WebGLFramebuffer | null; rb: WebGLRenderbuffer | null; w: numb
  * a sheet row, or a whole frame): the canvas is blitted upside down into a renderbuffer of ours
  * and read from there. A plain readPixels is cheap on the CPU; the reads it replaces
  * (VideoFrame(canvas), 2D drawImage) made Chromium's GPU process convert or copy the frame,
- * measured 55 ms CPU a 720p frame (see capture-run.ts).
+ * measured 55 ms CPU a 720p frame (docs/benchmarks.md, "Capture paths").
  */
 export function readTopDown(gl: WebGL2RenderingContext, into: Uint8Array, offset: number, rowLength: number): void {
   const w = gl.drawingBufferWidth,

@@ -8,7 +8,7 @@
 const PIECE = 16 * 1024 * 1024;
 
 // bodies go as Blobs: puppeteer enables CDP's Network domain, which copies a typed-array body
-// into its request events (through the DevTools pipe, see capture-run.ts); a Blob's is not
+// into its request events (through the DevTools pipe: docs/benchmarks.md, "Capture paths"); a Blob's is not
 async function send(url: string, body: Blob | Uint8Array<ArrayBuffer>): Promise<void> {
   const res = await fetch(url, { method: 'POST', body: body instanceof Blob ? body : new Blob([body]) });
   if (!res.ok) throw new Error((await res.text()) || url + ' refused: HTTP ' + res.status);
