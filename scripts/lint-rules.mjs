@@ -7,12 +7,16 @@
  *   to the terminal (the rest of src/ is a library that logs);
  * - no page.evaluate / evaluateHandle / waitForFunction in src/ outside src/render/call-stage.ts
  *   (calls into the stage page are typed callStage calls, not JavaScript source strings);
+ * - no page code in strings in src/ or farm/ (scripts/page-code-in-strings.mjs): no evaluate of
+ *   source text, no untagged template literal holding functions; the page's code is TypeScript
+ *   in farm/src/;
  * - no SQL on graphile-worker's schema (`graphile_worker.`)  in src/ outside src/jobs/queue/graphile-tables.ts (an upgrade touches one file);
  * - no `setTimeout(`/`sleep(`/`delay(` in test/ outside test/helpers/ (tests wait on a condition with
  *   waitFor, bound a promise with time-bounds.ts; allow-list below with reasons).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pageCodeInStrings } from './page-code-in-strings.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -74,6 +78,11 @@ for (const rule of RULES) {
           if (rule.pattern.test(line)) problems.push(`${file}:${i + 1}: ${rule.message}`);
         });
     }
+  }
+}
+for (const dir of ['src', 'farm']) {
+  for (const file of files(dir)) {
+    for (const p of pageCodeInStrings(readFileSync(path.join(root, file), 'utf8'))) problems.push(`${file}:${p.line}: ${p.message}`);
   }
 }
 for (const p of problems) console.error(p);

@@ -11,6 +11,7 @@ import { disposeEnvironments } from './scene/environment.js';
 import { GlbLibrary } from './models/glb-library.js';
 import { lodReady } from './models/model-lod.js';
 import { StageSession } from './stage-session.js';
+import { installCaptureHelpers } from './capture/install.js';
 
 let canvas: HTMLCanvasElement | null = null;
 let renderer: THREE.WebGLRenderer | null = null;
@@ -124,4 +125,6 @@ const api: StageApi = {
   dispose,
 };
 
+// the helpers first: Node waits for renderStage (call-stage.ts waitForStage), then calls both
+installCaptureHelpers(api);
 window.renderStage = api;

@@ -2,11 +2,12 @@
  * Many single stills in one page session (part thumbnails): per build, load it, render its hero
  * frame, capture a lossless PNG, next build; no page reload, no dispose between builds nor after
  * the last (the cached environment and compiled shaders carry over to the next batch; the next
- * load of any render disposes the last part), no warm-up frames (`warm: false`). The
- * loop runs in the page in one evaluate; each PNG is POSTed through the same capture code as
- * every other render (page-capture.ts `__rfRun`, toBlob PNG), so the pixels are those of a
- * single still. Node's work on a still (WebP encode, store) overlaps the page's next build: the
- * receiver acknowledges at once and keeps up to IN_FLIGHT handlers running.
+ * load of any render disposes the last part), no warm-up frames (`warm: false`). The loop runs
+ * in the page in one call (`__rfStillsBatch`, farm/src/capture/stills-batch.ts); each PNG is
+ * POSTed through the same capture code as every other render (`__rfRun`,
+ * farm/src/capture/capture-run.ts, toBlob PNG), so the pixels are those of a single still.
+ * Node's work on a still (WebP encode, store) overlaps the page's next build: the receiver
+ * acknowledges at once and keeps up to IN_FLIGHT handlers running.
  *
  * What a part costs in the page this way against a full render per part: docs/benchmarks.md,
  * "Part thumbnails".
@@ -18,8 +19,8 @@ import { randomBytes } from 'node:crypto';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import { toStageOptions, type StageBuild } from '../model/stage-contract.js';
 import type { BrowserPool } from './browser-pool.js';
-import { callStage, injectPageSource } from './call-stage.js';
-import type { PageBatchRequest } from './page-capture.js';
+import { callStage } from './call-stage.js';
+import type { PageBatchRequest } from '../model/capture-contract.js';
 
 /** Stills handed to Node handlers before the page waits for them (bounds memory). */
 const IN_FLIGHT = 3;
@@ -41,33 +42,6 @@ export interface BatchStillsResult {
   /** builds that did not render (load, capture or onStill failed), in order */
   failures: Array<{ index: number; error: string }>;
 }
-
-/** The in-page loop (plain JavaScript, as page-capture.ts explains): `__rfStillsBatch` and `__rfAbortBatch` of PageHelpers. */
-const BATCH_SOURCE = `
-(() => {
-  if (window.__rfStillsBatch) return;
-  window.__rfAbortBatch = (reason) => {
-    window.__rfBatchAbort = reason;
-    window.__rfAbort = reason;
-  };
-  window.__rfStillsBatch = async (req) => {
-    window.__rfBatchAbort = null;
-    const errors = [];
-    // no renderStage.dispose() at the end: it would also drop the cached environment, which the
-    // next batch would prefilter again (~0.4 s CPU a batch); the next load disposes the last part
-    for (let i = 0; i < req.builds.length; i++) {
-      if (window.__rfBatchAbort) throw new Error(window.__rfBatchAbort);
-      try {
-        const info = await window.renderStage.load(req.builds[i], req.options);
-        await window.__rfRun(Object.assign({}, req.capture, { token: req.token + 'b' + i, indices: [info.heroFrame] }));
-      } catch (err) {
-        errors.push({ index: i, error: (err && err.message) || String(err) });
-      }
-    }
-    return errors;
-  };
-})();
-`;
 
 /** Renders the hero still of each build, one after another in one page session. */
 export async function renderStillsBatch(req: BatchStillsRequest): Promise<BatchStillsResult> {
@@ -96,7 +70,6 @@ export async function renderStillsBatch(req: BatchStillsRequest): Promise<BatchS
     req.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       req.signal?.throwIfAborted();
-      await injectPageSource(page, BATCH_SOURCE);
       const batch: PageBatchRequest = {
         token,
         builds: req.builds,

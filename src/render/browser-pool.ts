@@ -13,8 +13,7 @@ import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { afterGpuRender, cpuOrder, launchOrder, MAX_GPU_CRASHES } from './gpu-fallback.js';
 import { findGpu, GpuNotFoundError, isSoftwareRenderer, shortRenderer, VENDOR_DRIVER_FIX, type GpuProbe } from './gpu-probe.js';
-import { PAGE_CAPTURE_SOURCE } from './page-capture.js';
-import { callStage, injectPageSource, waitForStage } from './call-stage.js';
+import { callStage, waitForStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
 
@@ -250,7 +249,6 @@ export class BrowserPool {
       // loopback reachable; no CDP request interception, which would copy every uploaded frame
       await page.goto(server.url + '/', { waitUntil: 'load', timeout: 60_000 });
       await waitForStage(page, 60_000);
-      await injectPageSource(page, PAGE_CAPTURE_SOURCE);
       const gl = await callStage(page, 'renderStage.glInfo');
       const actual = backendFromRenderer(backend, gl.renderer);
       if (actual !== backend && this.opts.glBackend === 'auto' && backend === 'egl') {

@@ -1,21 +1,22 @@
 /**
  * The one way Node talks to the stage page: typed calls of `window.renderStage` (StageApi,
- * stage-contract.ts) and of the helpers page-capture.ts and batch-stills.ts install
- * (PageHelpers), plus the injection of those helpers' sources. `npm run lint:rules` keeps
- * every page.evaluate / evaluateHandle / waitForFunction of src/ in this file.
+ * model/stage-contract.ts) and of the capture helpers the stage installs next to it
+ * (PageHelpers, model/capture-contract.ts; farm/src/capture/). `npm run lint:rules` keeps
+ * every page.evaluate / evaluateHandle / waitForFunction of src/ in this file, and page code
+ * out of strings (scripts/page-code-in-strings.mjs).
  *
  * How a call crosses: page.evaluate with one small anonymous function that only reads window
  * globals, given the call's name and arguments. Puppeteer sends the function's source and the
  * arguments (as JSON values) over CDP and returns the result by value. The function names no
  * helper and defines no named function, so the rewriting the TypeScript loader and bundler
- * apply (page-capture.ts: `__name` helpers that do not exist in the page) cannot reach it;
- * the code that runs in the page lives in the stage bundle (farm/) or in the injected sources.
+ * apply (`__name` helpers that do not exist in the page) cannot reach it; the code that runs
+ * in the page lives in the stage bundle (farm/), typed and bundled with the stage.
  * Arguments and results must be JSON values (builds, options, requests, infos): a function or
  * a DOM node does not cross.
  */
 import type { Page } from 'puppeteer-core';
 import type { StageApi } from '../model/stage-contract.js';
-import type { PageHelpers } from './page-capture.js';
+import type { PageHelpers } from '../model/capture-contract.js';
 
 /** StageApi's methods that take and return JSON, as `renderStage.<method>`. */
 type StageMethods = { [K in Exclude<keyof StageApi, 'canvas'> as `renderStage.${K}`]: StageApi[K] };
@@ -43,11 +44,6 @@ export async function callStage<K extends StageCall>(
     args,
   );
   return result as Awaited<ReturnType<StageCalls[K]>>;
-}
-
-/** Runs a helper source (page-capture.ts PAGE_CAPTURE_SOURCE, batch-stills.ts's) in the page; each is idempotent. */
-export async function injectPageSource(page: Page, source: string): Promise<void> {
-  await page.evaluate(source);
 }
 
 /** Waits until the stage bundle has installed `window.renderStage`. */

@@ -11,7 +11,7 @@ import { startVideoEncoder } from '../encode/video-encoder.js';
 import type { RenderSession } from './browser-pool.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import { captureRequest } from './page-capture.js';
+import { captureRequest } from '../model/capture-contract.js';
 import { callStage } from './call-stage.js';
 import { runTurn, withModelSource, withScratch, type TurnRequest } from './turn.js';
 import { finishTurn, type FinalFile, type TurnReport } from './turn-result.js';

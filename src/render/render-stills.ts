@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { toStageOptions, type StageBuild } from '../model/stage-contract.js';
 import type { BrowserPool } from './browser-pool.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
-import { captureRequest } from './page-capture.js';
+import { captureRequest } from '../model/capture-contract.js';
 import { callStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
 import { withModelSource } from './turn.js';

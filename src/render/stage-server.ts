@@ -35,7 +35,7 @@ const MODEL_PATH = /^\/models\/([0-9a-f]{64})\.glb$/;
 
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
-/** A frame sent in pieces (`?offset=&total=`, see page-capture.ts): filled until every byte is in. */
+/** A frame sent in pieces (`?offset=&total=`, see farm/src/capture/upload.ts): filled until every byte is in. */
 interface PartialFrame {
   bytes: Buffer;
   received: number;

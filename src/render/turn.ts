@@ -23,7 +23,7 @@ import type { BrowserPool, RenderSession } from './browser-pool.js';
 import { FrameSequencer } from './frame-sequencer.js';
 import type { ResolvedRenderOptions } from '../model/render-options.js';
 import type { SpriteLayout } from '../model/sprite-layout.js';
-import type { PageH264, PageRunRequest } from './page-capture.js';
+import type { PageH264, PageRunRequest } from '../model/capture-contract.js';
 import { callStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
 
@@ -37,7 +37,7 @@ export interface RenderProgress {
 
 /**
  * How frames reach the video encoder on each GL backend, whichever measured faster there. On the
- * CPU backends our readPixels into a buffer (page-capture.ts: 720p fast 87 CPU ms a frame against
+ * CPU backends our readPixels into a buffer (farm/src/capture/read-pixels.ts: 720p fast 87 CPU ms a frame against
  * 145 for VideoFrame(canvas), llvmpipe). On a GPU the canvas itself: the GPU process converts it
  * (an H200, 2026-11-27, bench/device kit: 720p cinematic 8.9 -> 6.4 ms a frame, 1080p 17.9 -> 12.9).
  */

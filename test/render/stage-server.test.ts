@@ -1,6 +1,6 @@
 /**
  * The stage server's frame POSTs over real HTTP: a frame sent whole, a large one sent in pieces
- * (`?offset=&total=`, as page-capture.ts sends rows over 16 MB) delivered once whole and in order
+ * (`?offset=&total=`, as farm/src/capture/upload.ts sends rows over 16 MB) delivered once whole and in order
  * of bytes whatever the order of pieces, and a piece that does not fit refused with 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -13,22 +13,7 @@
  */
 import * as THREE from 'three';
 import { MIRROR_LAYER } from './proxies.js';
-
-const quadVertex = /* glsl */ `
-varying vec2 vUv;
-void main() { vUv = uv; gl_Position = vec4(position.xy, 0.0, 1.0); }`;
-
-const blurFragment = /* glsl */ `
-uniform sampler2D tDiffuse; uniform vec2 step;
-varying vec2 vUv;
-void main() {
-  vec4 c = texture2D(tDiffuse, vUv) * 0.227027;
-  c += texture2D(tDiffuse, vUv + step * 1.384615) * 0.316216;
-  c += texture2D(tDiffuse, vUv - step * 1.384615) * 0.316216;
-  c += texture2D(tDiffuse, vUv + step * 3.230769) * 0.070270;
-  c += texture2D(tDiffuse, vUv - step * 3.230769) * 0.070270;
-  gl_FragColor = c;
-}`;
+import { blurMaterial } from './quad-blur.js';
 
 const floorVertex = /* glsl */ `
 uniform mat4 textureMatrix;
@@ -101,14 +86,7 @@ export class FloorReflection {
     const qh = Math.max(4, Math.round(h / 2));
     this.blurA = new THREE.WebGLRenderTarget(qw, qh, { type: THREE.HalfFloatType, depthBuffer: false });
     this.blurB = new THREE.WebGLRenderTarget(qw, qh, { type: THREE.HalfFloatType, depthBuffer: false });
-    this.blur = new THREE.ShaderMaterial({
-      uniforms: { tDiffuse: { value: null }, step: { value: new THREE.Vector2() } },
-      vertexShader: quadVertex,
-      fragmentShader: blurFragment,
-      depthTest: false,
-      depthWrite: false,
-      blending: THREE.NoBlending,
-    });
+    this.blur = blurMaterial();
     this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), this.blur);
     this.quad.frustumCulled = false;
     this.quadScene.add(this.quad);

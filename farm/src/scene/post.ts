@@ -21,6 +21,7 @@ import * as THREE from 'three';
 import { FXAAShader } from 'three/examples/jsm/shaders/FXAAShader.js';
 import type { StagePass } from '../../../src/model/stage-contract.js';
 import { GLOW_LAYER } from './proxies.js';
+import { blurMaterial, QUAD_VERTEX } from './quad-blur.js';
 
 export interface PostOptions {
   width: number;
@@ -29,22 +30,6 @@ export interface PostOptions {
   bloom: boolean;
   bloomStrength?: number;
 }
-
-const quadVertex = /* glsl */ `
-varying vec2 vUv;
-void main() { vUv = uv; gl_Position = vec4(position.xy, 0.0, 1.0); }`;
-
-const blurFragment = /* glsl */ `
-uniform sampler2D tDiffuse; uniform vec2 step;
-varying vec2 vUv;
-void main() {
-  vec4 c = texture2D(tDiffuse, vUv) * 0.227027;
-  c += texture2D(tDiffuse, vUv + step * 1.384615) * 0.316216;
-  c += texture2D(tDiffuse, vUv - step * 1.384615) * 0.316216;
-  c += texture2D(tDiffuse, vUv + step * 3.230769) * 0.070270;
-  c += texture2D(tDiffuse, vUv - step * 3.230769) * 0.070270;
-  gl_FragColor = c;
-}`;
 
 const addFragment = /* glsl */ `
 uniform sampler2D tGlow; uniform sampler2D tWide; uniform float strength; uniform float wide;
@@ -124,19 +109,12 @@ export class PostStack {
       const b = new THREE.WebGLRenderTarget(w, h, { depthBuffer: false });
       const c = new THREE.WebGLRenderTarget(Math.max(4, w >> 1), Math.max(4, h >> 1), { depthBuffer: false });
       const d = new THREE.WebGLRenderTarget(Math.max(4, w >> 1), Math.max(4, h >> 1), { depthBuffer: false });
-      const blur = new THREE.ShaderMaterial({
-        uniforms: { tDiffuse: { value: null }, step: { value: new THREE.Vector2() } },
-        vertexShader: quadVertex,
-        fragmentShader: blurFragment,
-        depthTest: false,
-        depthWrite: false,
-        blending: THREE.NoBlending,
-      });
+      const blur = blurMaterial();
       // the glow's uniforms, shared by the add pass and the FXAA pass that adds it
       const uniforms = { tGlow: { value: a.texture }, tWide: { value: d.texture }, strength: { value: o.bloomStrength ?? 0.9 }, wide: { value: (o.bloomStrength ?? 0.9) * 0.8 } };
       const add = new THREE.ShaderMaterial({
         uniforms,
-        vertexShader: quadVertex,
+        vertexShader: QUAD_VERTEX,
         fragmentShader: addFragment,
         depthTest: false,
         depthWrite: false,
@@ -157,7 +135,7 @@ export class PostStack {
       this.frame = new THREE.FramebufferTexture(o.width, o.height);
       const uniforms = { tDiffuse: { value: this.frame }, resolution: { value: new THREE.Vector2(1 / o.width, 1 / o.height) }, ...(this.glow?.uniforms ?? {}) };
       const fxaa = (glow: boolean) =>
-        new THREE.ShaderMaterial({ uniforms, vertexShader: quadVertex, fragmentShader: fxaaFragment(glow), depthTest: false, depthWrite: false, blending: THREE.NoBlending });
+        new THREE.ShaderMaterial({ uniforms, vertexShader: QUAD_VERTEX, fragmentShader: fxaaFragment(glow), depthTest: false, depthWrite: false, blending: THREE.NoBlending });
       this.fxaa = fxaa(false);
       // the same pass with the glow added, for frames that drew the glow
       this.fxaaGlow = this.glow ? fxaa(true) : null;
