@@ -26,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { importOpenDb } from '../src/catalog/importer.js';
-import type { PartRow } from '../src/catalog/repository.js';
+import type { PartRow } from '../src/catalog/parts.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { freePort } from '../src/db/free-port.js';

@@ -50,7 +50,7 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   // set inside the database callback: typed wide, or the compiler narrows it to null
   let placed = null as { summary: string; guessed: boolean; warnings: string[] } | null;
   const { part, sha256 } = await withDb(cfg, async (db) => {
-    const { getPartsByIds } = await import('../catalog/repository.js');
+    const { getPartsByIds } = await import('../catalog/parts.js');
     const [row] = await getPartsByIds(db, [partId]);
     if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
     const { resolveBuild } = await import('../catalog/resolve-build.js');

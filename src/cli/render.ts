@@ -239,8 +239,9 @@ function withModelFlags(
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
 async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
   const { withDb } = await import('./common.js');
-  const { getBuild, seedDemoCatalog, UnknownPartsError } = await import('../catalog/repository.js');
-  const { resolveBuild: resolveFromCatalog } = await import('../catalog/resolve-build.js');
+  const { getBuild } = await import('../catalog/builds.js');
+  const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
+  const { resolveBuild: resolveFromCatalog, UnknownPartsError } = await import('../catalog/resolve-build.js');
   return withDb(cfg, async (db) => {
     if (cfg.seedDemo) await seedDemoCatalog(db);
     let wanted = given;

@@ -15,7 +15,7 @@ import type { PartModelsTable } from '../db/schema.js';
 import { NotFoundError, UnavailableError, UserError } from '../errors.js';
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
 import { MODEL_SHA256 } from '../model/part-models.js';
-import { getPartsByIds } from '../catalog/repository.js';
+import { getPartsByIds } from '../catalog/parts.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { modelArtifactKey } from '../storage/artifact-key.js';
 import type { ModelLimits } from './model-limits.js';

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import {
-  catalogStats,
-  CatalogValidationError,
-  createBuild,
-  getBuild,
-  getPartsByIds,
-  listParts,
-  resolveBuildParts,
-  seedDemoCatalog,
-} from '../../src/catalog/repository.js';
+import { catalogStats } from '../../src/catalog/stats.js';
+import { CatalogValidationError, createBuild, getBuild } from '../../src/catalog/builds.js';
+import { getPartsByIds, listParts } from '../../src/catalog/parts.js';
+import { resolveBuildParts } from '../../src/catalog/resolve-build.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { useTestDb } from '../helpers/db.js';
 
 describe('catalog repository (real PostgreSQL)', () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import type { Part } from '../../src/model/part.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelLimitsFrom } from '../../src/part-models/model-limits.js';

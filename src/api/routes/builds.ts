@@ -1,6 +1,7 @@
 /** GET /build/:shareCode (spec 4.6). */
 import { Router } from 'express';
-import { getBuild, getPartsByIds } from '../../catalog/repository.js';
+import { getBuild } from '../../catalog/builds.js';
+import { getPartsByIds } from '../../catalog/parts.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { notFound } from '../http-error.js';
 import { requireAuth } from '../require-auth.js';

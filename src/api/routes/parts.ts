@@ -1,6 +1,6 @@
 /** GET /available-parts (spec 4.2), POST /parts (spec 4.7) and GET /part/:id, each part with its `model`. */
 import { Router, type Request } from 'express';
-import { getPartsByIds, listParts } from '../../catalog/repository.js';
+import { getPartsByIds, listParts } from '../../catalog/parts.js';
 import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';
 import { publicBase, type ApiContext } from '../context.js';
 import { notFound } from '../http-error.js';

@@ -3,7 +3,7 @@
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
-import { getBuild } from '../../catalog/repository.js';
+import { getBuild } from '../../catalog/builds.js';
 import { checkPartsMap } from '../../model/parts-map.js';
 import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
