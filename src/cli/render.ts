@@ -72,7 +72,8 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd);
   // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
-  const models = await readModelFlags(flags.model ?? [], cfg);
+  const { readTrialModels } = await import('../part-models/trial-models.js');
+  const models = await readTrialModels(flags.model ?? [], cfg.modelMaxBytes);
   const { parseOverrides } = await import('../part-models/model-orientation.js');
   const placing = { fit: flags.fit === true, force: flags.force === true, orientation: parseOverrides({ up: flags.up, front: flags.front, units: flags.units }) };
 
@@ -109,9 +110,11 @@ async function renderInto(
   try {
     build = await resolveBuild(flags, given, cfg);
     // each --model file is prepared as `models add` would store it (validated, sized, compressed)
-    const prepared = await prepareModelFlags(build, modelFiles, cfg, placing);
+    const { prepareTrialModels, withTrialModels } = await import('../part-models/trial-models.js');
+    const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+    const prepared = await prepareTrialModels(build, modelFiles, { ...placing, limits: modelLimitsFrom(cfg) });
     overrides = withOverrides(stored, prepared.values());
-    build = withModelFlags(build, [...prepared.keys()], overrides.shas);
+    build = withTrialModels(build, [...prepared.keys()], overrides.shas);
   } catch (err) {
     await engine.close();
     throw err;
@@ -181,59 +184,6 @@ async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
   const check = parsePartsMap(raw);
   if (!check.ok) throw new UsageError(`${where}: ${check.refusal.message}`);
   return { parts: check.parts, state };
-}
-
-/** `--model <partId>=<file.glb>` flags: part ID -> the file's bytes (a usage error names a bad flag or file). */
-async function readModelFlags(flags: string[], cfg: import('../config.js').Config): Promise<Map<string, import('../part-models/model-input.js').ModelInput>> {
-  const out = new Map<string, import('../part-models/model-input.js').ModelInput>();
-  if (flags.length === 0) return out;
-  const { readModelFile } = await import('../part-models/model-input.js');
-  for (const flag of flags) {
-    const eq = flag.indexOf('=');
-    const id = eq > 0 ? flag.slice(0, eq) : '';
-    const file = eq > 0 ? flag.slice(eq + 1) : '';
-    if (!id || !file) throw new UsageError(`--model ${flag}: expected <partId>=<file.glb>`);
-    if (out.has(id)) throw new UsageError(`--model ${flag}: part ${id} is given twice`);
-    // a missing file or an external URI fails here (ModelRejectedError, exit 2), before anything starts
-    out.set(id, await readModelFile(file, cfg.modelMaxBytes));
-  }
-  return out;
-}
-
-/** Each --model file prepared for its part of the build (refused as `models add` refuses it). */
-async function prepareModelFlags(
-  build: import('../model/stage-contract.js').StageBuild,
-  inputs: Map<string, import('../part-models/model-input.js').ModelInput>,
-  cfg: import('../config.js').Config,
-  placing: Omit<import('../part-models/prepare-model.js').PrepareOptions, 'limits'>,
-): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  if (inputs.size === 0) return out;
-  const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
-  const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-  const parts = Object.values(build.parts).flatMap((list) => list ?? []);
-  for (const [id, input] of inputs) {
-    const part = parts.find((p) => p.id === id);
-    if (!part) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...new Set(parts.map((p) => p.id))].sort().join(', ')})`);
-    out.set(id, (await prepareModelIsolated(input, part, { ...placing, limits: modelLimitsFrom(cfg) })).glb);
-  }
-  return out;
-}
-
-/** The build with each --model part drawn as its file (by sha256); a part not in the build is a usage error. */
-function withModelFlags(
-  build: import('../model/stage-contract.js').StageBuild,
-  ids: string[],
-  shas: string[],
-): import('../model/stage-contract.js').StageBuild {
-  if (ids.length === 0) return build;
-  const inBuild = new Set(Object.values(build.parts).flatMap((list) => (list ?? []).map((p) => p.id)));
-  const models = { ...(build.models ?? {}) };
-  ids.forEach((id, i) => {
-    if (!inBuild.has(id)) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...inBuild].sort().join(', ')})`);
-    models[id] = shas[i]!;
-  });
-  return { ...build, models };
 }
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
