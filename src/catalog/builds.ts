@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { BuildsTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
-import { UserError } from '../errors.js';
+import { NotFoundError, UserError } from '../errors.js';
 import { CATEGORIES, isCategory, type Category, type PartIdMap } from '../model/part.js';
 import { countProblems } from '../model/parts-map.js';
 import { interactiveStateSchema, type InteractiveState } from '../model/interactive-state.js';
@@ -61,6 +61,28 @@ function toBuildRow(row: Selectable<BuildsTable>): BuildRow {
 export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | null> {
   const row = await db.db.selectFrom('builds').selectAll().where('share_code', '=', shareCode).executeTakeFirst();
   return row ? toBuildRow(row) : null;
+}
+
+/** No saved build has this share code: 404 `build_not_found`. */
+export class BuildNotFoundError extends NotFoundError {
+  constructor(public readonly shareCode: string) {
+    super('build_not_found', `no build with share code ${JSON.stringify(shareCode)}`);
+    this.name = 'BuildNotFoundError';
+  }
+}
+
+/** What a share code renders: the saved build's parts and state (the API, the console and `render` each ask this). */
+export interface SharedBuild {
+  shareCode: string;
+  parts: PartIdMap;
+  state: InteractiveState | null;
+}
+
+/** The build a share code names, to render; throws BuildNotFoundError when there is none. */
+export async function buildForShareCode(db: Db, shareCode: string): Promise<SharedBuild> {
+  const build = await getBuild(db, shareCode);
+  if (!build) throw new BuildNotFoundError(shareCode);
+  return { shareCode: build.shareCode, parts: build.parts, state: build.interactiveState };
 }
 
 /** A saved build in a listing: what tells builds apart, without the part IDs. */

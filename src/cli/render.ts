@@ -189,21 +189,18 @@ async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
 async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
   const { withDb } = await import('./common.js');
-  const { getBuild } = await import('../catalog/builds.js');
+  const { buildForShareCode, BuildNotFoundError } = await import('../catalog/builds.js');
   const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
   const { resolveBuild: resolveFromCatalog, UnknownPartsError } = await import('../catalog/resolve-build.js');
   return withDb(cfg, async (db) => {
     if (cfg.seedDemo) await seedDemoCatalog(db);
-    let wanted = given;
-    if (flags.shareCode) {
-      const saved = await getBuild(db, flags.shareCode);
-      if (!saved) throw new UsageError(`share code "${flags.shareCode}" not found (see: render-farm builds list)`);
-      wanted = { parts: saved.parts, state: saved.interactiveState ?? null };
-    }
     let build: import('../model/stage-contract.js').StageBuild;
     try {
-      ({ build } = await resolveFromCatalog(db, wanted!.parts, wanted!.state));
+      const wanted = flags.shareCode ? await buildForShareCode(db, flags.shareCode) : given!;
+      ({ build } = await resolveFromCatalog(db, wanted.parts, wanted.state));
     } catch (err) {
+      // the catalog's errors, with the command that lists what exists
+      if (err instanceof BuildNotFoundError) throw new UsageError(`${err.message} (see: render-farm builds list)`);
       if (!(err instanceof UnknownPartsError)) throw err;
       throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')} (${CLI_PART_LISTING})`);
     }

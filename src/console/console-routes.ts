@@ -11,7 +11,7 @@ import { Router, type Request, type Response } from 'express';
 import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, CONSOLE_KEY_SCOPES, type Environment } from '../auth/scopes.js';
 import { listApiKeys } from '../auth/api-keys.js';
 import { closeConsoleSession, ConsoleCredentialsError, csrfToken, openConsoleSession, type ConsoleSession } from '../auth/console-session.js';
-import { getBuild, listBuilds } from '../catalog/builds.js';
+import { buildForShareCode, getBuild, listBuilds } from '../catalog/builds.js';
 import { getPartsByIds, listParts } from '../catalog/parts.js';
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
 import { cancelJob, getJob, getJobForCustomer, jobChunks, listJobs, retryJob, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
@@ -438,14 +438,13 @@ export function consoleRoutes(ctx: ApiContext): Router {
     const shareCode = (req.body as { shareCode?: unknown } | undefined)?.shareCode;
     if (typeof shareCode !== 'string' || !shareCode) throw badRequest('invalid_body', 'send {"shareCode": "<a saved build>"} as JSON');
     if (s.environment !== 'prod') throw badRequest('unsupported_environment', `renders run only in the prod environment, not ${s.environment}`);
-    const build = await getBuild(ctx.db, shareCode);
-    if (!build) throw notFound('build_not_found', `no saved build ${shareCode}`);
+    const build = await buildForShareCode(ctx.db, shareCode);
     const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
     const sub = await submitRender(ctx.db, {
       customerId: s.customerId,
       environment: s.environment,
       parts: build.parts,
-      state: build.interactiveState,
+      state: build.state,
       options: { ...PREVIEW },
       shareCode,
       limits: { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds },
