@@ -32,7 +32,7 @@ export default function register(program: Command): void {
     .description('Render one build to files locally: an MP4 turntable or a WebP sprite sheet, plus a still.')
     .option('--parts <CAT=ids>', 'parts by category, repeatable: --parts PCCase=adp88gxul --parts "GPU=a RAM=b,c"', collect, [])
     .option('--share-code <code>', 'a saved build (its fan/radiator/RGB state is applied)')
-    .option('--build <file.json>', 'a JSON file {"parts": {"CAT": ["id"]}, "state"?: {...}}')
+    .option('--build <file.json>', 'a JSON file: a POST /render-build body {"parts": {"CAT": ["id"]}, ...options} and optionally "state": {...}; flags override its options')
     .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
     .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable)', collect, [])
     .option('--fit', 'with --model: scale a model of the right proportions but the wrong size to its part\'s catalog size')
@@ -61,8 +61,7 @@ Examples:
 }
 
 async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
-  const { resolveRenderOptions } = await import('../model/render-options.js');
-  const options = resolveRenderOptions(parseRenderOptionFlags(flags));
+  const flagOptions = parseRenderOptionFlags(flags);
   const sources = [flags.parts.length ? 1 : 0, flags.shareCode ? 1 : 0, flags.build ? 1 : 0].reduce((a, b) => a + b, 0);
   if (sources !== 1) throw new UsageError('give exactly one of --parts, --share-code or --build');
   if (!flags.out) throw new UsageError('--out <dir> is required');
@@ -72,6 +71,7 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd);
   // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
+  const options = await withFileOptions(given?.options ?? {}, flagOptions, flags.build);
   const { readTrialModels } = await import('../part-models/trial-models.js');
   const models = await readTrialModels(flags.model ?? [], cfg.modelMaxBytes);
   const { parseOverrides } = await import('../part-models/model-orientation.js');
@@ -152,38 +152,35 @@ async function renderInto(
   }
 }
 
-/** A build given by --parts or --build, its map checked by the shared rules (model/parts-map.ts). */
+/** A build given by --parts or --build: its map checked by the shared rules (model/parts-map.ts), and the options a build file sets. */
 interface GivenBuild {
   parts: import('../model/part.js').PartIdMap;
   state: import('../model/interactive-state.js').InteractiveState | null;
+  options: import('../model/render-options.js').RenderOptions;
 }
 
 /** The --parts or --build build (null for --share-code); a map the rules refuse is a usage error. */
 async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
+  if (flags.build) return (await import('../catalog/build-file.js')).readBuildFile(flags.build);
+  if (!flags.parts.length) return null;
   const { parsePartsMap } = await import('../model/parts-map.js');
-  let raw: unknown;
-  let state: GivenBuild['state'] = null;
-  let where = '--parts';
-  if (flags.parts.length) raw = parsePartsFlags(flags.parts);
-  else if (flags.build) {
-    const { interactiveStateSchema } = await import('../model/interactive-state.js');
-    const { readFile } = await import('node:fs/promises');
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(flags.build, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`--build ${flags.build}: ${(err as Error).message}`);
-    }
-    const { z } = await import('zod');
-    const file = z.object({ parts: z.record(z.string(), z.unknown()), state: interactiveStateSchema.nullable().optional() }).strict().safeParse(json);
-    if (!file.success) throw new UsageError(`--build ${flags.build}: ${file.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-    raw = file.data.parts;
-    state = file.data.state ?? null;
-    where = `--build ${flags.build}`;
-  } else return null;
-  const check = parsePartsMap(raw);
-  if (!check.ok) throw new UsageError(`${where}: ${check.refusal.message}`);
-  return { parts: check.parts, state };
+  const check = parsePartsMap(parsePartsFlags(flags.parts));
+  if (!check.ok) throw new UsageError(`--parts: ${check.refusal.message}`);
+  return { parts: check.parts, state: null, options: {} };
+}
+
+/** A build file's render options with the flags over them (a flag wins), the API's rules checked on the result. */
+async function withFileOptions(
+  file: import('../model/render-options.js').RenderOptions,
+  flags: import('../model/render-options.js').RenderOptions,
+  buildFile: string | undefined,
+): Promise<import('../model/render-options.js').ResolvedRenderOptions> {
+  const { renderOptionsSchema, resolveRenderOptions } = await import('../model/render-options.js');
+  const grid = file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
+  // flags give width and height together (their own rule), so a flag size replaces the file's whole
+  const merged = renderOptionsSchema.safeParse(JSON.parse(JSON.stringify({ ...file, ...flags, ...grid })));
+  if (!merged.success) throw new UsageError(`--build ${buildFile} with the flags: ${merged.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return resolveRenderOptions(merged.data);
 }
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */

@@ -48,6 +48,16 @@ describe('render command', () => {
       const empty = await cli(['render', '--build', file, '--out', out]);
       expect(empty.code).toBe(2);
       expect(empty.stderr).toMatch(/parts\.GPU: .*>=1/);
+      // a /render-build body: its options are checked by the API's schema, the file named
+      await writeFile(file, JSON.stringify({ parts: { GPU: ['a'] }, width: 100, height: 300 }));
+      const small = await cli(['render', '--build', file, '--out', out]);
+      expect(small.code).toBe(2);
+      expect(small.stderr).toContain(`build file ${file}: width: `);
+      // and the flags go over them, with the API's rules on the result
+      await writeFile(file, JSON.stringify({ parts: { GPU: ['a'] }, winterMode: true }));
+      const seasons = await cli(['render', '--build', file, '--out', out, '--spring']);
+      expect(seasons.code).toBe(2);
+      expect(seasons.stderr).toMatch(/with the flags: springMode: .*mutually exclusive/);
       expect(existsSync(out)).toBe(false);
     } finally {
       await rm(file, { force: true });
