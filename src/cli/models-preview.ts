@@ -5,7 +5,6 @@
  * `previewCommand` is the action; `registerModelsPreview` adds the subcommand to `models`.
  */
 import type { Command } from 'commander';
-import { NotFoundError } from '../errors.js';
 import { CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
 import { UsageError } from './errors.js';
 
@@ -24,14 +23,6 @@ export interface PreviewFlags {
   height?: string;
   profile?: string;
   json?: boolean;
-}
-
-/** The part has no stored model (and no --file was given). */
-export class NoPartModelError extends NotFoundError {
-  constructor(partId: string) {
-    super('part_model_not_found', `part ${partId} has no model: add one (render-farm models add ${partId} <file.glb>) or preview a file with --file <file.glb>`);
-    this.name = 'NoPartModelError';
-  }
 }
 
 /** Renders the preview; prints the written path (or a JSON summary with --json). */
@@ -67,7 +58,8 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
       return { part: resolved, sha256: null };
     }
     const sha = build.models?.[partId];
-    if (!sha) throw new NoPartModelError(partId);
+    // the library's error (404 no_model, as the API answers), with this command's own way out
+    if (!sha) throw new (await import('../part-models/model-library.js')).NoModelError(partId, 'preview a file with --file <file.glb>');
     return { part: resolved, sha256: sha };
   });
   const { createRenderEngine } = await import('../render/engine.js');

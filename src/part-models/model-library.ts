@@ -74,8 +74,12 @@ export class UnknownModelPartError extends NotFoundError {
 
 /** The part has no current model (never given one, or removed): 404 `no_model`. */
 export class NoModelError extends NotFoundError {
-  constructor(public readonly partId: string) {
-    super('no_model', `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})`);
+  /** `also`: another way out, where the caller has one (`models preview --file`) */
+  constructor(
+    public readonly partId: string,
+    also?: string,
+  ) {
+    super('no_model', `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})${also ? `, or ${also}` : ''}`);
     this.name = 'NoModelError';
   }
 }

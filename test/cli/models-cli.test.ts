@@ -97,6 +97,10 @@ describe('models CLI', () => {
     const again = await cli('models', 'rm', gpu.id);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`part ${gpu.id} has no model`);
+    // preview names the same missing model with the same code as rm and the API (404 no_model), plus its --file way out
+    const preview = await cli('models', 'preview', gpu.id, '--out', path.join(tmp, 'none.png'), '--json');
+    expect(preview.code).toBe(2);
+    expect(JSON.parse(preview.stdout)).toMatchObject({ error: 'no_model', message: expect.stringContaining('--file') });
   }, 120_000);
 
   it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {
