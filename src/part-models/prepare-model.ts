@@ -16,7 +16,6 @@
  * Triangle budget: over `modelMaxTriangles` the model is simplified (model-simplify.ts: error
  * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
  */
-import { createHash } from 'node:crypto';
 import { getBounds, Node, type Document, type Transform } from '@gltf-transform/core';
 import { dedup, join, meshopt, prune, textureCompress, unpartition, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
@@ -24,6 +23,7 @@ import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
 import type { Category, SpecsByCategory } from '../model/part.js';
 import { expectedModelSizeMm, isModelCategory, isRgbMaterial, MODEL_CATEGORIES } from '../model/part-models.js';
+import { sha256Hex } from '../storage/content-hash.js';
 import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
 import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
@@ -211,7 +211,7 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const originalBytes = Object.values(input.resources).reduce((n, b) => n + b.byteLength, input.bytes.byteLength);
   return {
     glb,
-    sha256: createHash('sha256').update(glb).digest('hex'),
+    sha256: sha256Hex(glb),
     triangles,
     originalTriangles,
     originalBytes,
