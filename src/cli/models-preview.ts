@@ -5,8 +5,10 @@
  * `previewCommand` is the action; `registerModelsPreview` adds the subcommand to `models`.
  */
 import type { Command } from 'commander';
-import { CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
+import { MAX_SIZE, MIN_SIZE, PROFILES } from '../model/render-defaults.js';
+import { CLI_PART_LISTING, configFor, printJson, withDb } from './common.js';
 import { UsageError } from './errors.js';
+import { parseRenderOptionFlags } from './render-option-flags.js';
 
 export interface PreviewFlags {
   out?: string;
@@ -29,10 +31,8 @@ export interface PreviewFlags {
 export async function previewCommand(partId: string, flags: PreviewFlags, cmd: Command): Promise<unknown> {
   if (!flags.out) throw new UsageError('--out <still.png> is required');
   if (!/\.(png|webp)$/i.test(flags.out)) throw new UsageError(`--out ${flags.out}: the still is written as .png or .webp`);
-  const width = intFlag('width', flags.width, 64, 4096) ?? 768;
-  const height = intFlag('height', flags.height, 64, 4096) ?? 768;
-  const profile = flags.profile ?? 'cinematic';
-  if (!['cinematic', 'flat', 'fast'].includes(profile)) throw new UsageError(`--profile must be cinematic, flat or fast, got "${profile}"`);
+  // the render options' own lists and limits (the API's schema), reported under the flags' names
+  const { width, height, profile } = parseRenderOptionFlags({ width: flags.width, height: flags.height, profile: flags.profile });
   const cfg = configFor(cmd);
   const orientation = (await import('../part-models/model-orientation.js')).parseOverrides({ up: flags.up, front: flags.front, units: flags.units });
   // a missing file or an external URI fails before anything starts
@@ -67,7 +67,7 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   const engine = await createRenderEngine(cfg, bytes ? { models: null } : {});
   try {
     const { renderModelPreview } = await import('../render/model-preview.js');
-    const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile: profile as 'cinematic' });
+    const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile });
     if (flags.json) printJson({ partId, ...result, ...(placed ? { placed } : {}) });
     else {
       process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
@@ -92,9 +92,9 @@ export function registerModelsPreview(models: Command): Command {
     .option('--up <axis>', "with --file: the file's axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
     .option('--front <axis>', "with --file: the file's axis that points to the part's front (default detected)")
     .option('--units <unit>', 'with --file: what one unit of the file is: m, cm, mm, inch (default detected)')
-    .option('--width <px>', 'default 768')
-    .option('--height <px>', 'default 768')
-    .option('--profile <name>', 'cinematic (default), flat or fast')
+    .option('--width <px>', `${MIN_SIZE}..${MAX_SIZE}, with --height (default 768)`)
+    .option('--height <px>', `${MIN_SIZE}..${MAX_SIZE} (default 768)`)
+    .option('--profile <name>', `${PROFILES.join(', ')} (default cinematic)`)
     .option('--json', 'print a JSON summary')
     .addHelpText('after', '\nExamples:\n  $ render-farm models preview okgxgd18p --out gpu.png\n  $ render-farm models preview okgxgd18p --file ./rtx4070.glb --out try.png')
     .action(async (partId: string, flags: PreviewFlags, cmd: Command) => {

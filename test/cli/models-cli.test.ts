@@ -54,6 +54,16 @@ describe('models CLI', () => {
     expect(await stored()).toEqual([]);
   }, 60_000);
 
+  it('models preview takes the render options\' own profiles and size range (the API\'s), named by flag: exit 2 before anything starts', async () => {
+    const still = path.join(tmp, 'preview.png');
+    const small = await cli('models', 'preview', gpu.id, '--out', still, '--width', '128', '--height', '128');
+    expect(small.code).toBe(2);
+    expect(small.stderr).toMatch(/--width: .*256.*got "128"/);
+    const profile = await cli('models', 'preview', gpu.id, '--out', still, '--profile', 'cinema');
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toContain('--profile must be one of cinematic, flat, fast, got "cinema"');
+  }, 60_000);
+
   it('refuses hostile files (a 20,000-deep node chain, a cycle, a decompression-bomb image) in one line each: exit 2, nothing stored', async () => {
     const hostile = await hostileModels();
     for (const [name, words] of [
