@@ -26,7 +26,7 @@ import { expectedModelSizeMm, isModelCategory, isRgbMaterial, MODEL_CATEGORIES }
 import { sha256Hex } from '../storage/content-hash.js';
 import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
-import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
+import { CollectingLogger, countTriangles, modelIO } from './model-io.js';
 import type { ModelLimits } from './model-limits.js';
 import { simplificationWarning, simplifyToBudget, type Simplification } from './model-simplify.js';
 import { validateModel } from './validate-model.js';
@@ -150,11 +150,12 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   if (!isModelCategory(category)) {
     throw new ModelRejectedError(`${part.id} is a ${category}: models are taken for ${MODEL_CATEGORIES.join(', ')} only (${category} stays procedural)`);
   }
-  const report = await validateModel(input, limits);
-  const warnings = [...report.warningMessages];
+  // the reader's warnings go to this logger, once: the document validation read is the one prepared
   const logger = new CollectingLogger();
+  const report = await validateModel(input, limits, logger);
+  const warnings = [...report.warningMessages];
   // the decoded (Draco, KTX2, ...) or repaired file where validation made one
-  const doc = await readModelDocument(report.input, logger);
+  const doc = report.doc;
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
