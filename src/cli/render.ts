@@ -178,7 +178,7 @@ async function withFileOptions(
   const { renderOptionsSchema, resolveRenderOptions } = await import('../model/render-options.js');
   const grid = file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
   // flags give width and height together (their own rule), so a flag size replaces the file's whole
-  const merged = renderOptionsSchema.safeParse(JSON.parse(JSON.stringify({ ...file, ...flags, ...grid })));
+  const merged = renderOptionsSchema.safeParse({ ...file, ...flags, ...grid });
   if (!merged.success) throw new UsageError(`--build ${buildFile} with the flags: ${merged.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return resolveRenderOptions(merged.data);
 }
