@@ -18,7 +18,9 @@ const FLOORS = [
   ['thumbnails'],
   ['jobs'],
   ['pregen', 'events', 'webhooks', 'doctor', 'top'], // the farm's services over jobs: pregen cache, job events, webhooks, doctor checks, the top view
-  ['api', 'console'], // console: the web console (/console), mounted by api/app.ts; console/ui/ is its browser code (preact), bundled at run time
+  ['http'], // what the API and the console both serve HTTP with: request context, errors and their body, JSON bodies, zod parsing, rate limits, SSE
+  ['console'], // the web console (/console); console/ui/ is its browser code (preact), bundled at run time. Below api: the API mounts it, it never imports api/
+  ['api'],
   ['cli'],
 ];
 

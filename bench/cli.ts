@@ -6,7 +6,7 @@
  * - `worker`: start to its "is taking jobs" line (it claims queued jobs from then on), then SIGTERM.
  *
  *   npm run bench:cli [-- --runs 10 --worker-runs 5]
- * Goal (issue 17): `--help` and `jobs list` first output <= 300 ms median on a quiet 2-core machine.
+ * Goal (docs/benchmarks.md, "CLI start-up"): `--help` and `jobs list` first output <= 300 ms median on a quiet 2-core machine.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';

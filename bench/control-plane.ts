@@ -1,5 +1,5 @@
 /**
- * Control-plane benchmark (issue 20): real serve, real PostgreSQL, real worker processes with
+ * Control-plane benchmark (docs/benchmarks.md): real serve, real PostgreSQL, real worker processes with
  * graphile-worker runners, on the fake stage (no Chromium; RENDER_FARM_FAKE_STAGE_MS), so one
  * small machine hosts 40+ worker processes. See bench/control-plane/run.ts.
  *

@@ -1,5 +1,5 @@
 /**
- * Farm benchmark (issue 10), in one run: real `serve` (in this process) and real worker
+ * Farm benchmark (docs/benchmarks.md), in one run: real `serve` (in this process) and real worker
  * processes (`render-farm worker`, each pinned to one core with taskset) on embedded PostgreSQL.
  *
  *   npm run bench:farm [-- --video 1920x1080 --huge 2048x2048 --small 10 --thumbnail-parts 200 --skip thumbnails]

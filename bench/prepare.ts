@@ -4,7 +4,7 @@
  * src/part-models/model-sketch.ts (nothing downloaded):
  *
  * - case-211k: a case shell with 2 mm ridges (30k triangles) and 15,000 separate screw heads
- *   (180k) joined into one mesh, 210k in all, over the 150k budget: like the real case issue 32
+ *   (180k) joined into one mesh, 210k in all, over the 150k budget: like the real case docs/part-models.md
  *   reports, the simplifier alone stops above the budget at any error bound
  * - gpu-4k-texture: a GPU whose shroud carries a 4096 px PNG (resized to 2048, WebP)
  * - *-draco: the same models Draco-compressed (KHR_draco_mesh_compression), as Blender writes them
@@ -12,7 +12,7 @@
  *   npm run bench:prepare [-- --runs 2]
  *
  * Sequential, best of `--runs` for time, the highest peak for memory. Not a test: numbers for
- * the README and issues, on whatever machine runs it.
+ * docs/benchmarks.md, on whatever machine runs it.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -27,7 +27,7 @@
  * of --repeat, default 2), printing old and new ms/frame and new/old per case: the only fair
  * comparison on a shared machine. Naive is skipped unless --naive-frames is given.
  *
- * --models: part models (issue 19) against the procedural build, same run, interleaved as for
+ * --models: part models (docs/part-models.md) against the procedural build, same run, interleaved as for
  * --baseline: DEMO-GLASS with its case, GPU, cooler and board given ~50k-triangle GLBs with a
  * 1024 px texture each (the example models of src/part-models/example-models.ts, prepared as
  * `models add` does), served to the page as a worker would. Also prints the stage load with
@@ -50,7 +50,7 @@ import type { BrowserPool } from '../src/render/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';
 import { resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../src/model/render-options.js';
-import { renderBuild, type RenderResult } from '../src/render/renderer.js';
+import { renderBuild, type RenderResult } from '../src/render/render-build.js';
 import { findFfmpeg } from '../src/render/tool-paths.js';
 import { DEMO_PARTS, demoStageBuild } from '../src/catalog/demo-catalog.js';
 import type { Category } from '../src/model/part.js';

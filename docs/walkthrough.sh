@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The README's walkthrough with curl (README.md, "Walkthrough with curl", shows this file's body
-# below the marker line; test/docs/readme-walkthrough.test.ts runs this file and checks the two
-# are the same). Run: KEY=$(cat .render-farm/demo-api-key) bash docs/walkthrough.sh
-# --- README block ---
+# The walkthrough with curl (docs/getting-started.md, "Walkthrough with curl", shows this file's
+# body below the marker line; test/docs/readme-walkthrough.test.ts runs this file and checks the
+# two are the same). Run: KEY=$(cat .render-farm/demo-api-key) bash docs/walkthrough.sh
+# --- docs block ---
 [ -n "${PS1:-}" ] || set -euo pipefail   # a script stops at the first failed step
 BASE=${BASE:-http://127.0.0.1:8080}
 KEY=${KEY:?set KEY to the API key that render-farm up printed}

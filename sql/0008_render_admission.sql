@@ -1,4 +1,4 @@
--- Cost-aware admission and the worker's cache-key check (issue 10).
+-- Cost-aware admission and the worker's cache-key check (docs/design-decisions.md, "Admission by estimated cost").
 -- estimated_cost_s: the admission estimate (src/jobs/cost-model.ts), summed per customer over
 -- queued and processing renders for the in-flight cap and the fair queue priority.
 -- part_versions, renderer_version: what the cache key was computed with, so a worker whose

@@ -1,4 +1,4 @@
--- Frame-range chunks (issue 10): a large render is split into chunks that any worker renders,
+-- Frame-range chunks (docs/operating.md): a large render is split into chunks that any worker renders,
 -- then one assemble task joins them (src/jobs/render-lifecycle.ts owns every transition).
 -- renders.chunk_total, chunks_done: what the job object reports as chunks {total, done}.
 -- renders.chunk_plan: the current split (a new uuid each time the render is planned, so chunk

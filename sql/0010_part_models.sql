@@ -1,4 +1,4 @@
--- Part models (issue 19): artists' glTF models that replace a part's procedural model.
+-- Part models (docs/part-models.md): artists' glTF models that replace a part's procedural model.
 -- One row per model a part was given; the prepared GLB lives in the artifact store under
 -- models/<sha256>.glb (content-addressed, so equal models share one object). The part's
 -- *current* model is its newest row with retired_at NULL: replacing inserts a row and keeps the

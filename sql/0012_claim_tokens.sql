@@ -1,4 +1,4 @@
--- Fencing (issue 20): a worker taken for dead may come back and write to a render or chunk that
+-- Fencing (docs/design-decisions.md): a worker taken for dead may come back and write to a render or chunk that
 -- another worker has claimed since. Every claim (claimRender, claimChunk) sets a fresh `claim`
 -- token; every later write by a worker (progress, complete, requeue, fail, split) matches the
 -- holder's worker_id AND this token, so a stale holder's write changes nothing

@@ -1,4 +1,4 @@
--- Storage lifecycle (issue 20 section 2): the artifact store and the tables stop growing forever.
+-- Storage lifecycle (docs/operating.md): the artifact store and the tables stop growing forever.
 -- src/jobs/artifact-retention.ts sweeps renders' files, src/jobs/row-retention.ts old rows; both
 -- run from the `retention` queue task every few minutes (src/jobs/tasks/retention.ts).
 

@@ -1,4 +1,4 @@
--- Issue 20, bench:control-plane: with 1M renders, `top`'s snapshot took 2.4 s (measured), most
+-- docs/benchmarks.md, bench:control-plane: with 1M renders, `top`'s snapshot took 2.4 s (measured), most
 -- of it three sequential scans of renders: the recent finished renders (finished in the last
 -- day, newest first) and the error counts of the last hour and day. Finished renders are
 -- nearly all of the table, so these partial indexes on finish time turn each into a range scan

@@ -1,4 +1,4 @@
--- Web console (issue 21).
+-- Web console (docs/console.md).
 -- api_keys.console: keys created with `render-farm keys create --console` may sign in to the
 -- console (/console); admin keys may too. Existing keys stay API-only.
 ALTER TABLE api_keys ADD COLUMN console boolean NOT NULL DEFAULT false;

@@ -1,4 +1,4 @@
--- Part models v2 (issue 32): the rotation and units preparation found (or was told) and applied,
+-- Part models v2 (docs/part-models.md): the rotation and units preparation found (or was told) and applied,
 -- so `models show` and GET /models/:partId can say how each version was placed. NULL on rows
 -- stored before: those were taken as authored (metres, +Y up, front +Z), scaled only by --fit.
 ALTER TABLE part_models

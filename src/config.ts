@@ -70,17 +70,22 @@ const cidrList = z
 export const configSchema = z.object({
   /** where embedded Postgres, the demo key and artifacts live */
   dataDir: z.string().min(1).default('./.render-farm'),
-  /** external PostgreSQL; when set nothing embedded starts */
+  /** external PostgreSQL 14+; when set nothing embedded starts */
   databaseUrl: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   ),
   /** port of the embedded PostgreSQL */
   embeddedPgPort: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** address `serve` and `up` listen on (0.0.0.0 for all) */
   host: z.string().min(1).default('127.0.0.1'),
+  /** port `serve` and `up` listen on (0 picks a free one) */
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   /** base of the URLs the API returns (set it behind a proxy) */
   publicBaseUrl: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
-  /** proxies whose forwarded headers decide the client address and the scheme/host of returned URLs */
+  /**
+   * proxies whose forwarded headers decide the client address and the scheme/host of returned URLs:
+   * false, true (any peer), a hop count, or a comma list of addresses, CIDRs and the named ranges
+   */
   trustProxy: trustProxy.prefault(PROXY_RANGES.join(', ')),
   /** HS256 secret for session tokens; when unset, one is created once in the database and shared (src/auth/signing-secret.ts) */
   signingSecret: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -101,13 +106,17 @@ export const configSchema = z.object({
   authFailureBurst: z.coerce.number().int().min(1).max(100_000).default(30),
   /** how long a web console sign-in lasts, seconds (the cookie's Max-Age and the session row's expiry) */
   consoleSessionTtlSeconds: z.coerce.number().int().min(60).max(30 * 86_400).default(8 * 3600),
-  /** JSON body limit */
+  /** JSON body limit (413 above) */
   bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
+  /** log level; keys and tokens are never logged */
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** auto: human lines on a terminal, JSON otherwise */
   logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  /** the Chromium to render with; unset: the system's (well-known places, then searchPath), then the npm-packaged one */
   chromiumPath: optionalString,
+  /** the ffmpeg to encode with; unset: the system's, then the npm-packaged one */
   ffmpegPath: optionalString,
+  /** the ffprobe to check videos with; unset: the system's, then the npm-packaged one */
   ffprobePath: optionalString,
   /** where to look for chromium/ffmpeg after the well-known locations */
   searchPath: optionalString,
@@ -139,7 +148,7 @@ export const configSchema = z.object({
   maxCustomerInFlightSeconds: z.coerce.number().int().min(0).max(100_000_000).default(3600),
   /** POST /internal-render waits at most this long for the result */
   internalRenderWaitSeconds: z.coerce.number().int().min(1).max(3_600).default(300),
-  /** seed the demo catalog into an empty database on start */
+  /** seed the demo catalog into an empty database (no parts, no builds) on start; a catalog holding anything is never touched. Set false in production */
   seedDemo: bool.default(true),
   /**
    * Artifact store: unset = filesystem under `<dataDir>/artifacts`; `file:///abs/dir` = another
@@ -150,8 +159,11 @@ export const configSchema = z.object({
   ),
   /** S3-compatible endpoint (MinIO, R2, ...); unset = AWS `https://s3.<region>.amazonaws.com` */
   s3Endpoint: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  /** the bucket's region (SigV4 signs with it) */
   s3Region: z.string().min(1).default('us-east-1'),
+  /** S3 access key id; an s3:// store needs it and the secret (the store refuses to start without them) */
   s3AccessKeyId: optionalString,
+  /** the secret of s3AccessKeyId */
   s3SecretAccessKey: optionalString,
   /** temporary credentials (STS) carry a session token */
   s3SessionToken: optionalString,

@@ -1,6 +1,6 @@
 /**
  * The error vocabulary of the whole code base. A handful of kinds, each knowing its HTTP status
- * and CLI exit code, so the API (src/api/errors.ts) and the CLI (src/cli/errors.ts) each map
+ * and CLI exit code, so the API (src/http/errors.ts) and the CLI (src/cli/errors.ts) each map
  * them in one place. Named errors elsewhere (ConfigError, UnknownPartsError, MissingToolError,
  * WebhookTargetError, RetryRefusedError, StorageError, ...) extend these, so no route or
  * command translates them. Anything else that reaches those two places is treated as a failure

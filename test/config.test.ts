@@ -33,7 +33,7 @@ describe('config', () => {
     expect(() => loadConfig({}, { RENDER_FARM_GL: 'vulkan' })).toThrow(/glBackend/);
   });
 
-  it('names the flag that was typed and the bad value (issue 11, item 9)', () => {
+  it('names the flag that was typed and the bad value (docs/reference/configuration.md)', () => {
     // --pg-port is the flag; --embedded-pg-port does not exist
     expect(() => loadConfig({ embeddedPgPort: 'abc' }, {})).toThrow('embeddedPgPort (flag --pg-port): expected a number, got "abc"');
     expect(() => loadConfig({}, { RENDER_FARM_PG_PORT: '70000' })).toThrow('embeddedPgPort (env RENDER_FARM_PG_PORT): must be at most 65535, got "70000"');

@@ -1,6 +1,6 @@
 /**
  * Scratch directories carry their owner's pid, and those of dead processes are swept away
- * (issue 11, item 22): a SIGKILLed render left its Chromium profile (3-7 MB) in the temp dir
+ * (docs/rendering.md, scratch space): a SIGKILLed render left its Chromium profile (3-7 MB) in the temp dir
  * for good. Real processes: a CLI render killed mid-way, then a fresh process's first scratch dir.
  */
 import { execFile, spawn } from 'node:child_process';

@@ -11,7 +11,7 @@ import type { Db } from '../../src/db/database.js';
 import { customerInFlightCost } from '../../src/jobs/fair-priority.js';
 import { ageWaitingJobs } from '../../src/jobs/fair-priority.js';
 import { sweepDeadWorkers } from '../../src/jobs/sweeper.js';
-import { abandonedChunks } from '../../src/jobs/render-lifecycle.js';
+import { abandonedChunks } from '../../src/jobs/chunk-lifecycle.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 
 /** render_events per seeded render (queued, processing, two progress, completed) */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs the GPU kit (issue 37) into DEST (default .devkit, git-ignored) for the lent GPU machine,
+# Packs the GPU kit (bench/device/README.md) into DEST (default .devkit, git-ignored) for the lent GPU machine,
 # which starts bare (no Node, Chromium or ffmpeg) and takes at most 64 MiB of files a call. Two
 # parts, one call each, back to back on the same warm machine (kit-run.sh unpacks each into
 # /tmp/rfkit, which stays while the machine is held):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the GPU kit (issue 37) where kit-pack.sh's parts arrived; needs only bash, xz and tar.
+# Runs the GPU kit (bench/device/README.md) where kit-pack.sh's parts arrived; needs only bash, xz and tar.
 #   bash bench/device/kit-run.sh a .devkit/a         unpack part a (Chromium) into $KIT, print the machine
 #   bash bench/device/kit-run.sh b .devkit/b [PLAN]  unpack part b (libraries, Node, ffmpeg, the kit), run PLAN
 #   bash bench/device/kit-run.sh all .devkit [PLAN]  both (a CPU machine, from an empty folder)

@@ -1,5 +1,5 @@
 /**
- * The GPU kit's program (issue 37): the product's own render engine, timed as bench:render
+ * The GPU kit's program (bench/device/README.md): the product's own render engine, timed as bench:render
  * times it, on a machine that has no PostgreSQL, no npm and no network. kit-pack.sh bundles
  * this file with esbuild into one kit.mjs (sharp stays outside: native code) and carries a
  * prebuilt stage bundle (stage.json), so nothing here builds or opens a database: the build

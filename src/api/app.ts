@@ -1,11 +1,11 @@
 /** The Express application: middleware order matters (CORS before auth so 401s carry CORS). */
 import express, { type Express } from 'express';
-import type { ApiContext } from './context.js';
+import type { ApiContext } from '../http/context.js';
 import { artifactReadRecorder } from '../jobs/render-touch.js';
 import { browserRootRedirect, consoleRoutes } from '../console/console-routes.js';
 import { cors } from './cors.js';
-import { errorMiddleware, notFoundHandler } from './errors.js';
-import { jsonBody } from './json-body.js';
+import { errorMiddleware, notFoundHandler } from '../http/errors.js';
+import { jsonBody } from '../http/json-body.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { assetRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
@@ -24,13 +24,13 @@ export function createApp(ctx: ApiContext): Express {
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-* from these peers give the client address (auth failure limits) and the
-  // scheme and host of returned URLs (src/api/context.ts)
+  // scheme and host of returned URLs (src/http/context.ts)
   app.set('trust proxy', ctx.cfg.trustProxy);
   app.use(cors);
   // before the JSON parser: PUT /models takes the model file itself as the body
   app.use(modelRoutes(ctx));
   app.use(jsonBody(ctx.cfg.bodyLimit));
-  // the web console (/console) and browsers' `/` sent to it (issue 21)
+  // the web console (/console) and browsers' `/` sent to it (docs/console.md)
   app.use(browserRootRedirect());
   app.use(consoleRoutes(ctx));
   app.use(healthRoutes(ctx));

@@ -29,7 +29,7 @@ export function modelPaths(h: OpenApiHelpers, limits: ModelLimitsDoc = DEFAULT_L
   const unknownPart = { 404: err('unknown_part: no such part in the catalog') };
 
   const conventions =
-    `Conventions (README "Part models"): glTF 2.0, metres, +Y up, the front facing +Z, the part as installed in a tower whose window is on -X. ` +
+    `Conventions (docs/part-models.md): glTF 2.0, metres, +Y up, the front facing +Z, the part as installed in a tower whose window is on -X. ` +
     `Models are taken for ${MODEL_CATEGORIES.join(', ')}. The bounding box is checked against the part's catalog size: off by more than 2x on any axis is refused (422, measured vs expected) unless ?fit=true scales it. ` +
     'Materials named or tagged (extras.rgb) RGB take the build\'s RGB colour; a case may carry anchor_* empty nodes. ' +
     `Limits (RENDER_FARM_MODEL_MAX_*): ${size} per file (413 model_too_large), ${limits.modelMaxTriangles} triangles per part (more are simplified, 422 when still over), ` +

@@ -19,7 +19,7 @@ const errorRef = { $ref: '#/components/schemas/Error' };
 /**
  * The error responses, one per status, shared by every operation through
  * `#/components/responses/<name>` (an operation with more to say about one writes its own).
- * Every body is the Error schema: DESIGN.md section 4.
+ * Every body is the Error schema: docs/design-decisions.md, "Errors".
  */
 const ERROR_RESPONSES: Record<number, { name: string; description: string; retryAfter?: string }> = {
   400: {
@@ -339,7 +339,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
 
 /**
  * The document as served: `servers` is this deployment's base URL (PUBLIC_BASE_URL, else the
- * scheme and host of the request: src/api/context.ts publicBase), so a client generated from
+ * scheme and host of the request: src/http/context.ts publicBase), so a client generated from
  * it talks to the server it came from.
  */
 export function withServer(doc: Record<string, unknown>, url: string): Record<string, unknown> {

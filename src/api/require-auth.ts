@@ -1,11 +1,11 @@
-/** Route guard: authenticates the request and checks one scope (401 / 403 per DESIGN.md). */
+/** Route guard: authenticates the request and checks one scope (401 / 403: docs/design-decisions.md, "Credentials"). */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticate, DEPRECATION_NOTICE } from '../auth/authenticate.js';
 import { hasScope, isAdminScope, type Scope } from '../auth/scopes.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext } from '../http/context.js';
 import { UserError } from '../errors.js';
-import { forbidden } from './http-error.js';
-import { takeRequestBudget, tooManyRequests } from './rate-limit.js';
+import { forbidden } from '../http/http-error.js';
+import { takeRequestBudget, tooManyRequests } from '../http/rate-limit.js';
 
 /**
  * Browsers send Sec-Fetch-Site and Sec-Fetch-Dest on every request; Sec-Fetch-Mode alone is

@@ -14,6 +14,8 @@ import { CAMERA_OFFSET_X, CAMERA_ZOOM, MAX_SIZE, MIN_SIZE } from '../model/rende
 import { renderRequestSchema } from '../model/render-request.js';
 import { spriteLayoutSchema } from '../model/sprite-layout.js';
 import { text } from '../model/text.js';
+import { intString } from '../http/query-fields.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 
 /** A broker's `origin`: normalised (src/auth/origin.ts); "null" (no browser Origin) is no binding. */
 const httpOrigin = text().transform((s, ctx) => {
@@ -69,13 +71,6 @@ export const categoryParam = z.enum(CATEGORIES, {
     i.input === undefined ? 'category is required' : `unknown category ${JSON.stringify(i.input)}: one of ${CATEGORIES.join(', ')}`,
 });
 
-const intString = (name: string, min: number, max: number) =>
-  z
-    .string({ error: `${name} must be a single integer` })
-    .regex(/^\d+$/, `${name} must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
-
 export const MAX_LIMIT = 100;
 export const availablePartsQuery = z.object({
   category: categoryParam,
@@ -92,7 +87,7 @@ export const partModelField = z
     updated_at: z.string().meta({ format: 'date-time', description: 'when this model became the current one' }),
   })
   .nullable()
-  .meta({ description: 'the part model renders use (README "Part models"), or null: the procedural model' });
+  .meta({ description: 'the part model renders use (docs/part-models.md), or null: the procedural model' });
 
 export const partSummary = z.object({ id: z.string(), name: z.string(), image: z.string().meta({ format: 'uri' }) });
 export const partSummaryWithCategory = partSummary.extend({ category: z.enum(CATEGORIES) });
@@ -228,7 +223,7 @@ export const renderByShareCodeBody = z
 
 export const renderJobResponse = z.object({
   job_id: z.string().meta({ format: 'uuid' }),
-  status: z.enum(['queued', 'processing', 'completed', 'error']),
+  status: z.enum(JOB_STATUSES),
   job_type: z.literal('render').optional(),
   url: z.string().nullable().optional(),
   video_url: z.string().nullable().optional(),
@@ -244,7 +239,7 @@ export const renderJobResponse = z.object({
   chunks: z
     .object({ total: z.number().int(), done: z.number().int() })
     .optional()
-    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (README "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
+    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (docs/operating.md, "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
 });
 
 export const healthResponse = z.object({

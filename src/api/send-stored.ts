@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { ArtifactStore, StoredArtifact } from '../storage/artifact-store.js';
 import { parseRangeHeader } from '../storage/byte-range.js';
 import { ArtifactNotFoundError } from '../storage/storage-errors.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 
 export interface SendOptions {
   /** the error when the artifact vanished between stat() and read() */

@@ -15,10 +15,10 @@ import { createLogger, type Logger } from '../log.js';
 import { openArtifactStore } from '../storage/open-artifact-store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
-import { DbAvailability } from './db-availability.js';
+import { DbAvailability } from '../http/db-availability.js';
 import { RenderEventHub } from '../events/render-event-hub.js';
-import { RateLimiter } from './rate-limit.js';
-import type { ApiContext } from './context.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import type { ApiContext } from '../http/context.js';
 
 export interface RunningServer {
   url: string;

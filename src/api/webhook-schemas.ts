@@ -1,6 +1,7 @@
 /** Schemas of the webhook and job-event endpoints (validation and OpenAPI, like schemas.ts). */
 import { z } from 'zod';
 import { renderJobResponse } from './schemas.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 
 export const createWebhookBody = z
   .object({
@@ -51,6 +52,6 @@ export const webhookPayload = z.object({
 
 export const jobEventData = z.object({
   job_id: z.string().meta({ format: 'uuid' }),
-  status: z.enum(['queued', 'processing', 'completed', 'error']),
+  status: z.enum(JOB_STATUSES),
   progress: z.number().min(0).max(1),
 });

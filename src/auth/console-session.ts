@@ -1,5 +1,5 @@
 /**
- * Web console sessions (issue 21): an API key with the console scope (or an admin key) is
+ * Web console sessions (docs/console.md): an API key with the console scope (or an admin key) is
  * exchanged once for a cookie; the key itself never reaches the page. The cookie is
  * `<session id>.<expiry, unix s>.<HMAC-SHA256 of both>` under the signing secret, so a forged
  * or altered cookie is refused before any read; the `console_sessions` row (sql/0015) makes

@@ -1,5 +1,5 @@
 /**
- * Session tokens (spec 2.5, 5.5): HS256 JWTs, the algorithm pinned on verify, carrying the
+ * Session tokens (docs/design-decisions.md, "Credentials"): HS256 JWTs, the algorithm pinned on verify, carrying the
  * customer, scopes, environment, optional origin binding, expiry and an id.
  */
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
@@ -40,7 +40,7 @@ export interface MintInput {
   now?: Date;
 }
 
-/** The token object of spec 2.5. */
+/** The token object POST /auth/render-session answers (docs/api.md, "Endpoints"). */
 export interface SessionToken {
   session_token: string;
   token_type: 'Bearer';

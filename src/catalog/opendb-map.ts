@@ -28,6 +28,7 @@ import {
   type SpecsByCategory,
   type StorageSpecs,
 } from '../model/part.js';
+import { isUuid } from '../model/uuid.js';
 
 /** Result of mapping one record. */
 export type OpenDbMapResult<C extends Category = Category> =
@@ -36,11 +37,10 @@ export type OpenDbMapResult<C extends Category = Category> =
 
 type Rec = Record<string, unknown>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a string is an OpenDB id (a UUID). */
 export function isOpenDbId(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
+  return typeof value === 'string' && isUuid(value);
 }
 
 const ID_SPACE = 36n ** 9n;

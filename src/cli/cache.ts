@@ -9,7 +9,7 @@ import { table } from './table.js';
 export default function register(program: Command): void {
   const cache = program
     .command('cache')
-    .description("The render cache (renders' files in the artifact store): its size and retention. See README \"Storage lifecycle\".")
+    .description("The render cache (renders' files in the artifact store): its size and retention. See docs/operating.md, \"Storage lifecycle\".")
     .addHelpText(
       'after',
       `

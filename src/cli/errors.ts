@@ -31,7 +31,7 @@ export function reportErrorsAsJson(on: boolean): void {
   jsonErrors = on;
 }
 
-/** The API's error body (src/api/errors.ts) for a CLI failure: scripts read one shape from both. */
+/** The API's error body (src/http/errors.ts) for a CLI failure: scripts read one shape from both. */
 function errorJson(err: unknown): { error: string; message: string; details?: unknown[] } {
   if (err instanceof UserError) return { error: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) };
   if (err instanceof UnavailableError || err instanceof InternalError) return { error: err.code, message: err.message };

@@ -5,10 +5,10 @@ import { baseUrl, type Config } from '../config.js';
 import type { JobDetail } from '../top/job-detail.js';
 import { choiceFlag, configFor, intFlag, printJson, withExistingDb } from './common.js';
 import type { JobUrls } from './job-summary.js';
+import { isUuid } from '../model/uuid.js';
+import { JOB_STATUSES } from '../model/job-status.js';
 
-const STATUSES = ['queued', 'processing', 'completed', 'error'] as const;
 const KINDS = ['renders', 'thumbnails'] as const;
-const FULL_JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `jobs list --kind thumbnails`: the backlog counts in parts, then one row per part (running, waiting, failed) with its batch job. */
 async function listThumbnails(cfg: ReturnType<typeof configFor>, limit: number, json: boolean): Promise<void> {
@@ -97,7 +97,7 @@ Examples:
     .command('list')
     .description('Newest jobs first, with the worker that rendered each (or is rendering it).')
     .option('--kind <kind>', `renders (default) or thumbnails (part thumbnails queued by catalog import)`)
-    .option('--status <status>', `only ${STATUSES.join(', ')} (renders)`)
+    .option('--status <status>', `only ${JOB_STATUSES.join(', ')} (renders)`)
     .option('--search <text>', 'only jobs whose id starts with text (e.g. 3fa85f64, as lists shorten ids) or whose share code is text (any case)')
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', 'machine-readable output')
@@ -107,7 +107,7 @@ Examples:
     )
     .action(async (opts: { kind?: string; status?: string; search?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const kind = choiceFlag('kind', opts.kind, KINDS) ?? 'renders';
-      choiceFlag('status', opts.status, STATUSES);
+      choiceFlag('status', opts.status, JOB_STATUSES);
       if (opts.status && kind === 'thumbnails') throw new UsageError('--status applies to renders only; thumbnails show their state in the list');
       if (opts.search !== undefined && kind === 'thumbnails') throw new UsageError('--search applies to renders only');
       const { MAX_SEARCH_LENGTH } = await import('../jobs/job-search.js');
@@ -182,7 +182,7 @@ Examples:
     .action(async (jobId: string, opts: { apiUrl?: string; token?: string; json?: boolean }, cmd: Command) => {
       if (opts.apiUrl && !opts.token) throw new UsageError('--api-url needs --token');
       // a shortened ID (top shows 8 digits) is looked up in the database (watchJobInDb); an API takes full IDs only
-      if (opts.apiUrl && !FULL_JOB_ID.test(jobId)) throw new UsageError(`--api-url takes the full job ID, got "${jobId}" (render-farm jobs show ${jobId} prints it)`);
+      if (opts.apiUrl && !isUuid(jobId)) throw new UsageError(`--api-url takes the full job ID, got "${jobId}" (render-farm jobs show ${jobId} prints it)`);
       const cfg = configFor(cmd);
       if (!opts.apiUrl) await (await import('../db/existing-data-dir.js')).requireExistingDataDir(cfg);
       const { watchJobInDb, watchJobOverApi } = await import('../events/watch-job.js');

@@ -121,7 +121,7 @@ export default function register(program: Command): void {
       'after',
       `
 Models are glTF 2.0 (.glb, or .gltf with its files). The product's frame is metres, +Y up, front
-+Z (README "Part models"); a file in another one is turned and scaled into it (the rotation and
++Z (docs/part-models.md); a file in another one is turned and scaled into it (the rotation and
 units that bring it within 2x of the part's catalog size; --up/--front/--units say it instead).
 Each is validated, placed, optimised and stored once by its sha256. Limits:
 RENDER_FARM_MODEL_MAX_BYTES, _TRIANGLES, _TEXTURE, _NODES.
@@ -284,7 +284,7 @@ Examples:
       const glb = await (await exampleModel(part, { triangles, texturePx })).glb();
       await (await import('node:fs/promises')).writeFile(opts.out, glb);
       if (opts.json) return printJson({ partId, category: part.category, out: opts.out, bytes: glb.byteLength });
-      process.stdout.write(`${opts.out}: an example ${part.category} model for ${partId} (${glb.byteLength.toLocaleString('en')} bytes); conventions: README "Part models"\n`);
+      process.stdout.write(`${opts.out}: an example ${part.category} model for ${partId} (${glb.byteLength.toLocaleString('en')} bytes); conventions: docs/part-models.md\n`);
     });
 
   registerModelsPreview(models);

@@ -208,7 +208,7 @@ async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: i
 
 /** A cli-progress bar on a TTY; otherwise a plain line per 10% (CI logs). */
 async function progressReporter(tty: boolean) {
-  type P = import('../render/renderer.js').RenderProgress;
+  type P = import('../render/turn.js').RenderProgress;
   if (!tty) {
     let lastTenth = -1;
     let stopped = false;

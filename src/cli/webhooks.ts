@@ -4,8 +4,8 @@ import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
 import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
 import { table } from './table.js';
+import { isUuid } from '../model/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export default function register(program: Command): void {
@@ -24,7 +24,7 @@ export default function register(program: Command): void {
       'after',
       `
 Each POST carries Render-Farm-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>,
-Render-Farm-Event (job.completed or job.error) and Render-Farm-Delivery (the delivery id). See the README for verification code.
+Render-Farm-Event (job.completed or job.error) and Render-Farm-Delivery (the delivery id). See docs/api.md for verification code.
 
 Examples:
   $ render-farm webhooks add --customer acme --url https://shop.example/hooks/render
@@ -70,7 +70,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
     .action(async (id: string, _opts, cmd: Command) => {
       const { disableWebhook } = await import('../webhooks/webhooks-repository.js');
-      const done = UUID.test(id) ? await withDb(configFor(cmd), (db) => disableWebhook(db, id)) : null;
+      const done = isUuid(id) ? await withDb(configFor(cmd), (db) => disableWebhook(db, id)) : null;
       if (!done) throw new UsageError(`no active webhook ${id} (see "render-farm webhooks list")`);
       process.stdout.write(`removed webhook ${done.id} (${done.customer}, ${done.url})\n`);
     });
@@ -87,7 +87,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
     .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const status = choiceFlag('status', opts.status, STATUSES);
-      if (opts.webhook !== undefined && !UUID.test(opts.webhook)) throw new UsageError('--webhook must be a UUID');
+      if (opts.webhook !== undefined && !isUuid(opts.webhook)) throw new UsageError('--webhook must be a UUID');
       const limit = intFlag('limit', opts.limit, 1, 10_000);
       const { listDeliveries } = await import('../webhooks/webhooks-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');
@@ -118,7 +118,7 @@ Examples:
     .description('Send a delivery again (a new log entry), e.g. after the receiver was fixed.')
     .addHelpText('after', '\nExamples:\n  $ render-farm webhooks redeliver 6f1c…')
     .action(async (id: string, _opts, cmd: Command) => {
-      if (!UUID.test(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
+      if (!isUuid(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
       const { redeliver } = await import('../webhooks/webhooks-repository.js');
       const { installQueue } = await import('../jobs/queue/runner.js');
       const fresh = await withDb(configFor(cmd), async (db) => {

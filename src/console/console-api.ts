@@ -1,8 +1,12 @@
 /**
- * The web console's JSON shapes (issue 21), as the server sends them: the pages import these
+ * The web console's JSON shapes (docs/console.md), as the server sends them: the pages import these
  * types only (`import type`), so the two sides cannot drift. Times are ISO 8601 strings. Job
- * statuses are the API's four: a cancelled job is `error` with an error starting `cancelled:`.
+ * statuses are the API's four (src/model/job-status.ts, re-exported here for the pages, which
+ * import nothing else of src/): a cancelled job is `error` with an error starting `cancelled:`.
  */
+import type { JobStatus } from '../model/job-status.js';
+
+export { isFinal, JOB_STATUSES, type JobStatus } from '../model/job-status.js';
 
 /** POST /console/api/session and GET /console/api/me. */
 export interface SessionInfo {
@@ -61,8 +65,6 @@ export interface WorkerDetailView {
   /** what it renders now: a job of each render (for its page), and the chunk of a split one */
   running: { job: string | null; chunk: number | null }[];
 }
-
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'error';
 
 export interface JobSummary {
   id: string;

@@ -5,9 +5,9 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { CONSOLE_COOKIE, ConsoleSessionError, csrfMatches, readConsoleSession, type ConsoleSession } from '../auth/console-session.js';
-import type { ApiContext } from '../api/context.js';
-import { publicBase } from '../api/context.js';
-import { forbidden } from '../api/http-error.js';
+import type { ApiContext } from '../http/context.js';
+import { publicBase } from '../http/context.js';
+import { forbidden } from '../http/http-error.js';
 
 /** The Content-Security-Policy of every console response; `store` is the artifact store's origin when files come from elsewhere (S3). */
 export function consoleCsp(store: string | null): string {

@@ -1,6 +1,6 @@
 /**
  * How many PostgreSQL connections the farm's processes open, in one place: the pool sizes the
- * processes use and the sum `doctor` compares with max_connections (README "Connection budget").
+ * processes use and the sum `doctor` compares with max_connections (docs/operating.md, "Connection budget").
  *
  *   worker process: concurrency + 2   (a connection per job slot for its claim and bookkeeping,
  *                                      graphile-worker's LISTEN, one for heartbeat and sweeper)

@@ -13,7 +13,7 @@ export interface RestartPolicy {
   baseDelayMs: number;
 }
 
-/** 3 restarts within a minute (issue 17); the first after half a second, for the old server's backends to exit. */
+/** 3 restarts within a minute (docs/design-decisions.md, "A supervised embedded PostgreSQL"); the first after half a second, for the old server's backends to exit. */
 export const EMBEDDED_PG_RESTARTS: RestartPolicy = { maxAttempts: 3, windowMs: 60_000, baseDelayMs: 500 };
 
 export type RestartDecision = { restart: true; attempt: number; delayMs: number } | { restart: false; attempts: number };

@@ -2,6 +2,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Category, Part, PartIdMap } from '../model/part.js';
 import type { InteractiveState } from '../model/interactive-state.js';
+import type { JobStatus } from '../model/job-status.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -54,7 +55,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export type RenderStatus = 'queued' | 'processing' | 'completed' | 'error';
+export type RenderStatus = JobStatus;
 
 export interface RendersTable {
   id: Generated<string>;

@@ -8,7 +8,8 @@
 import type { Db } from '../db/database.js';
 import { getJob, type JobRecord } from '../jobs/jobs-repository.js';
 import type { RenderEventHub } from './render-event-hub.js';
-import { isFinal, renderEventsSince, renderEventState } from './render-events-repository.js';
+import { renderEventsSince, renderEventState } from './render-events-repository.js';
+import { isFinal } from '../model/job-status.js';
 
 export type JobEventName = 'status' | 'progress' | 'completed' | 'error';
 

@@ -8,14 +8,14 @@
  * finished in that window loses its files (a render in flight has none yet).
  *
  * Two steps, each safe to stop at any point: expire (the render becomes `error` with
- * expired_at, keys kept: render-lifecycle.ts), then delete the files in batches and clear the
+ * expired_at, keys kept: render-expiry.ts), then delete the files in batches and clear the
  * keys. A later identical request reopens the render like a failed one and renders it again.
  */
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
-import { clearExpiredFiles, expiredFiles, expireRenders } from './render-lifecycle.js';
+import { clearExpiredFiles, expiredFiles, expireRenders } from './render-expiry.js';
 import type { RenderArtifacts } from './render-row.js';
 
 /** The limits, from config (RENDER_FARM_STORE_*, RENDER_FARM_ROW_RETENTION_DAYS). */

@@ -6,7 +6,7 @@
  * units (a video's keyframe segment, a sprite sheet's row: src/model/chunk-unit.ts), so chunks
  * assemble without re-encoding.
  *
- * Whether to split (issue 20: a 640x360 fast video split into 4 chunks took 14.1 s wall and
+ * Whether to split (docs/design-decisions.md, "Chunked renders": a 640x360 fast video split into 4 chunks took 14.1 s wall and
  * 24.2 s of worker time against 11.1 s whole). A split is made for one of two reasons:
  *
  * - speed: with 2 or more live worker processes, the split's estimated wall time beats the
@@ -33,7 +33,7 @@ export interface ChunkRange {
 
 /**
  * A chunk's own cost beyond its frames: a page load and scene build on its worker, its pieces'
- * upload, the queue's pick-up. From the fault run of issue 20: 4 chunks of a render whose
+ * upload, the queue's pick-up. From the fault run in docs/design-decisions.md: 4 chunks of a render whose
  * frames take 9.9 s used 24.2 s of worker time, ~3.6 s a chunk.
  */
 export const CHUNK_OVERHEAD_S = 3.5;

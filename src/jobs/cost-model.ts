@@ -7,22 +7,11 @@
  *   cost = RENDER_OVERHEAD_S + frames x (FRAME_BASE_S + megapixels x PROFILE_S_PER_MP x sceneWeight)
  *
  * Calibrated on the 2-core development machine (GL backend egl: Mesa on the CPU; `render-farm
- * render --share-code DEMO-GLASS --json`, frames/s as reported, one render at a time):
- *
- *   | request                         | MP/frame | frames/s | s/frame | model s/frame |
- *   |---------------------------------|----------|----------|---------|---------------|
- *   | sprite 256x256 fast (72)        | 0.066    | 60.4     | 0.017   | 0.018         |
- *   | video 640x360 fast (120)        | 0.230    | 25.7     | 0.039   | 0.043         |
- *   | video 640x360 cinematic (120)   | 0.230    | 10.7     | 0.093   | 0.123         |
- *   | sprite 512x512 cinematic (72)   | 0.262    | 7.65     | 0.131   | 0.139         |
- *   | video 1280x720 cinematic (120)  | 0.922    | 4.55     | 0.220   | 0.469         |
- *   |   same, beside a type-check     | 0.922    | 1.91     | 0.524   |               |
- *   | sprite 512x512 flat (72)        | 0.262    | 16.1     | 0.062   | 0.074         |
- *   |   same, beside a type-check     | 0.262    | 7.36     | 0.136   |               |
- *   | issue 10: video 8192x8192 cin.  | 67.1     | 0.03     | ~33     | 33.6          |
+ * render --share-code DEMO-GLASS --json`, one render at a time); the table of measured against
+ * modelled seconds per frame: docs/operating.md, "Admission, the cost model and fair scheduling".
  *
  * Cinematic seconds per megapixel fall from ~0.45 at small frames to ~0.23 at 720p (fixed costs
- * of the effect stack), then rise again when memory is short (the 8192x8192 render of issue 10:
+ * of the effect stack), then rise again when memory is short (the 8192x8192 render, docs/operating.md:
  * about 3 frames per 100 s, 0.5 s/MP); 0.5 is kept as the conservative bound, so mid-size
  * cinematic renders are overestimated up to ~2x on an idle machine. Outside its frames
  * a run spends about 1.2 s (a 72-frame 256 px fast sprite: 2.4 s in all, 1.2 s of frames).

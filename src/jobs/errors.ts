@@ -33,7 +33,7 @@ export class DrainRefusedError extends UserError {
 }
 
 /**
- * Ends a queue job whose work another worker took over (fencing, render-lifecycle.ts) as a
+ * Ends a queue job whose work another worker took over (fencing, claim-fence.ts) as a
  * failure rather than a completion: graphile-worker deletes a completed job by id whoever locks
  * it (the new holder's run of the same job included), while it records a failure only on a job
  * this worker still locks, which here is none, so the new holder's job stays intact.

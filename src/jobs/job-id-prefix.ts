@@ -5,6 +5,7 @@
  */
 import type { Db } from '../db/database.js';
 import { UserError } from '../errors.js';
+import { isUuid } from '../model/uuid.js';
 
 /** Fewer hex digits than this match too many jobs to be worth trying. */
 export const MIN_JOB_ID_PREFIX = 6;
@@ -12,7 +13,6 @@ export const MIN_JOB_ID_PREFIX = 6;
 /** How many of an ambiguous prefix's jobs the error names. */
 const SHOWN_MATCHES = 10;
 
-const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A prefix that more than one job starts with: a usage error (exit 2) naming them. */
 export class AmbiguousJobIdError extends UserError {
@@ -38,7 +38,7 @@ const asUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.sl
  * UserError for a hex prefix shorter than MIN_JOB_ID_PREFIX.
  */
 export async function resolveJobId(db: Db, given: string): Promise<string | null> {
-  if (FULL_ID.test(given)) return given.toLowerCase();
+  if (isUuid(given)) return given.toLowerCase();
   const hex = given.replace(/-/g, '').toLowerCase();
   if (!/^[0-9a-f]+$/.test(hex) || hex.length > 32) return null;
   if (hex.length < MIN_JOB_ID_PREFIX) {

@@ -1,5 +1,6 @@
-/** The render job object of spec 2.3 (plus DESIGN.md's progress, error and sprite layout). */
+/** The render job object (docs/design-decisions.md, "The job object"; its fields: docs/api.md). */
 import type { RenderArtifacts, RenderRow } from './render-row.js';
+import { isFinal } from '../model/job-status.js';
 
 export interface JobView {
   job_id: string;
@@ -41,7 +42,7 @@ export async function jobView(
     a.sprite ? urlFor(a.sprite) : null,
     a.screenshot ? urlFor(a.screenshot) : null,
   ]);
-  const ended = render.status === 'completed' || render.status === 'error';
+  const ended = isFinal(render.status);
   return {
     job_id: jobId,
     status: render.status,

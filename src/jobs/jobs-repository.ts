@@ -8,11 +8,13 @@ import { hasRenderJob } from './queue/graphile-tables.js';
 import type { RenderRow } from './render-row.js';
 import { VIEWED_RENDER_COLUMNS, type ViewedRender } from './job-view.js';
 import { TOUCH_EVERY_S } from './render-touch.js';
-import { cancelRender, renderChunks, reopenRender } from './render-lifecycle.js';
+import { renderChunks } from './chunk-lifecycle.js';
+import { cancelRender, reopenRender } from './render-lifecycle.js';
 import { renderPriority } from './fair-priority.js';
 import { DEAD_AFTER_S, unlockGraphileWorkers } from './sweeper.js';
 import { getWorkerState, liveWorkers } from './workers-repository.js';
 import { idPrefixRange } from './job-search.js';
+import { isFinal } from '../model/job-status.js';
 
 export interface JobRecord {
   jobId: string;
@@ -264,7 +266,7 @@ export async function cancelJob(db: Db, jobId: string, owner?: JobOwner): Promis
   const job = owner ? await getJobForCustomer(db, jobId, owner) : await getJob(db, jobId);
   if (!job) return null;
   const s = job.render.status;
-  if (s === 'completed' || s === 'error') {
+  if (isFinal(s)) {
     throw new CancelRefusedError(`job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`);
   }
   if (owner) {
@@ -297,7 +299,7 @@ export async function waitForJob(db: Db, jobId: string, owner: JobOwner, boundMs
     const job = await getJobForCustomer(db, jobId, owner);
     if (!job) throw new Error(`job ${jobId} vanished`);
     const s = job.render.status;
-    if (s === 'completed' || s === 'error' || Date.now() >= deadline || signal?.aborted) return job;
+    if (isFinal(s) || Date.now() >= deadline || signal?.aborted) return job;
     await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
   }
 }

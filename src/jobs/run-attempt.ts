@@ -4,7 +4,7 @@
  * returns, so graphile completes the job instead of retrying it; any other error is recorded
  * as a retry and rethrown, so graphile retries with backoff. The reason recorded names a
  * time-out or a worker shutdown rather than the abort error they cause. When the write that
- * records a failure finds the work taken over by another worker (fencing: render-lifecycle.ts),
+ * records a failure finds the work taken over by another worker (fencing: claim-fence.ts),
  * the attempt neither retries nor fails anything: it tells `dropped` (one log line) and
  * returns, so a worker taken for dead cannot undo, or fail, work it no longer holds (a stale
  * holder's last attempt included). When the work is another worker's now, the task ends with
@@ -16,10 +16,10 @@ import fs from 'node:fs/promises';
 import type { JobHelpers } from 'graphile-worker';
 import { SpriteEncodeError } from '../encode/sprite-sheet.js';
 import type { Logger } from '../log.js';
-import type { RenderProgress } from '../render/renderer.js';
+import type { RenderProgress } from '../render/turn.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { PermanentRenderError, TakenOverError } from './errors.js';
-import type { Stale } from './render-lifecycle.js';
+import type { Stale } from './claim-fence.js';
 
 export interface Attempt {
   /** the queue job's attempt counters and the runner's shutdown signal */

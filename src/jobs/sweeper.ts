@@ -12,7 +12,8 @@ import type { Database } from '../db/schema.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ageWaitingJobs } from './fair-priority.js';
 import { forceUnlockWorkers } from './queue/graphile-tables.js';
-import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, releaseWorkerRenders, type AbandonedChunk } from './render-lifecycle.js';
+import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, type AbandonedChunk } from './chunk-lifecycle.js';
+import { releaseWorkerRenders } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_S = 30;

@@ -4,7 +4,7 @@
  * (chunk-plan.ts) follow the slowest live worker: a chunk sized for the fastest would overrun
  * the target on the others and hold back the render's last chunk.
  *
- * Why size classes (issue 20): a frame costs a fixed part (capture round trip, readback, encoder
+ * Why size classes (docs/operating.md, "Chunked renders"): a frame costs a fixed part (capture round trip, readback, encoder
  * feed, the effect stack's passes) plus a part per pixel, and on small frames the fixed part is
  * most of it. One s/MP figure per profile, learned from 256 px sprites (0.8-1.2 s/MP on the
  * fault run's workers, against the cost model's 0.15 for `fast`), made a 640x360 fast video

@@ -1,5 +1,5 @@
 /**
- * A build's saved interactive state (DESIGN.md section 6): case-fan slots, the radiator's
+ * A build's saved interactive state (docs/design-decisions.md, "Saved interactive state"): case-fan slots, the radiator's
  * slot, RGB colour. Saved with a build, applied by `/render-by-share-code`, hashed into the
  * render's cache key and read by the stage (farm/src/layout/placement.ts).
  */

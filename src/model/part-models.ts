@@ -5,7 +5,7 @@
  * is expected to have, and the naming conventions for RGB materials and case anchors.
  * Zod-free: the stage bundles this file.
  *
- * The authoring frame (README "Part models"): metres, +Y up, the front facing +Z, the part as it
+ * The authoring frame (docs/part-models.md): metres, +Y up, the front facing +Z, the part as it
  * sits installed in a standard tower whose window side is -X and whose motherboard tray is on +X.
  * So a GPU is authored lying as it hangs in its slot (length along Z, bracket at -Z, fans facing
  * -Y, the board edge on +X); a case fan blows along +Z; an air cooler stands out of the board

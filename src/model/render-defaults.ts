@@ -51,7 +51,7 @@ export interface Range {
   default: number;
 }
 
-/** Camera fields are clamped into these ranges, never rejected (DESIGN.md section 4). */
+/** Camera fields are clamped into these ranges, never rejected (docs/design-decisions.md, "Render options"). */
 export const CAMERA_OFFSET_X: Range = { min: -0.3, max: 0.3, default: 0 };
 export const CAMERA_ZOOM: Range = { min: 0.5, max: 2, default: 1 };
 

@@ -1,6 +1,6 @@
 /**
  * Example models: for any part of a category that takes a model, a simple GLB sized from its
- * catalog specs that shows every convention an artist needs (README "Part models"): the authoring
+ * catalog specs that shows every convention an artist needs (docs/part-models.md): the authoring
  * frame, RGB materials by name (`RGB_*`), a glass panel by alpha, and a case's anchors. It is
  * what `render-farm models example` writes as a starting point (open it in Blender beside your
  * model), and what the benchmark uses for dense textured models (`triangles`, `texturePx`).

@@ -1,5 +1,5 @@
 /**
- * Orientation and units of a model, found before it is fitted (issue 32 item 2): real exports
+ * Orientation and units of a model, found before it is fitted (docs/part-models.md): real exports
  * are rarely in the product's frame (metres, +Y up, front +Z; src/model/part-models.ts), so the
  * model's extents are compared with the part's expected size under the 24 axis-aligned
  * rotations and the common units (m, cm, mm, inch), and the candidate that puts every axis
@@ -414,7 +414,7 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
     } else {
       throw new ModelRejectedError(
         `${name}: ${measured} but ${wanted}: it is ${tried} brings every axis within ${SIZE_TOLERANCE}x, so it does not look like a ${part.category}, whatever --fit says. ` +
-          `Check that the file is this part's (README "Part models": metres, +Y up, front +Z); --force stores it anyway`,
+          `Check that the file is this part's (docs/part-models.md: metres, +Y up, front +Z); --force stores it anyway`,
         details,
       );
     }

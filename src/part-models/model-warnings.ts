@@ -1,5 +1,5 @@
 /**
- * Warnings as people read them (issue 32 item 7): a validator or glTF-Transform warning repeats
+ * Warnings as people read them (docs/part-models.md): a validator or glTF-Transform warning repeats
  * once per primitive, accessor or texture and buries the one that matters. Warnings of one kind
  * (the same words once numbers, JSON pointers and quoted names are set aside) become one line,
  * the first of them, counted: `... x12`. Order: first appearance.

@@ -8,10 +8,8 @@
  * single still. Node's work on a still (WebP encode, store) overlaps the page's next build: the
  * receiver acknowledges at once and keeps up to IN_FLIGHT handlers running.
  *
- * Measured on 2 loaded cores, 256x256 flat thumbnails of OpenDB parts, ms per part in the
- * page: warm-up ~33 (compile + two frames), load ~5, first frame ~20, toBlob PNG ~12, POST ~6;
- * a full renderBuild per part (dispose, environment rebuilt, files) ~660. Disposing the stage
- * after each batch cost ~0.4 s CPU a batch (the environment prefiltered again).
+ * What a part costs in the page this way against a full render per part: docs/benchmarks.md,
+ * "Part thumbnails".
  * test/thumbnails/batch-thumbnails.test.ts checks the WebP bytes equal the one-part path's.
  *
  * A build that fails to load or capture is reported and skipped; the rest still render.

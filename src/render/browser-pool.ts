@@ -37,7 +37,7 @@ export interface BrowserPoolOptions {
   /** Chromium refuses to run as root without --no-sandbox (containers) */
   noSandbox?: boolean;
   log?: (line: string) => void;
-  /** part models the stage server serves by default (a request may bring its own: renderer.ts) */
+  /** part models the stage server serves by default (a request may bring its own: turn.ts withModelSource) */
   models?: ModelSource | null;
 }
 

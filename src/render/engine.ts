@@ -8,14 +8,16 @@ import type { Config } from '../config.js';
 import type { BrowserPool, GpuStatus } from './browser-pool.js';
 import type { ModelSource } from './model-source.js';
 import type { GlBackendName } from './chromium-args.js';
-import type { ChunkRequest, ChunkResult, RenderRequest, RenderResult, StillsRequest } from './renderer.js';
+import type { RenderRequest, RenderResult } from './render-build.js';
+import type { ChunkRequest, ChunkResult } from './render-chunk.js';
+import type { StillsRequest } from './render-stills.js';
 import type { StageBundle } from './stage-server.js';
 import type { ToolLocation } from './tool-paths.js';
 
 /** What a render needs besides the browser and ffmpeg: the build, options, outputs, where to write. */
 export type EngineRequest = Omit<RenderRequest, 'pool' | 'ffmpegPath'>;
 export type EngineStillsRequest = Omit<StillsRequest, 'pool'>;
-/** One farm chunk: frames [start, end) of the turn (renderer.ts renderChunk). */
+/** One farm chunk: frames [start, end) of the turn (render-chunk.ts renderChunk). */
 export type EngineChunkRequest = Omit<ChunkRequest, 'pool' | 'ffmpegPath'>;
 
 export interface EngineInfo {
@@ -95,7 +97,9 @@ export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions 
   const { findChromium, findFfmpeg, findFfprobe } = await import('./tool-paths.js');
   const { BrowserPool } = await import('./browser-pool.js');
   const { farmStageBundle } = await import('./stage-bundle.js');
-  const { renderBuild, renderChunk, renderStills } = await import('./renderer.js');
+  const { renderBuild } = await import('./render-build.js');
+  const { renderChunk } = await import('./render-chunk.js');
+  const { renderStills } = await import('./render-stills.js');
   const { rendererNote } = await import('./speed-note.js');
   const { configuredModelSource } = await import('./model-source.js');
   const chromium = await findChromium(cfg, cfg.searchPath);

@@ -19,7 +19,9 @@ import type { ResolvedRenderOptions } from '../model/render-options.js';
 import { startVideoEncoder } from '../encode/video-encoder.js';
 import type { EngineInfo, RenderEngine } from './engine.js';
 import type { BrowserPool } from './browser-pool.js';
-import type { ChunkPiece, ChunkResult, RenderedFile, RenderProgress, RenderResult } from './renderer.js';
+import type { RenderedFile, RenderResult } from './render-build.js';
+import type { ChunkPiece, ChunkResult } from './render-chunk.js';
+import type { RenderProgress } from './turn.js';
 
 const run = promisify(execFile);
 

@@ -10,19 +10,11 @@
  * Everything is POSTed as a Blob body to the loopback stage server. Up to `window` uploads
  * are in flight; the server acknowledges one only once its consumer took it (bounds memory).
  *
- * How the frame leaves the GPU decides most of the capture cost. Measured on 2 cores (Mesa
- * llvmpipe), DEMO-GLASS fast, CPU ms per frame of every process, best of 3 (2026-11-26):
- *   720p video: render alone 75; `new VideoFrame(canvas)` into the encoder 145 (Chromium's GPU
- *   process copies and converts the canvas for the encoder: +55 there); readPixels (after a
- *   flipping blit) into a VideoFrame from that buffer 87, of which OpenH264 ~8 and the RGB to
- *   YUV conversion a few, both in the renderer.
- *   512x512 sheet rows: 2D drawImage into a row canvas + getImageData 51; readPixels into the
- *   row 43; render alone 41.
- * Older figures (512x512 cinematic): toBlob JPEG 0.95 +25 in the page, then ~3 for sharp to
- * decode it. Per-frame 1 MB uploads were the trap: with CDP request interception and a
- * typed-array body they cost +95 in Node, +60 in the browser process and +64 in the renderer
- * (the body is copied into DevTools events); a Blob body without interception ~+25 in all,
+ * How the frame leaves the GPU decides most of the capture cost: on the CPU backends readPixels
+ * beat `new VideoFrame(canvas)` (which makes the GPU process copy and convert each frame) and
+ * 2D drawImage + getImageData; per-frame uploads with CDP request interception were the trap,
  * hence one upload per sheet row, Blob bodies, and network isolation by Chromium flags instead.
+ * The figures: docs/benchmarks.md, "Capture paths".
  * The video is a run of independent segments (a fresh VideoEncoder per VIDEO_SEGMENT_FRAMES),
  * so farm chunks of whole segments concatenate to the whole render's stream; see
  * webcodecsReproducible (h264-config.ts) for the sizes where Chromium's bytes are reproducible.

@@ -1,7 +1,7 @@
 /**
  * The one sentence `up`, `doctor` and `/health` say when renders run on the slow path:
  * SwiftShader (CPU WebGL) measured about 3x slower than ANGLE over EGL (Mesa llvmpipe) on the
- * same machine (README, bench:render); the npm-packaged Chromium has only SwiftShader.
+ * same machine (docs/benchmarks.md, bench:render); the npm-packaged Chromium has only SwiftShader.
  */
 export const SWIFTSHADER_SLOWDOWN = 3;
 

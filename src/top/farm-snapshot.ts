@@ -10,6 +10,7 @@ import type { Db } from '../db/database.js';
 import { queueDepthByKind } from '../jobs/queue/graphile-tables.js';
 import { DEAD_AFTER_S } from '../jobs/sweeper.js';
 import { storeUsage } from '../jobs/store-usage.js';
+import type { JobStatus } from '../model/job-status.js';
 
 export interface WorkerRow {
   id: string;
@@ -41,7 +42,7 @@ export interface CustomerDepth {
 export interface JobRow {
   jobId: string;
   renderId: string;
-  status: 'queued' | 'processing' | 'completed' | 'error';
+  status: JobStatus;
   progress: number;
   customers: string[];
   format: string;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorMiddleware, notFoundHandler } from '../../src/api/errors.js';
+import { errorMiddleware, notFoundHandler } from '../../src/http/errors.js';
 import { artifactRoutes } from '../../src/api/routes/artifacts.js';
 import { createLogger } from '../../src/log.js';
 import { FsArtifactStore } from '../../src/storage/fs-store.js';

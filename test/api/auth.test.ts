@@ -21,7 +21,7 @@ describe('auth', () => {
   });
 
   describe('POST /auth/render-session', () => {
-    it('mints with defaults per spec 2.5', async () => {
+    it('mints with the defaults docs/api.md gives', async () => {
       const r = await mint();
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ token_type: 'Bearer', expires_in: 120, environment: 'prod' });

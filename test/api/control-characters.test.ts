@@ -56,7 +56,7 @@ describe('control characters in request strings', () => {
 
 describe('the database backstop', () => {
   it('maps PostgreSQL refusing a NUL (text and jsonb) to 400, not 500', async () => {
-    const { toAnswer: toHttpError } = await import('../../src/api/errors.js');
+    const { toAnswer: toHttpError } = await import('../../src/http/errors.js');
     const { createTestDb } = await import('../helpers/db.js');
     const t = await createTestDb();
     try {

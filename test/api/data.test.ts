@@ -24,7 +24,7 @@ describe('data endpoints', () => {
       const items = r.json.data.GPU;
       expect(items.length).toBe(Math.min(20, gpuTotal));
       for (const p of items) {
-        // the seed's fields, plus `model` (issue 19; null: no part model, see test/api/models-api.test.ts)
+        // the seed's fields, plus `model` (docs/part-models.md; null: no part model, see test/api/models-api.test.ts)
         expect(Object.keys(p).sort()).toEqual(['id', 'image', 'model', 'name']);
         expect(p.model).toBeNull();
         expect(p.id).toMatch(/^[a-z0-9]+$/);

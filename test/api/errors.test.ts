@@ -1,6 +1,6 @@
 /** The API's one catch maps the domain errors of the vocabulary: the answers the routes used to build by hand. */
 import { describe, expect, it } from 'vitest';
-import { toAnswer } from '../../src/api/errors.js';
+import { toAnswer } from '../../src/http/errors.js';
 import { RetryRefusedError } from '../../src/jobs/errors.js';
 import { StorageError } from '../../src/storage/storage-errors.js';
 import { WebhookTargetError } from '../../src/webhooks/target-policy.js';

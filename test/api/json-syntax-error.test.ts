@@ -1,10 +1,10 @@
 /**
- * The position of a JSON syntax error (issue 29, item 21): the `invalid_json` answer names the
+ * The position of a JSON syntax error (src/http/json-syntax-error.ts): the `invalid_json` answer names the
  * line and column, which V8's messages mostly do not. The locator agrees with JSON.parse on
  * what is valid, over random texts built from JSON's own pieces.
  */
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../src/api/json-syntax-error.js';
+import { findJsonSyntaxError } from '../../src/http/json-syntax-error.js';
 
 describe('findJsonSyntaxError', () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * Part models placed right the first time (issue 32 items 2, 3, 7), through every entry point on
+ * Part models placed right the first time (docs/part-models.md), through every entry point on
  * one database and store: a GPU authored lying along X in millimetres (the project's example
  * model, turned and scaled as a CAD export writes it) is stored upright at its true size by
  * `models add` with no flag, and PUT /models/:partId, `render --model` and `models import` give

@@ -1,5 +1,5 @@
 /**
- * PUT /models/:partId with application/zip (issue 32 item 6), through the real app, PostgreSQL
+ * PUT /models/:partId with application/zip (docs/part-models.md), through the real app, PostgreSQL
  * and filesystem store: the project's example GPU written as a .gltf with a separate .bin and
  * .png (glTF-Transform), zipped by the real `zip` CLI and by Python's zipfile, is stored with the
  * same prepared sha256 as the same model sent as a GLB. Zips that hide something (`..`, a
@@ -45,7 +45,7 @@ describe('PUT /models/:partId with application/zip', () => {
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
   const rows = async () => Number((await api.t.db.db.selectFrom('part_models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
 
-  /** A refusal: the status, the DESIGN.md error body with `code`, a message naming the cause, nothing stored. */
+  /** A refusal: the status, the error body (docs/design-decisions.md, "Errors") with `code`, a message naming the cause, nothing stored. */
   async function refused(body: Uint8Array, status: number, code: string, cause: RegExp) {
     const before = await rows();
     const r = await put(body);

@@ -1,4 +1,4 @@
-/** A JSON endpoint that receives no readable body says so in words (issue 11, item 9). */
+/** A JSON endpoint that receives no readable body says so in words (docs/api.md, "Bodies"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorBody, startTestApi, type TestApi } from '../helpers/api.js';
 

@@ -1,5 +1,5 @@
 /**
- * A client generated from the served /api-docs/openapi.json works (issue 30, item 3): the types
+ * A client generated from the served /api-docs/openapi.json works (docs/api.md): the types
  * come from openapi-typescript, an integrator's program (test/fixtures/openapi-client) is
  * compiled against them with tsc --strict and run with openapi-fetch against a real server with
  * a real worker: mint -> getBuild -> renderBuild -> poll getRenderJob -> getArtifact. Everything

@@ -1,5 +1,5 @@
 /**
- * /api-docs/openapi.json for client generators (issue 30, item 3): Redocly's recommended rules
+ * /api-docs/openapi.json for client generators (docs/api.md): Redocly's recommended rules
  * pass with no ignore file, every operation has a stable operationId, public operations say so,
  * `servers` is this deployment, and every operation lists the error statuses it answers with,
  * checked against the real server by probing each one.
@@ -43,7 +43,7 @@ function operations(group: Doc['paths']): Array<{ method: string; path: string; 
 
 /**
  * The operationIds clients are generated with: stable, so this list changes only by adding.
- * Renaming one breaks every generated client (README "API documentation").
+ * Renaming one breaks every generated client (docs/api.md).
  */
 const OPERATION_IDS: Record<string, string> = {
   'POST /auth/render-session': 'mintToken',

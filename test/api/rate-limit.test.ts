@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { RateLimiter } from '../../src/api/rate-limit.js';
-import { HttpError } from '../../src/api/http-error.js';
+import { RateLimiter } from '../../src/http/rate-limit.js';
+import { HttpError } from '../../src/http/http-error.js';
 import { mintSessionToken } from '../../src/auth/session-token.js';
 import { isErrorBody, useTestApi } from '../helpers/api.js';
 

@@ -1,5 +1,5 @@
 /**
- * The demo catalog goes into an empty database only (issue 11, item 21): restarting `serve`
+ * The demo catalog goes into an empty database only (docs/catalog.md): restarting `serve`
  * must not bring back a deleted demo build, nor add demo parts to an imported catalog; and
  * RENDER_FARM_SEED_DEMO=false seeds nothing. Real PostgreSQL, the real server start.
  */

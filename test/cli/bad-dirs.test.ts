@@ -1,6 +1,6 @@
 /**
  * A configured directory that cannot be created fails at once with one line naming the
- * setting and the path (issue 11, item 2): Node's recursive mkdir used to spin forever at
+ * setting and the path (docs/reference/configuration.md): Node's recursive mkdir used to spin forever at
  * full CPU under /proc, and a file in the way printed a bare ENOTDIR/EEXIST.
  */
 import { execFile } from 'node:child_process';

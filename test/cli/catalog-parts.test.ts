@@ -1,8 +1,8 @@
 /**
  * `render-farm catalog parts` as a child process on a test database (demo catalog plus the
  * OpenDB fixture): part IDs by category, searched, paged with --limit/--offset or --page, and
- * --json with the next page's command; `models add` with an unknown ID points at it (issue 29,
- * item 7: it pointed at `GET /parts?category=...`, a 404).
+ * --json with the next page's command; `models add` with an unknown ID points at it (it used
+ * to point at `GET /parts?category=...`, a 404).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';

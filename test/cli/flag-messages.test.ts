@@ -1,5 +1,5 @@
 /**
- * Usage errors name the flag that was typed and the bad value (issue 11, item 9), as a user
+ * Usage errors name the flag that was typed and the bad value (docs/reference/configuration.md), as a user
  * sees them: child processes, exit 2, one line on stderr. None of these start a database.
  */
 import { execFile } from 'node:child_process';
@@ -57,7 +57,7 @@ describe('flag error messages', () => {
     expect(await fs.readdir(dataDir)).toEqual([]);
   }, 60_000);
 
-  // issue 29, item 10: a typo in an enumerated flag is echoed beside every choice
+  // src/cli/common.ts: a typo in an enumerated flag is echoed beside every choice
   it('every enumerated flag echoes the bad value and lists the choices (exit 2, before any database)', async () => {
     const out = path.join(dataDir, 'out');
     const cases: [string[], string][] = [

@@ -1,5 +1,5 @@
 /**
- * The README promises examples in every command's --help: each command of the real program tree
+ * docs/getting-started.md promises examples in every command's --help: each command of the real program tree
  * (src/cli/index.ts, every command registered), groups such as `jobs` and their sub-commands
  * alike, shows "Examples:" with `$ render-farm` lines.
  */
@@ -22,7 +22,7 @@ function helpText(cmd: Command): string {
 }
 
 describe('--help of every command', () => {
-  it('the tree has the commands the README lists, down to sub-commands', async () => {
+  it('the tree has the commands the docs list, down to sub-commands', async () => {
     const names = tree(await buildFullProgram()).map((l) => l.path);
     expect(names).toEqual(expect.arrayContaining(['', 'up', 'render', 'jobs', 'jobs list', 'jobs watch', 'pregen', 'pregen run', 'pregen ls', 'db migrate']));
   });

@@ -117,7 +117,7 @@ describe('jobs CLI', () => {
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
   });
 
-  // issue 29, item 12: a screenful for people, the whole record with --json
+  // docs/reference/cli.md, jobs show: a screenful for people, the whole record with --json
   it('show prints a readable summary (state, build, what, who, ISO UTC times, URLs) rather than the raw record', async () => {
     const { jobId, renderId } = await newJob();
     const key = (f: string) => renderArtifactKey(`show${renderId.replace(/-/g, '')}`, f);
@@ -174,7 +174,7 @@ describe('jobs CLI', () => {
   });
 });
 
-/** Jobs named by a prefix of their ID, as `top` shows them (issue 29, item 11). */
+/** Jobs named by a prefix of their ID, as `top` shows them (docs/reference/cli.md, jobs). */
 describe('jobs CLI: job ID prefixes', () => {
   const t = useQueueDb();
   const cli = cliOn(t);

@@ -1,5 +1,5 @@
 /**
- * `--json` output larger than a pipe's buffer reaches the reader whole (issue 11, item 20):
+ * `--json` output larger than a pipe's buffer reaches the reader whole (src/cli/flush-output.ts):
  * the CLI exited before stdout drained, so `jobs list --json --limit 100 | wc -c` gave 65536.
  */
 import { spawn } from 'node:child_process';

@@ -115,7 +115,7 @@ describe('models CLI', () => {
 
   it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {
     const huge = path.join(tmp, 'huge.glb');
-    // 10x on every axis: the card's proportions in no known unit, which --fit scales (issue 32: a card
+    // 10x on every axis: the card's proportions in no known unit, which --fit scales (docs/part-models.md: a card
     // only longer and thicker is not a card, refused whatever --fit says)
     const tenfold = distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth);
     tenfold.root.setScale([10, 10, 10]);

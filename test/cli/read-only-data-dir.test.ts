@@ -1,5 +1,5 @@
 /**
- * Commands that only read the farm never create a data dir (issue 29, item 13): a mistyped
+ * Commands that only read the farm never create a data dir (docs/getting-started.md, "Using the CLI"): a mistyped
  * --data-dir made the directory and an empty embedded cluster, then answered "no jobs" (exit 0)
  * or blamed "another program" for the port the real farm's PostgreSQL holds. Now it is a usage
  * error (exit 2) naming the path and what creates a farm, before any PostgreSQL starts; doctor

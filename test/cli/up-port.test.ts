@@ -1,6 +1,6 @@
 /**
- * `up` (and `serve`) with the API port taken fail at once, before any database work (issue 29,
- * item 14): `up` used to initialise an embedded cluster in the data dir, migrate and seed it,
+ * `up` (and `serve`) with the API port taken fail at once, before any database work
+ * (docs/getting-started.md, "Using the CLI"): `up` used to initialise an embedded cluster in the data dir, migrate and seed it,
  * and only then fail to listen. One line names the port, what holds it and how to pick another.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * `render-farm up` outlives its embedded PostgreSQL (issue 17, item 8): a postmaster killed
+ * `render-farm up` outlives its embedded PostgreSQL (docs/design-decisions.md): a postmaster killed
  * with SIGKILL (what the OOM killer does) is restarted with one log line, /health answers 200
  * again, and renders (one in flight at the kill, one submitted after) complete. When the
  * server cannot be brought back, `up` exits non-zero with one clear line so that a

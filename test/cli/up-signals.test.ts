@@ -1,5 +1,5 @@
 /**
- * `render-farm up` stops what it started on every way out (issue 29, items 5 and 6): a signal
+ * `render-farm up` stops what it started on every way out (docs/getting-started.md): a signal
  * during start-up (after /health answers, before the banner) stops the embedded PostgreSQL, and
  * so does a hang-up (SIGHUP: the terminal closed; its default left PostgreSQL running); a
  * Ctrl-C during a render says what it waits for and for how long, and a second one stops at

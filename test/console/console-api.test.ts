@@ -1,5 +1,5 @@
 /**
- * The web console's server side (issue 21) on the real API and PostgreSQL: sign-in and its
+ * The web console's server side (docs/console.md) on the real API and PostgreSQL: sign-in and its
  * refusals (bad key counted by the failed-auth limit, a key without the console scope, an
  * expired session, sign-out), CSRF on every change (refused changes change nothing), the CSP,
  * admin-only lists, `/` for browsers only, and cancel/retry through the console, the CLI and
@@ -261,5 +261,57 @@ describe('cancel and retry', () => {
     const again = await cli('jobs', 'cancel', job);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already ended');
+  });
+});
+
+describe('console input', () => {
+  it("answers a bad query with the API's 400 body, naming each bad parameter; an empty parameter is as good as none", async () => {
+    const s = await signIn(api, await consoleKey('input-co'));
+    const jobs = (query: string) => api.call('GET', `/console/api/jobs?${query}`, { headers: as(s) });
+    const limit = await jobs('limit=500');
+    expect(limit.status, limit.text).toBe(400);
+    expect(limit.json).toEqual({ error: 'invalid_query', message: 'invalid request query: limit: limit must be at most 200', details: [{ field: 'limit', message: 'limit must be at most 200' }] });
+    // the API's own answer to a bad query has the same shape
+    const apiLimit = await api.call('GET', '/available-parts?category=cpu&limit=500', { token: api.key });
+    expect(apiLimit.status).toBe(400);
+    expect(Object.keys(apiLimit.json).sort()).toEqual(Object.keys(limit.json).sort());
+    expect(apiLimit.json.error).toBe(limit.json.error);
+
+    const bad = await jobs('status=done&before=nope&format=sprite&format=video');
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.json.error).toBe('invalid_query');
+    expect(bad.json.details).toEqual([
+      { field: 'before', message: 'before must be the `next` of the previous page' },
+      { field: 'status', message: 'status must be one of queued, processing, completed, error' },
+      { field: 'format', message: 'format must be given once' },
+    ]);
+    expect((await jobs('limit=abc')).json.details).toEqual([{ field: 'limit', message: 'limit must be an integer from 1 to 200' }]);
+    const parts = await api.call('GET', '/console/api/catalog/parts?category=toaster', { headers: as(s) });
+    expect(parts.status).toBe(400);
+    expect(parts.json.details[0].field).toBe('category');
+
+    const empty = await jobs('status=&limit=&q=');
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.json).toEqual({ jobs: [], next: null });
+  });
+
+  it("answers a bad body with the API's 400 body, and refuses before acting", async () => {
+    const admin = await signIn(api, await consoleKey('input-ops', { admin: true }));
+    const noKey = await api.call('POST', '/console/api/session', { body: { key: 42 } });
+    expect(noKey.status).toBe(400);
+    expect(noKey.json).toMatchObject({ error: 'invalid_body', details: [{ field: 'key', message: 'key must be an API key (a string)' }] });
+    const preview = await api.call('POST', '/console/api/preview', { headers: as(admin), body: { shareCode: '', extra: 1 } });
+    expect(preview.status).toBe(400);
+    expect(preview.json.details).toEqual([
+      { field: 'shareCode', message: 'shareCode must name a saved build' },
+      { field: 'extra', message: 'unknown field' },
+    ]);
+    const fill = await api.call('POST', '/console/api/pregen/fill', { headers: as(admin), body: { format: 'gif', profile: 'fast' } });
+    expect(fill.status).toBe(400);
+    expect(fill.json).toMatchObject({ error: 'invalid_body', details: [{ field: 'format' }] });
+    expect(isErrorBody(fill.json)).toBe(true);
+    const jobs = await api.t.db.db.selectFrom('jobs').select('id').execute();
+    expect((await api.call('POST', '/console/api/pregen/fill', { headers: as(admin) })).json.error).toBe('missing_body');
+    expect(await api.t.db.db.selectFrom('jobs').select('id').execute()).toHaveLength(jobs.length);
   });
 });

@@ -29,7 +29,7 @@ const K8S = path.join(DEPLOY, 'k8s');
 const IMAGE = 'render-farm';
 /** src/jobs/worker.ts: after the drain bound, up to 15 s to release the running render and exit. */
 const RELEASE_AFTER_DRAIN_S = 15;
-/** What a supervisor should add on top before it kills (README "Operating a farm": 90 s in all by default). */
+/** What a supervisor should add on top before it kills (docs/operating.md: 90 s in all by default). */
 const MIN_MARGIN_S = 10;
 
 type Obj = Record<string, any>;

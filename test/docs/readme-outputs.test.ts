@@ -1,6 +1,6 @@
 /**
- * What the README and the CLI's help examples tell people to write into the checkout is ignored
- * by git (issue 29, item 17: `models example --out gpu.glb`, `models preview --out try.png` and
+ * What the README, the docs/ pages and the CLI's help examples tell people to write into the checkout is ignored
+ * by git (`.gitignore`; `models example --out gpu.glb`, `models preview --out try.png` and
  * `render --out ./try` showed up in `git status`). Outputs are read from the example lines
  * themselves: `--out X`, curl's `-o X` and `> X`.
  */
@@ -8,15 +8,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../helpers/run-process.js';
+import { docPages, readPage } from './doc-pages.js';
 
-/** Example command lines: the README's `render-farm` (or `npx render-farm`) and `curl` lines, and the CLI help's `$ render-farm` lines. */
+/** Example command lines: the `render-farm` (or `npx render-farm`) and `curl` lines of the README and docs/ pages, and the CLI help's `$ render-farm` lines. */
 async function exampleLines(): Promise<string[]> {
-  const text = await fs.readFile('README.md', 'utf8');
-  // the CLI reference is synopses (`--out DIR`, `--out still.png`): placeholders, not examples
-  const start = text.indexOf('## CLI reference');
-  const end = text.indexOf('\n## ', start + 1);
-  const examples = start < 0 ? text : text.slice(0, start) + text.slice(end < 0 ? text.length : end);
-  const readme = examples.split('\n').filter((l) => /^\s*((npx )?render-farm|curl) /.test(l));
+  // the generated CLI reference is synopses (`--out DIR`, `--out still.png`): placeholders, not examples
+  const readme = docPages({ handWritten: true }).flatMap((page) =>
+    readPage(page).split('\n').filter((l) => /^\s*((npx )?render-farm|curl) /.test(l)),
+  );
   const cli = await fs.readdir('src/cli');
   const help: string[] = [];
   for (const f of cli.filter((f) => f.endsWith('.ts'))) {

@@ -2,7 +2,7 @@
  * The curl walkthrough, the committed docs/walkthrough.sh run as it is (bash, curl, node) against
  * a real API and worker: with the right key it renders and downloads the sprite; with a wrong key
  * it stops at the first step and shows the server's error (it used to carry on with
- * TOKEN=undefined). The README shows the file's body: the block must be the same text.
+ * TOKEN=undefined). docs/getting-started.md shows the file's body: the block must be the same text.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -16,14 +16,15 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { runProcess, type ProcessResult } from '../helpers/run-process.js';
 
 const SCRIPT = path.resolve('docs/walkthrough.sh');
-const MARKER = '# --- README block ---\n';
+const MARKER = '# --- docs block ---\n';
+const PAGE = 'docs/getting-started.md';
 
-/** The first sh block after the README's walkthrough heading. */
-async function readmeBlock(): Promise<string> {
-  const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Walkthrough with curl'));
+/** The first sh block after the walkthrough heading of docs/getting-started.md. */
+async function pageBlock(): Promise<string> {
+  const page = await fs.readFile(path.resolve(PAGE), 'utf8');
+  const section = page.slice(page.indexOf('## Walkthrough with curl'));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('README: no sh block under "## Walkthrough with curl"');
+  if (!block) throw new Error(`${PAGE}: no sh block under "## Walkthrough with curl"`);
   return block[1]!;
 }
 
@@ -33,7 +34,7 @@ function runBash(file: string, cwd: string, env: Record<string, string>): Promis
   return runProcess('bash', [file], { cwd, env: { ...rest, ...env } });
 }
 
-describe('README walkthrough with curl', () => {
+describe('the walkthrough with curl (docs/getting-started.md)', () => {
   let api: TestApi;
   let engine: RenderEngine;
   let worker: RunningWorker;
@@ -59,13 +60,15 @@ describe('README walkthrough with curl', () => {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it('the README shows docs/walkthrough.sh as it is (the body below its marker line)', async () => {
+  it('docs/getting-started.md shows docs/walkthrough.sh as it is (the body below its marker line)', async () => {
     const file = await fs.readFile(SCRIPT, 'utf8');
     expect(file.indexOf(MARKER)).toBeGreaterThan(0);
-    expect(await readmeBlock()).toBe(file.slice(file.indexOf(MARKER) + MARKER.length));
-    const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
-    expect(readme).toContain('bash docs/walkthrough.sh');
-    expect(readme).toContain('.render-farm/demo-api-key');
+    expect(await pageBlock()).toBe(file.slice(file.indexOf(MARKER) + MARKER.length));
+    const page = await fs.readFile(path.resolve(PAGE), 'utf8');
+    expect(page).toContain('bash docs/walkthrough.sh');
+    expect(page).toContain('.render-farm/demo-api-key');
+    // the README's front door sends readers there
+    expect(await fs.readFile('README.md', 'utf8')).toContain('](docs/getting-started.md#walkthrough-with-curl)');
   });
 
   it('with a wrong key stops at the first step and prints the server\'s error', async () => {

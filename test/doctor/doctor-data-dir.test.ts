@@ -29,7 +29,7 @@ describe('render-farm doctor --data-dir /proc/x', () => {
     const report = JSON.parse(r.stdout);
     const row = (id: string) => report.checks.find((c: { id: string }) => c.id === id);
     expect(row('data-dir')).toMatchObject({ status: 'fail', detail: expect.stringContaining('/proc/x') });
-    // doctor only looks (issue 29, item 13): it reports the missing directory instead of trying to create it
+    // doctor only looks (docs/getting-started.md, doctor): it reports the missing directory instead of trying to create it
     expect(row('data-dir').detail).toMatch(/\/proc\/x does not exist$/);
     expect(row('data-dir').fix).toMatch(/"render-farm up" or "render-farm serve" creates it/);
     expect(row('data-dir').fix).toMatch(/--data-dir or RENDER_FARM_DATA_DIR/);

@@ -1,5 +1,5 @@
 /**
- * A case model without anchors (issue 32 item 3): the procedural build goes inside the model's
+ * A case model without anchors (docs/part-models.md): the procedural build goes inside the model's
  * measured interior (its box less the wall thickness), each part at its catalog size and at its
  * distance to the nearest wall, instead of the layout of the catalog's case size (which floated
  * the build outside a smaller model, or left it in a corner of a larger one). Node, no page.

@@ -64,7 +64,7 @@ export async function mintSession(api: TestApi, body: { scopes?: string[]; ttl_s
   return (await api.call('POST', '/auth/render-session', { token: api.key, body })).json.session_token;
 }
 
-/** The error body of DESIGN.md section 4. */
+/** The error body (docs/design-decisions.md, "Errors"). */
 export function isErrorBody(json: unknown): boolean {
   const j = json as { error?: unknown; message?: unknown; stack?: unknown };
   return typeof j?.error === 'string' && typeof j?.message === 'string' && j.stack === undefined;

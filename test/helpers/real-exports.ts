@@ -1,5 +1,5 @@
 /**
- * Models as real exports arrive (issue 32): the project's own example models (models example)
+ * Models as real exports arrive (docs/part-models.md): the project's own example models (models example)
  * turned onto another axis and written in other units, as a DCC tool without the glTF axis
  * conversion, or a CAD tool in millimetres, writes them. Plain GLBs made here, never downloaded.
  */

@@ -47,7 +47,7 @@ describe('planChunks', () => {
   });
 });
 
-describe('split only when it pays (issue 20: small videos split wrongly)', () => {
+describe('split only when it pays (docs/design-decisions.md: small videos split wrongly)', () => {
   const small = resolveRenderOptions({ format: 'video', width: 640, height: 360, profile: 'fast' });
   const mp = (o: { width: number; height: number }) => (o.width * o.height) / 1e6;
 

@@ -17,7 +17,7 @@ import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { PermanentRenderError } from '../../src/jobs/errors.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
-import { renderChunks } from '../../src/jobs/render-lifecycle.js';
+import { renderChunks } from '../../src/jobs/chunk-lifecycle.js';
 import { sweepDeadWorkers } from '../../src/jobs/sweeper.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { renderChunks } from '../../src/jobs/render-lifecycle.js';
+import { renderChunks } from '../../src/jobs/chunk-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { useQueueDb } from '../helpers/queue-db.js';

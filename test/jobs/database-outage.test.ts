@@ -28,7 +28,7 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { renderArtifactKey as artifactKey } from '../../src/storage/artifact-key.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
+import { chunkPieceKeys } from '../../src/jobs/render-files.js';
 import { valueWithin } from '../helpers/time-bounds.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { spawnWorker, type WorkerChild } from '../helpers/worker-process.js';

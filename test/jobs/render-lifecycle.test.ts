@@ -7,27 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import type { Database } from '../../src/db/schema.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
-import {
-  claimChunk,
-  claimRender,
-  completeChunk,
-  completeRender,
-  createRender,
-  failChunk,
-  failRender,
-  holderOf,
-  holdsChunk,
-  recordChunkProgress,
-  recordProgress,
-  releaseWorkerChunks,
-  releaseWorkerRenders,
-  reopenFailedRender,
-  reopenRender,
-  requeueChunk,
-  requeueRender,
-  splitRender,
-  type Holder,
-} from '../../src/jobs/render-lifecycle.js';
+import { holderOf, type Holder } from '../../src/jobs/claim-fence.js';
+import { claimChunk, completeChunk, failChunk, holdsChunk, recordChunkProgress, releaseWorkerChunks, requeueChunk, splitRender } from '../../src/jobs/chunk-lifecycle.js';
+import { claimRender, completeRender, createRender, failRender, recordProgress, releaseWorkerRenders, reopenFailedRender, reopenRender, requeueRender } from '../../src/jobs/render-lifecycle.js';
 import { enqueue } from '../../src/jobs/queue/add-job.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { normaliseRequest } from '../../src/model/render-request.js';

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PermanentRenderError, TakenOverError } from '../../src/jobs/errors.js';
 import { leaveToHolder, runAttempt, runRenderAttempt, type Attempt } from '../../src/jobs/run-attempt.js';
-import type { RenderProgress } from '../../src/render/renderer.js';
+import type { RenderProgress } from '../../src/render/turn.js';
 
 /** A real pino logger writing JSON lines into `lines`, and what fail/retry recorded. */
 function attempt(job: { attempts: number; max_attempts: number }, extra: Partial<Attempt> = {}) {

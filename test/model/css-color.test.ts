@@ -1,4 +1,4 @@
-/** CSS colours for gridSettings.color, normalised before the cache key (issue 11, item 8). */
+/** CSS colours for gridSettings.color, normalised before the cache key (docs/api.md, "gridSettings.color"). */
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/jobs/cache-key.js';
 import { normaliseRequest } from '../../src/model/render-request.js';

@@ -1,5 +1,5 @@
 /**
- * Which material names count as RGB (issue 32 item 7): `RGB`, and the `ARGB` / `RGBW` words of
+ * Which material names count as RGB (docs/part-models.md): `RGB`, and the `ARGB` / `RGBW` words of
  * PC-hardware exports, as whole words; `extras.rgb`; not a word inside another (`rgba`, `srgb`).
  */
 import { describe, expect, it } from 'vitest';

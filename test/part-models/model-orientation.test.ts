@@ -1,5 +1,5 @@
 /**
- * Orientation and units found before fitting (issue 32 items 2 and 3), through prepareModel
+ * Orientation and units found before fitting (docs/part-models.md), through prepareModel
  * with the real validator and glTF-Transform: real exports turned onto other axes and written
  * in mm, cm or inches are placed in the product's frame at their true size, the side from the
  * names in the file; what cannot be the part is refused whatever `fit` says, `force` stores it

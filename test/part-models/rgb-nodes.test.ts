@@ -1,5 +1,5 @@
 /**
- * RGB by node name (issue 32 item 7): exporters name the object (`ARGB_strip`), not its material.
+ * RGB by node name (docs/part-models.md): exporters name the object (`ARGB_strip`), not its material.
  * Preparation moves the tag to the material (join() drops node names), on a copy where another
  * node shares the material, which stays plain. Real preparation, the prepared GLB read back.
  */

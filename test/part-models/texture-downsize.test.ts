@@ -1,5 +1,5 @@
 /**
- * Textures over the texture limit are resized by preparation and say so (issue 32 item 7): one
+ * Textures over the texture limit are resized by preparation and say so (docs/part-models.md): one
  * warning per texture, `texture N: WxH -> WxH`, grouped when several; none for a texture within
  * the limit. Real preparation (sharp, glTF-Transform), no mocks.
  */

@@ -104,7 +104,7 @@ describe('pregen UI', () => {
     ui.unmount();
   });
 
-  it('all done: no "… 1 more (0 queued)" for an item that was already there (issue 29, item 15)', async () => {
+  it('all done: no "… 1 more (0 queued)" for an item that was already there (docs/pregen.md)', async () => {
     const store = new ProgressStore(0);
     const items = [item(1, 'DEMO-GLASS'), item(2, 'DEMO-ITX'), item(3, 'matrix #3', 'cached', 'already pregenerated')];
     const ui = render(<PregenApp store={store} />);
@@ -124,7 +124,7 @@ describe('pregen UI', () => {
     ui.unmount();
   });
 
-  it('shows no ETA before the first item is finished, then one from a smoothed rate that a burst does not swing (issue 29, item 15)', async () => {
+  it('shows no ETA before the first item is finished, then one from a smoothed rate that a burst does not swing (docs/pregen.md)', async () => {
     let now = 0;
     const store = new ProgressStore(0, () => now);
     const items = [1, 2, 3, 4].map((i) => item(i, `DEMO-${i}`));

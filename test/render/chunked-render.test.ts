@@ -13,7 +13,7 @@ import { assembleSprite, assembleVideo, verifyVideo } from '../../src/encode/ass
 import { chunkUnitFrames } from '../../src/model/chunk-unit.js';
 import { VIDEO_SEGMENT_FRAMES } from '../../src/model/render-defaults.js';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
-import type { ChunkResult } from '../../src/render/renderer.js';
+import type { ChunkResult } from '../../src/render/render-chunk.js';
 import { useTestEngine } from '../helpers/engine.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 

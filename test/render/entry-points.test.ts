@@ -1,7 +1,7 @@
 /**
  * A saved build renders the same pixels through the API (submit -> worker) and through the
  * CLI `render --share-code`: the API renders the IDs sorted for the cache key, the CLI in the
- * saved order, so any order-dependence in the renderer shows up here (issue 11, item 1).
+ * saved order, so any order-dependence in the renderer shows up here (docs/rendering.md).
  * Real components: Postgres, a graphile worker with a warm Chromium, a CLI child process.
  */
 import { execFile } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * No background CPU: the engine's Chromium, after rendering a frame and then left idle for 20 s,
- * runs no process a render does not need and uses under 2% of a core (issue 22: an on-device
+ * runs no process a render does not need and uses under 2% of a core (docs/rendering.md: an on-device
  * model service used half a core for 90 s of a scale run). Real Chromium, /proc accounting.
  */
 import { describe, expect, it } from 'vitest';

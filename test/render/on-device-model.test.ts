@@ -1,5 +1,5 @@
 /**
- * Chromium starts no on-device model service (issue 29, item 8): Chromium 156 launched its
+ * Chromium starts no on-device model service (docs/rendering.md): Chromium 156 launched its
  * utility process (~138 MB RSS) 3 min after start, whatever features were disabled, until the
  * engine's flags gave the optimization guide a performance class (chromium-args.ts). Slow: it
  * watches the engine's real Chromium for 4 min, so it runs only with RENDER_FARM_SLOW_TESTS=1;

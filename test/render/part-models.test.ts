@@ -95,7 +95,7 @@ describe('part models on the stage', () => {
     expect(magenta).toBeGreaterThan(100);
   });
 
-  it('a GPU authored lying along X in millimetres, prepared with no flag, is drawn upright in its slot at its true size (issue 32)', async () => {
+  it('a GPU authored lying along X in millimetres, prepared with no flag, is drawn upright in its slot at its true size (docs/part-models.md)', async () => {
     const limits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
     const exported = await prepareModel(modelInputFromBytes('gpu-mm.glb', await exampleAuthoredAs(gpu, TURNS.yPlus90, 'mm')), gpu, { limits });
     expect(exported.orientation.summary).toBe('rotated: -90 deg about Y; units: mm -> m');

@@ -15,7 +15,7 @@ describe('buildChromiumArgs', () => {
     expect(args).toEqual(expect.arrayContaining(['--proxy-server=http://127.0.0.1:9', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1']));
   });
 
-  it('gives the optimization guide a performance class, so it starts no on-device model service (issue 29, item 8)', () => {
+  it('gives the optimization guide a performance class, so it starts no on-device model service (docs/rendering.md)', () => {
     // test/render/on-device-model.test.ts checks the process itself (slow: it waits 4 min)
     for (const backend of ['gpu', 'egl', 'swiftshader'] as const) {
       expect(buildChromiumArgs({ backend, userDataDir: '/tmp/p', noSandbox: true })).toContain('--optimization-guide-performance-class=2');

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { enqueueMany } from '../../src/jobs/queue/add-job.js';
-import { claimChunk, claimRender, holderOf, splitRender } from '../../src/jobs/render-lifecycle.js';
+import { holderOf } from '../../src/jobs/claim-fence.js';
+import { claimChunk, splitRender } from '../../src/jobs/chunk-lifecycle.js';
+import { claimRender } from '../../src/jobs/render-lifecycle.js';
 import { submitRender } from '../../src/jobs/submit.js';
-import { chunkPieceKeys } from '../../src/jobs/tasks/render-chunk.js';
+import { chunkPieceKeys } from '../../src/jobs/render-files.js';
 import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 import { useQueueDb } from '../helpers/queue-db.js';
 

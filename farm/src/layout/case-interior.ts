@@ -1,5 +1,5 @@
 /**
- * A case model without anchors (issue 32 item 3): the procedural build goes inside the model's
+ * A case model without anchors (docs/part-models.md): the procedural build goes inside the model's
  * measured interior instead of the layout computed from the catalog's case size, which left it
  * floating or poking through the panels of a model whose size differs. The interior is the
  * model's bounding box less a wall thickness (CASE_MODEL_WALL_MM, or `extras.wall_mm` on the
@@ -41,7 +41,7 @@ export function interiorAnchors(group: THREE.Group, box: THREE.Box3, layout: Cas
   if (small.length) {
     const size = (r: readonly number[]) => Math.round(r[1]! - r[0]!);
     warnings.push(
-      `case model without anchors: its interior (${axes.map((a) => size(to[a])).join(' x ')} mm, walls ${wallMm} mm) is smaller than the layout's (${axes.map((a) => size(from[a])).join(' x ')} mm) on ${small.join(', ')}: parts may show through its panels; give it anchors (README "Part models")`,
+      `case model without anchors: its interior (${axes.map((a) => size(to[a])).join(' x ')} mm, walls ${wallMm} mm) is smaller than the layout's (${axes.map((a) => size(from[a])).join(' x ')} mm) on ${small.join(', ')}: parts may show through its panels; give it anchors (docs/part-models.md)`,
     );
   }
   // a coordinate keeps its distance to the nearer inner wall

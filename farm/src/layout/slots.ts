@@ -1,5 +1,5 @@
 /**
- * Fan slots a case can hold, derived from its size and the fan size (DESIGN.md section 6):
+ * Fan slots a case can hold, derived from its size and the fan size (docs/design-decisions.md, "Saved interactive state"):
  * `<panel>-<n>` with panels front, top, rear, bottom, side.
  *
  *   front-1..n  behind the front panel, a column numbered from the top

@@ -1,6 +1,6 @@
 /**
  * A ground grid like drei's <Grid>: anti-aliased shader lines (cells and sections) that fade
- * out with distance from the build. gridSettings (DESIGN.md section 4) map as follows:
+ * out with distance from the build. gridSettings (docs/design-decisions.md, "Render options") map as follows:
  * cellThickness / sectionThickness are line widths in pixels; color tints both line sets
  * (sections brighter); fadeDistance is in grid units of 10 cm (the default 20 = 2 m);
  * renderOrder is the mesh's render order. Cells are 5 cm, sections 25 cm.

@@ -1,5 +1,5 @@
 /**
- * The 11 scene presets (DESIGN.md section 4), all procedural: sky/backdrop colours and an
+ * The 11 scene presets (docs/design-decisions.md, "Profiles and scenes"), all procedural: sky/backdrop colours and an
  * optional horizon silhouette (drawn by background.ts), the light rig (lights.ts) and the
  * environment the reflections come from (environment.ts). Lights are fixed relative to the
  * camera; directions are in camera-aligned world space (camera on +z looking at -z).

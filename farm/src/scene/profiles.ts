@@ -1,6 +1,6 @@
 /**
- * What each render profile turns on (DESIGN.md section 4). Measured on Mesa llvmpipe, see
- * the farm section of the README for ms/frame.
+ * What each render profile turns on (docs/design-decisions.md, "Profiles and scenes"). Measured on Mesa llvmpipe, see
+ * docs/benchmarks.md for ms/frame.
  *
  *   cinematic  key-light shadows (1024 PCF), contact shadow, environment reflections,
  *              a mirror-reflective floor (half size, blurred), bloom on emissive RGB, FXAA,

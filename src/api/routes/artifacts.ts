@@ -11,7 +11,7 @@ import { Router } from 'express';
 import type { Logger } from '../../log.js';
 import { CHUNK_KEY_PREFIX, isArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore, StoredArtifact } from '../../storage/artifact-store.js';
-import { notFound } from '../http-error.js';
+import { notFound } from '../../http/http-error.js';
 import { sendStored } from '../send-stored.js';
 
 /** Keys are content-addressed: the bytes behind a URL never change. */

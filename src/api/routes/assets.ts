@@ -9,8 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { getPartsByIds } from '../../catalog/parts.js';
 import type { Category } from '../../model/part.js';
-import type { ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import type { ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 
 export function partImageUrl(base: string, id: string): string {
   return `${base}/assets/parts/${encodeURIComponent(id)}`;

@@ -1,12 +1,12 @@
-/** POST /auth/render-session (spec 4.1): an API key mints a short-lived session token. */
+/** POST /auth/render-session (docs/api.md, "Endpoints"): an API key mints a short-lived session token. */
 import { Router } from 'express';
 import { DEFAULT_TOKEN_SCOPES } from '../../auth/scopes.js';
 import { DEFAULT_TTL, mintSessionToken } from '../../auth/session-token.js';
-import type { ApiContext } from '../context.js';
-import { badRequest } from '../http-error.js';
+import type { ApiContext } from '../../http/context.js';
+import { badRequest } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { renderSessionBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 
 export function authRoutes(ctx: ApiContext): Router {
   const r = Router();

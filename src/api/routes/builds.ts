@@ -1,11 +1,11 @@
-/** GET /build/:shareCode (spec 4.6). */
+/** GET /build/:shareCode (docs/api.md, "Endpoints"). */
 import { Router } from 'express';
 import { BuildNotFoundError, getBuild } from '../../catalog/builds.js';
 import { getPartsByIds } from '../../catalog/parts.js';
-import { publicBase, type ApiContext } from '../context.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
 import { requireAuth } from '../require-auth.js';
 import { shareCodeParams } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { partImageUrl } from './assets.js';
 
 export function buildRoutes(ctx: ApiContext): Router {
@@ -20,7 +20,7 @@ export function buildRoutes(ctx: ApiContext): Router {
     const base = publicBase(ctx, req);
     const partDetails: Record<string, { id: string; name: string; image: string; category: string }[]> = {};
     for (const [category, list] of Object.entries(build.parts)) {
-      // only parts found in the catalog (DESIGN.md section 4)
+      // only parts found in the catalog (docs/design-decisions.md, "Builds show only what the catalog has")
       const found = [...new Set(list as string[])]
         .map((id) => byId.get(id))
         .filter((p) => p !== undefined)

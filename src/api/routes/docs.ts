@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router } from 'express';
-import { publicBase, type ApiContext } from '../context.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
 import { buildOpenApi, withServer } from '../openapi.js';
 
 const require = createRequire(import.meta.url);

@@ -3,8 +3,8 @@ import { Router } from 'express';
 import { sql } from 'kysely';
 import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
-import type { ApiContext } from '../context.js';
-import { DB_RETRY_AFTER_S } from '../db-availability.js';
+import type { ApiContext } from '../../http/context.js';
+import { DB_RETRY_AFTER_S } from '../../http/db-availability.js';
 
 export function healthRoutes(ctx: ApiContext): Router {
   const r = Router();

@@ -8,16 +8,17 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { looksLikeApiKey } from '../../auth/api-keys.js';
 import { followJob } from '../../events/follow-job.js';
-import { isFinal, renderEventState } from '../../events/render-events-repository.js';
+import { renderEventState } from '../../events/render-events-repository.js';
+import { isFinal } from '../../model/job-status.js';
 import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { getJobForCustomer } from '../../jobs/jobs-repository.js';
 import { jobView } from '../../jobs/job-view.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { HttpError, notFound, unauthorized } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { HttpError, notFound, unauthorized } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { SseStream } from '../sse-stream.js';
+import { SseStream } from '../../http/sse-stream.js';
+import { isUuid } from '../../model/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `?access_token=` becomes the bearer credential when no Authorization header is sent. */
 function tokenFromQuery(req: Request, _res: Response, next: NextFunction): void {
@@ -42,7 +43,7 @@ export function jobEventRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/render-build/:jobId/events', tokenFromQuery, requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
-    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await getJobForCustomer(ctx.db, id, req.principal!);
     if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     const hub = ctx.events;

@@ -4,7 +4,7 @@ import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
 import { storeUsage } from '../../jobs/store-usage.js';
 import { chunkCount, liveWorkerCount, processing, queueDepth, registry, storeBytes, storeRenders, storeSwept } from '../../metrics.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../http/context.js';
 
 export function metricsRoutes(ctx: ApiContext): Router {
   const r = Router();

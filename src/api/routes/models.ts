@@ -1,5 +1,5 @@
 /**
- * The operator API for part models (README "Part models"): PUT /models/:partId (the raw
+ * The operator API for part models (docs/part-models.md): PUT /models/:partId (the raw
  * .glb, a self-contained .gltf, or a zip of a .gltf with its files, as the body), GET /models/:partId, GET /models,
  * DELETE /models/:partId and POST /models/:partId/rollback. A model replaces a part's
  * procedural model in every customer's renders, so every route takes an admin API key
@@ -15,12 +15,12 @@ import { modelInputFromZip } from '../../part-models/model-zip.js';
 import { modelLimitsFrom } from '../../part-models/model-limits.js';
 import { ModelTooLargeError } from '../../part-models/model-errors.js';
 import { modelArtifactKey } from '../../storage/artifact-key.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { badRequest, HttpError } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { badRequest, HttpError } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { modelListQuery, modelPutQuery, modelRollbackQuery, PART_ID } from '../schemas.js';
 import { parseOverrides } from '../../part-models/model-orientation.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 
 /** Body types PUT takes: a GLB (octet-stream: what curl --data-binary and most clients send) or glTF JSON. */
 export const GLB_TYPES = ['model/gltf-binary', 'application/octet-stream'];

@@ -1,12 +1,12 @@
-/** GET /available-parts (spec 4.2), POST /parts (spec 4.7) and GET /part/:id, each part with its `model`. */
+/** GET /available-parts, POST /parts and GET /part/:id (docs/api.md, "Endpoints"), each part with its `model`. */
 import { Router, type Request } from 'express';
 import { getPartsByIds, listParts } from '../../catalog/parts.js';
 import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { availablePartsQuery, PART_ID, partsBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { partImageUrl } from './assets.js';
 
 export const DEFAULT_LIMIT = 20;

@@ -1,5 +1,5 @@
 /**
- * Render endpoints (spec 4.3, 4.4, 4.5, 4.9; 4.8 is in legacy.ts): validate, submit to the job farm, poll.
+ * Render endpoints (docs/api.md, "Endpoints"; the legacy one is in legacy.ts): validate, submit to the job farm, poll.
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
@@ -13,15 +13,16 @@ import { jobView } from '../../jobs/job-view.js';
 import { submitRender, type Submission } from '../../jobs/submit.js';
 import { submissions } from '../../metrics.js';
 import type { RenderOptions } from '../../model/render-options.js';
-import { publicBase, type ApiContext } from '../context.js';
-import { badRequest, notFound } from '../http-error.js';
+import { publicBase, type ApiContext } from '../../http/context.js';
+import { badRequest, notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { renderBuildBody, renderByShareCodeBody } from '../schemas.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
+import { isUuid } from '../../model/uuid.js';
+import { isFinal } from '../../model/job-status.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Async renders run only in prod (DESIGN.md section 4). */
+/** Async renders run only in prod (docs/design-decisions.md, "Renders run in prod only"). */
 function requireProd(req: Request): void {
   const env = req.query.environment ?? req.principal?.environment;
   if (env !== undefined && env !== 'prod') {
@@ -49,7 +50,7 @@ async function submit(ctx: ApiContext, req: Request, parts: PartIdMap, state: In
   return s;
 }
 
-/** The submission response of spec 4.3 (plus share_code on share-code submissions). */
+/** The submission response (docs/api.md; plus share_code on share-code submissions). */
 async function submissionBody(ctx: ApiContext, req: Request, s: Submission, shareCode?: string) {
   const body: Record<string, unknown> = { job_id: s.jobId, status: s.outcome === 'cached' ? 'completed' : 'processing' };
   if (s.outcome === 'cached') {
@@ -109,12 +110,12 @@ export function renderRoutes(ctx: ApiContext): Router {
     const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
     const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
     // 200 once final; 202 with the current state when the wait bound passed first
-    res.status(view.status === 'completed' || view.status === 'error' ? 200 : 202).json(view);
+    res.status(isFinal(view.status) ? 200 : 202).json(view);
   });
 
   r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
     const id = String(req.params.jobId);
-    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     // scoped by customer and by the credential's environment; retention's last-requested time
     // (at most a write a minute) in the same statement
     const job = await pollJob(ctx.db, id, req.principal!);
@@ -122,10 +123,10 @@ export function renderRoutes(ctx: ApiContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
   });
-  // cancel (issue 21): the customer's own job, unless another customer's identical request shares its render (409)
+  // cancel (docs/console.md): the customer's own job, unless another customer's identical request shares its render (409)
   r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), async (req, res) => {
     const id = String(req.params.jobId);
-    if (!UUID.test(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await cancelJob(ctx.db, id, req.principal!);
     if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');

@@ -7,13 +7,13 @@ import { Router } from 'express';
 import { listDeliveries, createWebhook, disableWebhook, listWebhooks, type DeliveryRecord, type WebhookRecord } from '../../webhooks/webhooks-repository.js';
 import { SIGNATURE_HEADER } from '../../webhooks/signature.js';
 import { checkWebhookTarget, targetPolicy } from '../../webhooks/target-policy.js';
-import type { ApiContext } from '../context.js';
-import { notFound } from '../http-error.js';
+import type { ApiContext } from '../../http/context.js';
+import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { parseOr400 } from '../validate.js';
+import { parseOr400 } from '../../http/validate.js';
 import { createWebhookBody } from '../webhook-schemas.js';
+import { isUuid } from '../../model/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EVENTS = ['job.completed', 'job.error'];
 
 const webhookJson = (w: WebhookRecord) => ({ id: w.id, url: w.url, events: EVENTS, created_at: w.createdAt.toISOString() });
@@ -52,14 +52,14 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   r.delete('/webhooks/:id', auth, async (req, res) => {
     const id = String(req.params.id);
-    const done = UUID.test(id) ? await disableWebhook(ctx.db, id, req.principal!.customerId) : null;
+    const done = isUuid(id) ? await disableWebhook(ctx.db, id, req.principal!.customerId) : null;
     if (!done) throw notFound('webhook_not_found', `no active webhook ${id} for this customer`);
     res.status(204).end();
   });
 
   r.get('/webhooks/:id/deliveries', auth, async (req, res) => {
     const id = String(req.params.id);
-    const mine = UUID.test(id) && (await listWebhooks(ctx.db, { customerId: req.principal!.customerId, includeDisabled: true })).some((w) => w.id === id);
+    const mine = isUuid(id) && (await listWebhooks(ctx.db, { customerId: req.principal!.customerId, includeDisabled: true })).some((w) => w.id === id);
     if (!mine) throw notFound('webhook_not_found', `no webhook ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ deliveries: (await listDeliveries(ctx.db, { webhookId: id, limit: 100 })).map(deliveryJson) });

@@ -4,32 +4,25 @@
  * environment, shows its progress from the live events, then the sprite as a turntable.
  */
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobStatus } from '../console-api.js';
+import { isFinal, type JobDetailView, type JobStatus } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
 import { Turntable } from './turntable.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 /** The button, then the preview of build `shareCode`. */
 export function BuildPreview({ shareCode }: { shareCode: string }) {
   const [jobId, setJobId] = useState<string | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const submit = () =>
+    run(async () => {
       const r = await apiCall<{ jobId: string }>('POST', '/preview', { shareCode });
       setJobId(r.jobId);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div class="preview" data-preview={shareCode}>
       {jobId ? null : (
@@ -49,10 +42,10 @@ function PreviewJob({ jobId }: { jobId: string }) {
   useJobEvents((e) => {
     if (e.id !== jobId) return;
     setLive({ status: e.status, progress: e.progress });
-    if (e.status === 'completed' || e.status === 'error') reload();
+    if (isFinal(e.status)) reload();
   });
   const job = data?.job;
-  const ended = job && (job.status === 'completed' || job.status === 'error');
+  const ended = job && isFinal(job.status);
   const status = ended ? job.status : live?.status ?? job?.status ?? 'queued';
   const progress = ended ? job.progress : live?.progress ?? job?.progress ?? 0;
   return (

@@ -8,7 +8,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { JobDetailView, JobFull, JobStatus } from '../console-api.js';
+import { isFinal, type JobDetailView, type JobFull, type JobStatus } from '../console-api.js';
 import { ChunkTimeline } from './chunk-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
@@ -16,13 +16,15 @@ import { duration, when } from './format.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
+import { useAction } from './use-action.js';
+import { LoadingNote } from './loading-note.js';
 import { ProgressBar } from './progress-bar.js';
+import { Table } from './table.js';
 import { Turntable } from './turntable.js';
 import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
-const ENDED = (s: JobStatus) => s === 'completed' || s === 'error';
 
 const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
@@ -36,8 +38,7 @@ export function JobDetailPage({ id }: { id: string }) {
   const { data, error, reload } = useFetch<JobDetailView>(`/jobs/${encodeURIComponent(id)}`);
   const [live, setLive] = useState<{ status: JobStatus; progress: number } | null>(null);
   const [asking, setAsking] = useState<Action | null>(null);
-  const [actionError, setActionError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   useJobEvents((e) => {
     if (e.id !== id) return;
     setLive({ status: e.status, progress: e.progress });
@@ -48,27 +49,21 @@ export function JobDetailPage({ id }: { id: string }) {
       <section class="page job">
         <h2>Job {id}</h2>
         <ErrorNote error={error} />
-        {error ? null : <p class="muted">Loading…</p>}
+        <LoadingNote error={error} />
       </section>
     );
   }
   // the fetched row is newer than an event that arrived before it; an event that says the job
   // ended waits for the row its reload fetches, which carries the result or the error (else the
   // page would say "completed" with nothing to show until that fetch returns)
-  const job: JobFull = live && !ENDED(data.job.status) && !ENDED(live.status) ? { ...data.job, ...live } : data.job;
-  const run = async (action: Action) => {
+  const job: JobFull = live && !isFinal(data.job.status) && !isFinal(live.status) ? { ...data.job, ...live } : data.job;
+  const run = async (a: Action) => {
     setAsking(null);
-    setBusy(true);
-    setActionError(null);
-    try {
-      await apiCall('POST', `/jobs/${encodeURIComponent(id)}/${action}`);
+    await action.run(async () => {
+      await apiCall('POST', `/jobs/${encodeURIComponent(id)}/${a}`);
       setLive(null);
       reload();
-    } catch (err) {
-      setActionError(err as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="page job" data-job={job.id} data-status={job.status}>
@@ -82,13 +77,13 @@ export function JobDetailPage({ id }: { id: string }) {
       <div class="actions">
         {(['retry', 'cancel'] as const).map((a) =>
           CAN[a](job) ? (
-            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={busy} onClick={() => setAsking(a)}>
+            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={action.busy} onClick={() => setAsking(a)}>
               {a === 'retry' ? 'Retry' : 'Cancel'}
             </button>
           ) : null,
         )}
       </div>
-      <ErrorNote error={actionError} />
+      <ErrorNote error={action.error} />
       <ConfirmDialog
         open={asking !== null}
         title={asking === 'retry' ? 'Retry this job?' : 'Cancel this job?'}
@@ -142,40 +137,26 @@ export function JobDetailPage({ id }: { id: string }) {
         <>
           <h3>Chunks</h3>
           <ChunkTimeline chunks={data.chunks} />
-          <table class="chunks">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>frames</th>
-                <th>status</th>
-                <th>worker</th>
-                <th>done</th>
-                <th>time</th>
-                <th>attempts</th>
-                <th>error</th>
+          <Table class="chunks" head={['#', 'frames', 'status', 'worker', 'done', 'time', 'attempts', 'error']}>
+            {data.chunks.map((c) => (
+              <tr key={c.idx} data-chunk={String(c.idx)}>
+                <td>{c.idx}</td>
+                <td>
+                  {c.start}-{c.end - 1}
+                </td>
+                <td>
+                  <span class={`badge status-${c.status}`}>{c.status}</span>
+                </td>
+                <td>{c.worker ?? '-'}</td>
+                <td>
+                  {c.framesDone}/{c.end - c.start}
+                </td>
+                <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
+                <td>{c.attempts}</td>
+                <td class="error-cell">{c.error ?? ''}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.chunks.map((c) => (
-                <tr key={c.idx} data-chunk={String(c.idx)}>
-                  <td>{c.idx}</td>
-                  <td>
-                    {c.start}-{c.end - 1}
-                  </td>
-                  <td>
-                    <span class={`badge status-${c.status}`}>{c.status}</span>
-                  </td>
-                  <td>{c.worker ?? '-'}</td>
-                  <td>
-                    {c.framesDone}/{c.end - c.start}
-                  </td>
-                  <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
-                  <td>{c.attempts}</td>
-                  <td class="error-cell">{c.error ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </>
       ) : null}
       <h3>Request</h3>

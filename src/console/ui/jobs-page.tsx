@@ -6,7 +6,7 @@
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import type { FailedCount, JobSummary, JobsPage as JobsPageData, RetryFailedResult } from '../console-api.js';
+import { JOB_STATUSES, type FailedCount, type JobSummary, type JobsPage as JobsPageData, type RetryFailedResult } from '../console-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { ago, shortId, when } from './format.js';
@@ -14,6 +14,8 @@ import { href, navigate, type Route } from './hash-router.js';
 import { apiCall } from './http.js';
 import { useJobEvents } from './job-events.js';
 import { ProgressBar } from './progress-bar.js';
+import { Table } from './table.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 // q: the start of a job id or a share code (the server's listJobs search)
@@ -49,58 +51,35 @@ export function JobsPage({ route }: { route: Route }) {
       <FilterForm key={q.toString()} initial={filters} onApply={apply} />
       <RetryFailed onDone={reload} />
       <ErrorNote error={error} />
-      <table class="jobs-table">
-        <thead>
-          <tr>
-            <th>job</th>
-            <th>status</th>
-            <th>progress</th>
-            <th>format</th>
-            <th>build</th>
-            <th>size</th>
-            <th>kind</th>
-            <th>customer</th>
-            <th>env</th>
-            <th>created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.jobs.length === 0 ? (
-            <tr>
-              <td colSpan={10} class="muted">
-                No jobs match.
+      <Table class="jobs-table" head={['job', 'status', 'progress', 'format', 'build', 'size', 'kind', 'customer', 'env', 'created']} empty={data?.jobs.length === 0 ? 'No jobs match.' : null}>
+        {data?.jobs.map((j0) => {
+          const j = { ...j0, ...live[j0.id] };
+          return (
+            <tr key={j.id} data-job={j.id} data-status={j.status}>
+              <td>
+                <a href={href('jobs', j.id)} title={j.id}>
+                  {shortId(j.id)}
+                </a>
+              </td>
+              <td>
+                <span class={`badge status-${j.status}`}>{j.status}</span>
+              </td>
+              <td>
+                <ProgressBar value={j.progress} status={j.status} />
+              </td>
+              <td>{j.format}</td>
+              <td data-col="build">{j.build}</td>
+              <td data-col="size">{j.size ?? '-'}</td>
+              <td>{j.kind}</td>
+              <td>{j.customer}</td>
+              <td>{j.environment}</td>
+              <td data-col="created" title={ago(j.createdAt)}>
+                {when(j.createdAt)}
               </td>
             </tr>
-          ) : null}
-          {data?.jobs.map((j0) => {
-            const j = { ...j0, ...live[j0.id] };
-            return (
-              <tr key={j.id} data-job={j.id} data-status={j.status}>
-                <td>
-                  <a href={href('jobs', j.id)} title={j.id}>
-                    {shortId(j.id)}
-                  </a>
-                </td>
-                <td>
-                  <span class={`badge status-${j.status}`}>{j.status}</span>
-                </td>
-                <td>
-                  <ProgressBar value={j.progress} status={j.status} />
-                </td>
-                <td>{j.format}</td>
-                <td data-col="build">{j.build}</td>
-                <td data-col="size">{j.size ?? '-'}</td>
-                <td>{j.kind}</td>
-                <td>{j.customer}</td>
-                <td>{j.environment}</td>
-                <td data-col="created" title={ago(j.createdAt)}>
-                  {when(j.createdAt)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+          );
+        })}
+      </Table>
       <nav class="pager">
         {!firstPage ? (
           <a href={href('jobs', filters)} class="button secondary">
@@ -119,7 +98,7 @@ export function JobsPage({ route }: { route: Route }) {
 
 const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
   // a cancelled job ends in error (its message says it was cancelled)
-  status: ['queued', 'processing', 'completed', 'error'],
+  status: [...JOB_STATUSES],
   environment: ['prod', 'staging'],
   // the formats a job has (its still comes with every format: no job is a screenshot job)
   format: ['video', 'sprite'],
@@ -174,24 +153,19 @@ function RetryFailed({ onDone }: { onDone: () => void }) {
   const [asking, setAsking] = useState<FailedCount | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [refused, setRefused] = useState<RetryFailedResult['refused']>([]);
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const ask = async () => {
-    setError(null);
     setNote(null);
     setRefused([]);
-    try {
+    await run(async () => {
       const count = await apiCall<FailedCount>('GET', '/jobs/retry-failed');
       if (count.renders === 0) setNote('No failed jobs to retry.');
       else setAsking(count);
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
   const retry = async () => {
     setAsking(null);
-    setBusy(true);
-    try {
+    await run(async () => {
       const r = await apiCall<RetryFailedResult>('POST', '/jobs/retry-failed');
       setNote(
         `Queued ${plural(r.retried.length, 'failed render')} again (${plural(r.jobs, 'job')}).` +
@@ -200,11 +174,7 @@ function RetryFailed({ onDone }: { onDone: () => void }) {
       );
       setRefused(r.refused);
       onDone();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div class="bulk-actions">

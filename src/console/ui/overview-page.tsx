@@ -10,7 +10,9 @@ import { ErrorNote } from './error-note.js';
 import { ago, formatBytes, shortId } from './format.js';
 import { href } from './hash-router.js';
 import { useJobEvents } from './job-events.js';
+import { LoadingNote } from './loading-note.js';
 import { PerMinuteChart } from './per-minute-chart.js';
+import { Table } from './table.js';
 import { useFetch } from './use-fetch.js';
 
 /** Heartbeats arrive every few seconds: a refresh at this pace keeps "last seen" honest. */
@@ -39,62 +41,33 @@ export function OverviewPage({ admin }: { admin: boolean }) {
             <Card label="Workers" value={String(data.workers.filter((w) => w.state !== 'gone').length)} sub={`${data.workers.filter((w) => w.state === 'busy').length} busy`} name="workers" />
           </div>
           <h3>Workers</h3>
-          <table class="workers">
-            <thead>
-              <tr>
-                <th>host</th>
-                <th>GL backend</th>
-                <th>state</th>
-                <th>job</th>
-                <th>chunk</th>
-                <th>frames/s</th>
-                <th>last heartbeat</th>
+          <Table class="workers" head={['host', 'GL backend', 'state', 'job', 'chunk', 'frames/s', 'last heartbeat']} empty={data.workers.length === 0 ? 'No worker has reported. Start one with `render-farm worker` (or `up`).' : null}>
+            {data.workers.map((w) => (
+              <tr key={w.id} class={`worker worker-${w.state}`} data-worker={w.id} data-state={w.state}>
+                <td title={w.id}>{admin ? <a href={href('workers', w.id)}>{w.host}</a> : w.host}</td>
+                <td>{w.backend}</td>
+                <td>
+                  <span class={`badge state-${w.state}`}>{w.state}</span>
+                </td>
+                <td>{w.job ? <a href={href('jobs', w.job)}>{shortId(w.job)}</a> : '-'}</td>
+                <td>{w.chunk ?? '-'}</td>
+                <td>{w.fps !== null ? w.fps.toFixed(1) : '-'}</td>
+                <td>{ago(w.lastSeen)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.workers.length === 0 ? (
-                <tr>
-                  <td colSpan={7} class="muted">
-                    No worker has reported. Start one with `render-farm worker` (or `up`).
-                  </td>
-                </tr>
-              ) : null}
-              {data.workers.map((w) => (
-                <tr key={w.id} class={`worker worker-${w.state}`} data-worker={w.id} data-state={w.state}>
-                  <td title={w.id}>{admin ? <a href={href('workers', w.id)}>{w.host}</a> : w.host}</td>
-                  <td>{w.backend}</td>
-                  <td>
-                    <span class={`badge state-${w.state}`}>{w.state}</span>
-                  </td>
-                  <td>{w.job ? <a href={href('jobs', w.job)}>{shortId(w.job)}</a> : '-'}</td>
-                  <td>{w.chunk ?? '-'}</td>
-                  <td>{w.fps !== null ? w.fps.toFixed(1) : '-'}</td>
-                  <td>{ago(w.lastSeen)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <div class="two-col">
             <div>
               <h3>Queues</h3>
-              <table class="queues">
-                <thead>
-                  <tr>
-                    <th>kind</th>
-                    <th>waiting</th>
-                    <th>running</th>
+              <Table class="queues" head={['kind', 'waiting', 'running']}>
+                {data.queues.map((q) => (
+                  <tr key={q.kind} data-kind={q.kind}>
+                    <td>{q.kind}</td>
+                    <td>{q.waiting}</td>
+                    <td>{q.running}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.queues.map((q) => (
-                    <tr key={q.kind} data-kind={q.kind}>
-                      <td>{q.kind}</td>
-                      <td>{q.waiting}</td>
-                      <td>{q.running}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             </div>
             <div>
               <h3>Renders per minute</h3>
@@ -102,8 +75,8 @@ export function OverviewPage({ admin }: { admin: boolean }) {
             </div>
           </div>
         </>
-      ) : error ? null : (
-        <p class="muted">Loading…</p>
+      ) : (
+        <LoadingNote error={error} />
       )}
     </section>
   );

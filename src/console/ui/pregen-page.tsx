@@ -12,6 +12,8 @@ import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { formatBytes, when } from './format.js';
 import { apiCall } from './http.js';
+import { Table } from './table.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 /** The pregen page; `admin`: the session may fill (the server refuses others with 403 admin_required). */
@@ -19,19 +21,16 @@ export function PregenPage({ admin }: { admin: boolean }) {
   const { data, error, reload } = useFetch<PregenView>('/pregen');
   const [asking, setAsking] = useState<PregenCoverage | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [fillError, setFillError] = useState<Error | null>(null);
+  const filling = useAction();
   const entries = data?.entries ?? [];
   const count = (s: 'current' | 'stale') => entries.filter((e) => e.state === s).length;
   const fill = async (v: PregenCoverage) => {
     setAsking(null);
-    setFillError(null);
-    try {
+    await filling.run(async () => {
       const r = await apiCall<{ queued: number }>('POST', '/pregen/fill', { format: v.format, profile: v.profile });
       setNote(`${r.queued} pregen render${r.queued === 1 ? '' : 's'} queued (${v.format} ${v.profile}).`);
       reload();
-    } catch (err) {
-      setFillError(err as Error);
-    }
+    });
   };
   return (
     <section class="page pregen">
@@ -52,7 +51,7 @@ export function PregenPage({ admin }: { admin: boolean }) {
         </p>
       ) : null}
       {note ? <p class="note">{note}</p> : null}
-      <ErrorNote error={fillError} />
+      <ErrorNote error={filling.error} />
       <ConfirmDialog
         open={asking !== null}
         title="Fill the cache?"
@@ -73,84 +72,49 @@ export function PregenPage({ admin }: { admin: boolean }) {
         Every saved build in each format and profile at its default size.
         {admin ? null : <span data-note="fill-admin-only"> Filling the cache needs an admin key (`render-farm keys create --admin`).</span>}
       </p>
-      <table class="pregen-coverage">
-        <thead>
-          <tr>
-            <th>format</th>
-            <th>size</th>
-            <th>profile</th>
-            <th>current</th>
-            <th>stale</th>
-            <th>missing</th>
-            {admin ? <th /> : null}
+      <Table class="pregen-coverage" head={['format', 'size', 'profile', 'current', 'stale', 'missing', ...(admin ? [''] : [])]}>
+        {data?.coverage.map((c) => (
+          <tr key={`${c.format}/${c.profile}`} data-variant={`${c.format}/${c.profile}`}>
+            <td>{c.format}</td>
+            <td>{c.size}</td>
+            <td>{c.profile}</td>
+            <td data-current={String(c.current)}>{c.current}</td>
+            <td data-stale={String(c.stale)}>{c.stale}</td>
+            <td data-missing={String(c.missing)}>{c.missing}</td>
+            {admin ? (
+              <td>
+                <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
+                  Fill
+                </button>
+              </td>
+            ) : null}
           </tr>
-        </thead>
-        <tbody>
-          {data?.coverage.map((c) => (
-            <tr key={`${c.format}/${c.profile}`} data-variant={`${c.format}/${c.profile}`}>
-              <td>{c.format}</td>
-              <td>{c.size}</td>
-              <td>{c.profile}</td>
-              <td data-current={String(c.current)}>{c.current}</td>
-              <td data-stale={String(c.stale)}>{c.stale}</td>
-              <td data-missing={String(c.missing)}>{c.missing}</td>
-              {admin ? (
-                <td>
-                  <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
-                    Fill
-                  </button>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
 
       <h3>Entries</h3>
       <p class="muted">Newest first, as `render-farm pregen ls` lists them.</p>
-      <table class="pregen-table">
-        <thead>
-          <tr>
-            <th>key</th>
-            <th>build</th>
-            <th>format</th>
-            <th>size</th>
-            <th>profile</th>
-            <th>bytes</th>
-            <th>state</th>
-            <th>created</th>
-            <th />
+      <Table class="pregen-table" head={['key', 'build', 'format', 'size', 'profile', 'bytes', 'state', 'created', '']} empty={data && entries.length === 0 ? 'The cache is empty. Fill a variant above, or run `render-farm pregen`.' : null}>
+        {entries.map((e) => (
+          <tr key={e.key} data-key={e.key} data-state={e.state}>
+            <td>
+              <code title={e.key}>{e.key.slice(0, 12)}</code>
+            </td>
+            <td>
+              <code title={e.source}>{e.build}</code>
+            </td>
+            <td>{e.format}</td>
+            <td>{e.size}</td>
+            <td data-profile={e.profile}>{e.profile}</td>
+            <td>{formatBytes(e.bytes)}</td>
+            <td>
+              <span class={`badge pregen-${e.state}`}>{e.state === 'stale' ? `stale (${e.staleReasons.join(', ')})` : 'current'}</span>
+            </td>
+            <td>{when(e.createdAt)}</td>
+            <td>{e.url ? <a href={e.url}>file</a> : null}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data && entries.length === 0 ? (
-            <tr>
-              <td colSpan={9} class="muted">
-                The cache is empty. Fill a variant above, or run `render-farm pregen`.
-              </td>
-            </tr>
-          ) : null}
-          {entries.map((e) => (
-            <tr key={e.key} data-key={e.key} data-state={e.state}>
-              <td>
-                <code title={e.key}>{e.key.slice(0, 12)}</code>
-              </td>
-              <td>
-                <code title={e.source}>{e.build}</code>
-              </td>
-              <td>{e.format}</td>
-              <td>{e.size}</td>
-              <td data-profile={e.profile}>{e.profile}</td>
-              <td>{formatBytes(e.bytes)}</td>
-              <td>
-                <span class={`badge pregen-${e.state}`}>{e.state === 'stale' ? `stale (${e.staleReasons.join(', ')})` : 'current'}</span>
-              </td>
-              <td>{when(e.createdAt)}</td>
-              <td>{e.url ? <a href={e.url}>file</a> : null}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }

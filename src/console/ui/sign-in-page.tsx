@@ -4,32 +4,27 @@
  * cookie. The key lives only in the form field: it is cleared as soon as the call is made and
  * kept in no storage; the page keeps only the session's CSRF token.
  */
-import { useState } from 'preact/hooks';
 import type { SessionInfo } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { apiCall } from './http.js';
+import { useAction } from './use-action.js';
 
 /** Calls `onSignedIn` with the new session. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void }) {
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const field = form.elements.namedItem('key') as HTMLInputElement;
     const body = { key: field.value.trim() };
     field.value = ''; // the field is the key's only copy in the page: emptied before the answer
-    setBusy(true);
-    setError(null);
-    try {
-      const s = await apiCall<SessionInfo>('POST', '/session', body);
-      onSignedIn(s);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      body.key = '';
-      setBusy(false);
-    }
+    await run(async () => {
+      try {
+        onSignedIn(await apiCall<SessionInfo>('POST', '/session', body));
+      } finally {
+        body.key = '';
+      }
+    });
   };
   return (
     <main class="sign-in">

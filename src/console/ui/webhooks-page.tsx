@@ -4,6 +4,7 @@ import type { DeliveryView, WebhookView } from '../console-api.js';
 import { ErrorNote } from './error-note.js';
 import { when } from './format.js';
 import { href } from './hash-router.js';
+import { Table } from './table.js';
 import { useFetch } from './use-fetch.js';
 
 /** The list; `id`: also that webhook's deliveries. */
@@ -14,35 +15,18 @@ export function WebhooksPage({ id }: { id?: string }) {
       <h2>Webhooks</h2>
       <p class="muted">Read-only. Register and remove webhooks with `render-farm webhooks` or the API.</p>
       <ErrorNote error={error} />
-      <table>
-        <thead>
-          <tr>
-            <th>url</th>
-            <th>customer</th>
-            <th>events</th>
-            <th>state</th>
+      <Table head={['url', 'customer', 'events', 'state']} empty={data?.length === 0 ? 'No webhooks.' : null}>
+        {data?.map((w) => (
+          <tr key={w.id} class={w.id === id ? 'selected' : ''}>
+            <td>
+              <a href={href('webhooks', w.id)}>{w.url}</a>
+            </td>
+            <td>{w.customer}</td>
+            <td>{w.events.join(', ')}</td>
+            <td>{w.disabledAt ? `disabled ${when(w.disabledAt)}` : 'active'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data?.map((w) => (
-            <tr key={w.id} class={w.id === id ? 'selected' : ''}>
-              <td>
-                <a href={href('webhooks', w.id)}>{w.url}</a>
-              </td>
-              <td>{w.customer}</td>
-              <td>{w.events.join(', ')}</td>
-              <td>{w.disabledAt ? `disabled ${when(w.disabledAt)}` : 'active'}</td>
-            </tr>
-          ))}
-          {data?.length === 0 ? (
-            <tr>
-              <td colSpan={4} class="muted">
-                No webhooks.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {id ? <Deliveries id={id} /> : null}
     </section>
   );
@@ -54,37 +38,19 @@ function Deliveries({ id }: { id: string }) {
     <>
       <h3>Deliveries</h3>
       <ErrorNote error={error} />
-      <table class="deliveries">
-        <thead>
-          <tr>
-            <th>event</th>
-            <th>status</th>
-            <th>attempts</th>
-            <th>last attempt</th>
-            <th>response</th>
+      <Table class="deliveries" head={['event', 'status', 'attempts', 'last attempt', 'response']} empty={data?.length === 0 ? 'No deliveries yet.' : null}>
+        {data?.map((d) => (
+          <tr key={d.id}>
+            <td>{d.event}</td>
+            <td>
+              <span class={`badge delivery-${d.status}`}>{d.status}</span>
+            </td>
+            <td>{d.attempts}</td>
+            <td>{when(d.lastAttemptAt)}</td>
+            <td>{d.responseStatus ?? '-'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data?.map((d) => (
-            <tr key={d.id}>
-              <td>{d.event}</td>
-              <td>
-                <span class={`badge delivery-${d.status}`}>{d.status}</span>
-              </td>
-              <td>{d.attempts}</td>
-              <td>{when(d.lastAttemptAt)}</td>
-              <td>{d.responseStatus ?? '-'}</td>
-            </tr>
-          ))}
-          {data?.length === 0 ? (
-            <tr>
-              <td colSpan={5} class="muted">
-                No deliveries yet.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </>
   );
 }

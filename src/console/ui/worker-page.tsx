@@ -13,6 +13,8 @@ import { ErrorNote } from './error-note.js';
 import { ago, duration, formatBytes, shortId, when } from './format.js';
 import { href } from './hash-router.js';
 import { apiCall } from './http.js';
+import { LoadingNote } from './loading-note.js';
+import { useAction } from './use-action.js';
 import { useFetch } from './use-fetch.js';
 
 /** Heartbeats come every 5 s: the page follows at that pace. */
@@ -22,20 +24,17 @@ const REFRESH_MS = 3000;
 export function WorkerPage({ id }: { id: string }) {
   const { data: w, error, reload } = useFetch<WorkerDetailView>(`/workers/${encodeURIComponent(id)}`);
   const [asking, setAsking] = useState(false);
-  const [actionError, setActionError] = useState<Error | null>(null);
+  const action = useAction();
   useEffect(() => {
     const t = setInterval(reload, REFRESH_MS);
     return () => clearInterval(t);
   }, [reload]);
   const drain = async () => {
     setAsking(false);
-    setActionError(null);
-    try {
+    await action.run(async () => {
       await apiCall('POST', `/workers/${encodeURIComponent(id)}/drain`);
       reload();
-    } catch (err) {
-      setActionError(err as Error);
-    }
+    });
   };
   return (
     <section class="page worker" data-worker={id} data-state={w?.state}>
@@ -55,7 +54,7 @@ export function WorkerPage({ id }: { id: string }) {
               </button>
             ) : null}
           </div>
-          <ErrorNote error={actionError} />
+          <ErrorNote error={action.error} />
           <ConfirmDialog open={asking} title="Drain this worker?" confirmLabel="Drain it" onConfirm={drain} onCancel={() => setAsking(false)}>
             <p>
               At its next heartbeat (within 5 s) the worker stops taking jobs, finishes the {w.running.length ? `${w.running.length} it renders` : 'jobs it runs'} and exits, as on
@@ -115,8 +114,8 @@ export function WorkerPage({ id }: { id: string }) {
             </dd>
           </dl>
         </>
-      ) : error ? null : (
-        <p class="muted">Loading…</p>
+      ) : (
+        <LoadingNote error={error} />
       )}
     </section>
   );

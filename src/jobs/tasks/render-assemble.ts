@@ -15,15 +15,17 @@ import { untilReachable } from '../../db/until-reachable.js';
 import { assembleSprite, assembleVideo, verifyVideo } from '../../encode/assemble.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
-import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { makeTempDir } from '../../temp-dirs.js';
 import { PermanentRenderError } from '../errors.js';
 import type { Handler } from '../queue/task-map.js';
+import { renderFileKey } from '../render-files.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { runAttempt } from '../run-attempt.js';
-import { chunksToAssemble, clearChunkPieces, completeRender, failRender, staleOf, type ChunkPieces, type ChunkRow, type Stale } from '../render-lifecycle.js';
+import { staleOf, type Stale } from '../claim-fence.js';
+import { chunksToAssemble, clearChunkPieces, type ChunkPieces, type ChunkRow } from '../chunk-lifecycle.js';
+import { completeRender, failRender } from '../render-lifecycle.js';
 import { parseStoredRequest } from './render-input.js';
 
 export interface AssembleTaskContext {
@@ -88,8 +90,9 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
           const pieces = chunks.map((c) => ({ chunk: c, pieces: (c.pieces ?? {}) as ChunkPieces }));
           const artifacts: RenderArtifacts = {};
           let bytes = 0;
-          const put = async (kind: keyof RenderArtifacts, file: string, name: string, mime: string) => {
-            const key = renderArtifactKey(render.cache_key, name);
+          // under the keys a whole render of the same request stores (.webp: the chunks' still)
+          const put = async (kind: keyof RenderArtifacts, file: string, mime: string) => {
+            const key = renderFileKey(render.cache_key, kind);
             bytes += (await ctx.store.putFile(key, file, mime)).size;
             artifacts[kind] = key;
           };
@@ -109,7 +112,7 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
               // the pieces themselves are wrong: assembling them again gives the same file
               throw new PermanentRenderError(`the assembled video failed its check: ${(err as Error).message}`);
             }
-            await put('video', out, RENDER_FILE_NAMES.video, 'video/mp4');
+            await put('video', out, 'video/mp4');
           } else {
             if (!o.sprite) throw new PermanentRenderError('a sprite render without a sprite layout');
             const rows: Array<{ firstRow: number; path: string }> = [];
@@ -119,11 +122,11 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
             }
             const out = path.join(tmp, 'sprite.webp');
             await assembleSprite({ layout: o.sprite, rows, output: out });
-            await put('sprite', out, RENDER_FILE_NAMES.sprite, 'image/webp');
+            await put('sprite', out, 'image/webp');
           }
           const still = pieces.find((p) => p.pieces.screenshot);
           if (!still) throw new PermanentRenderError('no chunk rendered the hero still');
-          await put('screenshot', await fetch(still.pieces.screenshot!, 'screenshot.webp'), `${RENDER_FILE_NAMES.screenshot}.webp`, 'image/webp');
+          await put('screenshot', await fetch(still.pieces.screenshot!, 'screenshot.webp'), 'image/webp');
 
           const renderMs = chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) + (performance.now() - started);
           const fps = o.frames / Math.max(1e-3, chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) / 1000);

@@ -5,32 +5,20 @@
  * can assemble them) and marks the chunk done; the chunk that leaves none undone queues the
  * assemble task in the same transaction. Retries, time-out, drain and dead-worker recovery
  * are per chunk: a crash loses only this chunk's frames. Every write after the claim is fenced
- * on this worker's claim (render-lifecycle.ts): when another worker has taken the chunk over
+ * on this worker's claim (claim-fence.ts): when another worker has taken the chunk over
  * (this one was taken for dead), the result is dropped with one log line, never retried.
  */
 import type { Db } from '../../db/database.js';
 import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
-import { chunkArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
-import type { RenderRow } from '../render-row.js';
 import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import {
-  claimChunk,
-  completeChunk,
-  failChunk,
-  holderOf,
-  holdsChunk,
-  recordChunkProgress,
-  requeueChunk,
-  staleOf,
-  staleReason,
-  type ChunkPieces,
-  type Stale,
-} from '../render-lifecycle.js';
+import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { claimChunk, completeChunk, failChunk, holdsChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../chunk-lifecycle.js';
+import { chunkPieceKeys } from '../render-files.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
 
@@ -42,17 +30,6 @@ export interface ChunkTaskContext {
   workerId: string;
   /** bound on one chunk */
   timeoutMs: number;
-}
-
-/** File names of a chunk's pieces (what engine.renderChunk writes). */
-export const CHUNK_PIECE_FILES = { h264: 'video.h264', rows: 'rows.png', screenshot: 'screenshot.webp' } as const;
-
-/** Every key a chunk of this render may store a piece under. */
-export function chunkPieceKeys(render: Pick<RenderRow, 'cache_key' | 'format'>, plan: string, idx: number): ChunkPieces {
-  const key = (file: string) => chunkArtifactKey(render.cache_key, plan, idx, file);
-  return render.format === 'video'
-    ? { h264: key(CHUNK_PIECE_FILES.h264), screenshot: key(CHUNK_PIECE_FILES.screenshot) }
-    : { rows: key(CHUNK_PIECE_FILES.rows), screenshot: key(CHUNK_PIECE_FILES.screenshot) };
 }
 
 export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> {

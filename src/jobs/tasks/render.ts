@@ -4,7 +4,7 @@
  * time-out) are retried by graphile-worker with backoff up to MAX_ATTEMPTS (queue/task-map.ts). The render row's
  * bookkeeping waits out a database outage (the rendered files are already stored), so the task
  * returns to graphile-worker, which then completes the queue job, only once PostgreSQL answers.
- * Every write after the claim is fenced on this worker's claim (render-lifecycle.ts): a worker
+ * Every write after the claim is fenced on this worker's claim (claim-fence.ts): a worker
  * taken for dead whose render another worker has claimed since drops its result (one log line)
  * instead of retrying, failing or completing it.
  */
@@ -15,14 +15,16 @@ import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
 import { chunkUnitFrames } from '../../model/chunk-unit.js';
-import { RENDER_FILE_NAMES, renderArtifactKey } from '../../storage/artifact-key.js';
 import type { ArtifactStore } from '../../storage/artifact-store.js';
 import { planChunks, secondsPerFrame } from '../chunk-plan.js';
 import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
+import { renderFileKey } from '../render-files.js';
 import type { RenderArtifacts } from '../render-row.js';
 import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import { claimRender, completeRender, failRender, holderOf, recordProgress, requeueRender, splitRender, staleOf, staleReason, type Stale } from '../render-lifecycle.js';
+import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { splitRender } from '../chunk-lifecycle.js';
+import { claimRender, completeRender, failRender, recordProgress, requeueRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
 import { farmSpeed, recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
@@ -120,9 +122,7 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
         const artifacts: RenderArtifacts = {};
         let bytes = 0;
         for (const f of result.files) {
-          const ext = path.extname(f.path);
-          const name = f.kind === 'screenshot' ? `${RENDER_FILE_NAMES.screenshot}${ext}` : RENDER_FILE_NAMES[f.kind];
-          const key = renderArtifactKey(claimed.cache_key, name);
+          const key = renderFileKey(claimed.cache_key, f.kind, path.extname(f.path));
           bytes += (await ctx.store.putFile(key, f.path, f.mime)).size;
           artifacts[f.kind] = key;
         }

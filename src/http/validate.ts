@@ -18,7 +18,7 @@ export function issuesToDetails(error: z.ZodError): ErrorDetail[] {
 /** Parses `value` or throws a 400 `invalid_<what>` naming the fields. */
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what: 'body' | 'query' | 'params'): z.output<S> {
   if (what === 'body' && value === undefined) {
-    // no body at all (src/api/json-body.ts has already refused bodies that are not JSON)
+    // no body at all (src/http/json-body.ts has already refused bodies that are not JSON)
     throw new HttpError(400, 'missing_body', 'the request body is missing: send a JSON object with Content-Type: application/json');
   }
   const r = schema.safeParse(value);

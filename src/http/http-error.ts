@@ -1,7 +1,7 @@
 /**
  * Errors routes throw: the vocabulary's UserError (src/errors.ts) with the status first, and
  * shorthands for the common statuses. The error middleware (errors.ts) turns them into
- * DESIGN.md's body.
+ * the one error body (docs/design-decisions.md, "Errors").
  */
 import { NotFoundError, UserError, type ErrorDetail } from '../errors.js';
 

@@ -1,6 +1,6 @@
 /**
  * The one error middleware: the error vocabulary (src/errors.ts) and body-parser failures
- * become DESIGN.md's body; anything else is a bug, logged and answered 500. Never a stack trace.
+ * become the one error body (docs/design-decisions.md, "Errors"); anything else is a bug, logged and answered 500. Never a stack trace.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { isDatabaseUnavailableError, isUnstorableTextError } from '../db/pg-errors.js';
