@@ -274,7 +274,7 @@ for (const r of rows) console.log(line(r));
 async function memoryAtLargestFrame(): Promise<{ width: number; height: number; frames: number; peakMiB: number; idleMiB: number; secondsPerFrame: number }> {
   const { createRenderEngine } = await import('../src/render/engine.js');
   const { resolveRenderOptions } = await import('../src/model/render-options.js');
-  const { resolveBuildParts } = await import('../src/catalog/repository.js');
+  const { resolveBuildParts } = await import('../src/catalog/resolve-build.js');
   const side = Math.floor(Math.sqrt(cfg.maxFrameMegapixels * 1e6) / 16) * 16;
   const engine = await createRenderEngine(cfg);
   const pss = async () => {

@@ -11,11 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { importOpenDb, type ImportSummary } from '../src/catalog/importer.js';
-import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { freePort } from '../src/db/free-port.js';
+import { scratchDb, type ScratchDb } from './scratch-db.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tarball = path.resolve(process.argv[2] ?? path.join(here, '../../shared/opendb/opendb-renderable.tar.gz'));
@@ -44,26 +42,14 @@ async function main(): Promise<void> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-bench-'));
   // mkdtemp makes it 0700; run as root, the embedded server's own OS user must get in
   await fs.chmod(tmp, 0o755);
-  let scratchDb: { adminUrl: string; name: string } | undefined;
+  let scratch: ScratchDb | undefined;
   try {
     let t = Date.now();
     await promisify(execFile)('tar', ['xzf', tarball, '-C', tmp]);
     console.log(`unpacked ${path.basename(tarball)} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-    const base = loadConfig({ dataDir: path.join(tmp, 'data'), embeddedPgPort: await freePort() });
-    let cfg = base;
-    if (base.databaseUrl) {
-      // never write into the operator's database: use a throwaway one beside it
-      const name = `render_farm_bench_${process.pid}`;
-      const admin = new pg.Client({ connectionString: base.databaseUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      scratchDb = { adminUrl: base.databaseUrl, name };
-      const url = new URL(base.databaseUrl);
-      url.pathname = `/${name}`;
-      cfg = loadConfig({ dataDir: base.dataDir, databaseUrl: url.toString() });
-    }
+    scratch = await scratchDb(path.join(tmp, 'data'), 'bench');
+    const { cfg } = scratch;
     t = Date.now();
     const db = await openDatabase(cfg, { migrate: true });
     console.log(`database ready (${db.embedded ? 'embedded' : 'DATABASE_URL'}) in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
@@ -90,12 +76,7 @@ async function main(): Promise<void> {
       await db.close();
     }
   } finally {
-    if (scratchDb) {
-      const admin = new pg.Client({ connectionString: scratchDb.adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${scratchDb.name}`).catch(() => {});
-      await admin.end();
-    }
+    await scratch?.drop();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }

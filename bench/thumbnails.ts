@@ -24,12 +24,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { importOpenDb } from '../src/catalog/importer.js';
-import type { PartRow } from '../src/catalog/repository.js';
-import { loadConfig } from '../src/config.js';
+import type { PartRow } from '../src/catalog/parts.js';
 import { openDatabase, type Db } from '../src/db/database.js';
-import { freePort } from '../src/db/free-port.js';
+import { scratchDb, type ScratchDb } from './scratch-db.js';
 import { THUMBNAIL_BATCH_SIZE } from '../src/jobs/queue/task-map.js';
 import { CATEGORIES } from '../src/model/part.js';
 import { createRenderEngine, type RenderEngine } from '../src/render/engine.js';
@@ -165,26 +163,14 @@ async function main(): Promise<void> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'render-farm-bench-thumbs-'));
   // mkdtemp makes it 0700; run as root, the embedded server's own OS user must get in
   await fs.chmod(tmp, 0o755);
-  let scratchDb: { adminUrl: string; name: string } | undefined;
+  let scratch: ScratchDb | undefined;
   try {
     await promisify(execFile)('tar', ['xzf', tarball, '-C', path.join(tmp)]);
     const sample = path.join(tmp, 'sample');
     await spreadSample(path.join(tmp, 'open-db'), count, sample);
 
-    const base = loadConfig({ dataDir: path.join(tmp, 'data'), embeddedPgPort: await freePort() });
-    let cfg = base;
-    if (base.databaseUrl) {
-      // never write into the operator's database: use a throwaway one beside it
-      const name = `render_farm_bench_thumbs_${process.pid}`;
-      const admin = new pg.Client({ connectionString: base.databaseUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      scratchDb = { adminUrl: base.databaseUrl, name };
-      const url = new URL(base.databaseUrl);
-      url.pathname = `/${name}`;
-      cfg = loadConfig({ dataDir: base.dataDir, databaseUrl: url.toString() });
-    }
+    scratch = await scratchDb(path.join(tmp, 'data'), 'bench_thumbs');
+    const { cfg } = scratch;
     const db = await openDatabase(cfg, { migrate: true });
     const engine = await createRenderEngine(cfg);
     try {
@@ -209,12 +195,7 @@ async function main(): Promise<void> {
       await db.close();
     }
   } finally {
-    if (scratchDb) {
-      const admin = new pg.Client({ connectionString: scratchDb.adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${scratchDb.name}`).catch(() => {});
-      await admin.end();
-    }
+    await scratch?.drop();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }

@@ -41,7 +41,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
   try {
     await installQueue(db.pool);
     if (cfg.seedDemo) {
-      const { seedDemoCatalog } = await import('../catalog/repository.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       const seeded = await seedDemoCatalog(db);
       if (seeded.parts || seeded.builds) log.info(seeded, 'seeded the demo catalog');
     }

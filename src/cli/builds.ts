@@ -45,7 +45,8 @@ Examples:
   $ render-farm builds list --json | jq -r '.items[].shareCode'`,
     )
     .action(async (opts: { limit?: string; skip?: string; json?: boolean }, cmd: Command) => {
-      const { listBuilds, seedDemoCatalog, MAX_BUILDS_PAGE } = await import('../catalog/repository.js');
+      const { listBuilds, MAX_BUILDS_PAGE } = await import('../catalog/builds.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       const limit = intFlag('limit', opts.limit, 1, MAX_BUILDS_PAGE) ?? 20;
       const skip = intFlag('skip', opts.skip, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const cfg = configFor(cmd);
@@ -95,7 +96,8 @@ Examples:
         const parts = parsePartsFlags(opts.parts);
         if (!Object.keys(parts).length) throw new UsageError('give at least one --parts CATEGORY=id');
         const state = opts.state !== undefined ? await readState(opts.state) : undefined;
-        const { createBuild, seedDemoCatalog, CatalogValidationError } = await import('../catalog/repository.js');
+        const { createBuild, CatalogValidationError } = await import('../catalog/builds.js');
+        const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
         const cfg = configFor(cmd);
         const build = await withDb(cfg, async (db) => {
           // demo part IDs (as in the examples) must resolve on a fresh data dir, as under `serve`
@@ -127,7 +129,9 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm builds show DEMO-GLASS\n  $ render-farm builds show DEMO-AIO360 --json')
     .action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
-      const { getBuild, getPartsByIds, seedDemoCatalog } = await import('../catalog/repository.js');
+      const { getBuild } = await import('../catalog/builds.js');
+      const { getPartsByIds } = await import('../catalog/parts.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       const cfg = configFor(cmd);
       const result = await withExistingDb(cfg, async (db) => {
         if (cfg.seedDemo) await seedDemoCatalog(db);

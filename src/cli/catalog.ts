@@ -96,7 +96,8 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ render-farm catalog stats\n  $ render-farm catalog stats --json')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const { catalogStats, seedDemoCatalog } = await import('../catalog/repository.js');
+      const { catalogStats } = await import('../catalog/stats.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       const cfg = configFor(cmd);
       const stats = await withExistingDb(cfg, async (db) => {
         // report what `serve` would show: the demo catalog is part of every database
@@ -135,7 +136,8 @@ Examples:
       if (opts.offset !== undefined && opts.page !== undefined) throw new UsageError('give --offset or --page, not both');
       const page = intFlag('page', opts.page, 1, Number.MAX_SAFE_INTEGER);
       const offset = page !== undefined ? (page - 1) * limit : (intFlag('offset', opts.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0);
-      const { findParts, seedDemoCatalog } = await import('../catalog/repository.js');
+      const { findParts } = await import('../catalog/parts.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       const { currentModelRecords } = await import('../part-models/model-library.js');
       const cfg = configFor(cmd);
       const { items, total, models } = await withExistingDb(cfg, async (db) => {

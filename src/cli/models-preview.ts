@@ -5,9 +5,10 @@
  * `previewCommand` is the action; `registerModelsPreview` adds the subcommand to `models`.
  */
 import type { Command } from 'commander';
-import { NotFoundError } from '../errors.js';
-import { CLI_PART_LISTING, configFor, intFlag, printJson, withDb } from './common.js';
+import { MAX_SIZE, MIN_SIZE, PROFILES } from '../model/render-defaults.js';
+import { CLI_PART_LISTING, configFor, printJson, withDb } from './common.js';
 import { UsageError } from './errors.js';
+import { parseRenderOptionFlags } from './render-option-flags.js';
 
 export interface PreviewFlags {
   out?: string;
@@ -26,22 +27,12 @@ export interface PreviewFlags {
   json?: boolean;
 }
 
-/** The part has no stored model (and no --file was given). */
-export class NoPartModelError extends NotFoundError {
-  constructor(partId: string) {
-    super('part_model_not_found', `part ${partId} has no model: add one (render-farm models add ${partId} <file.glb>) or preview a file with --file <file.glb>`);
-    this.name = 'NoPartModelError';
-  }
-}
-
 /** Renders the preview; prints the written path (or a JSON summary with --json). */
 export async function previewCommand(partId: string, flags: PreviewFlags, cmd: Command): Promise<unknown> {
   if (!flags.out) throw new UsageError('--out <still.png> is required');
   if (!/\.(png|webp)$/i.test(flags.out)) throw new UsageError(`--out ${flags.out}: the still is written as .png or .webp`);
-  const width = intFlag('width', flags.width, 64, 4096) ?? 768;
-  const height = intFlag('height', flags.height, 64, 4096) ?? 768;
-  const profile = flags.profile ?? 'cinematic';
-  if (!['cinematic', 'flat', 'fast'].includes(profile)) throw new UsageError(`--profile must be cinematic, flat or fast, got "${profile}"`);
+  // the render options' own lists and limits (the API's schema), reported under the flags' names
+  const { width, height, profile } = parseRenderOptionFlags({ width: flags.width, height: flags.height, profile: flags.profile });
   const cfg = configFor(cmd);
   const orientation = (await import('../part-models/model-orientation.js')).parseOverrides({ up: flags.up, front: flags.front, units: flags.units });
   // a missing file or an external URI fails before anything starts
@@ -50,7 +41,7 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   // set inside the database callback: typed wide, or the compiler narrows it to null
   let placed = null as { summary: string; guessed: boolean; warnings: string[] } | null;
   const { part, sha256 } = await withDb(cfg, async (db) => {
-    const { getPartsByIds } = await import('../catalog/repository.js');
+    const { getPartsByIds } = await import('../catalog/parts.js');
     const [row] = await getPartsByIds(db, [partId]);
     if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
     const { resolveBuild } = await import('../catalog/resolve-build.js');
@@ -67,7 +58,8 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
       return { part: resolved, sha256: null };
     }
     const sha = build.models?.[partId];
-    if (!sha) throw new NoPartModelError(partId);
+    // the library's error (404 no_model, as the API answers), with this command's own way out
+    if (!sha) throw new (await import('../part-models/model-library.js')).NoModelError(partId, 'preview a file with --file <file.glb>');
     return { part: resolved, sha256: sha };
   });
   const { createRenderEngine } = await import('../render/engine.js');
@@ -75,7 +67,7 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
   const engine = await createRenderEngine(cfg, bytes ? { models: null } : {});
   try {
     const { renderModelPreview } = await import('../render/model-preview.js');
-    const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile: profile as 'cinematic' });
+    const result = await renderModelPreview(engine, part, bytes ?? sha256!, { out: flags.out, width, height, profile });
     if (flags.json) printJson({ partId, ...result, ...(placed ? { placed } : {}) });
     else {
       process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
@@ -100,9 +92,9 @@ export function registerModelsPreview(models: Command): Command {
     .option('--up <axis>', "with --file: the file's axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
     .option('--front <axis>', "with --file: the file's axis that points to the part's front (default detected)")
     .option('--units <unit>', 'with --file: what one unit of the file is: m, cm, mm, inch (default detected)')
-    .option('--width <px>', 'default 768')
-    .option('--height <px>', 'default 768')
-    .option('--profile <name>', 'cinematic (default), flat or fast')
+    .option('--width <px>', `${MIN_SIZE}..${MAX_SIZE}, with --height (default 768)`)
+    .option('--height <px>', `${MIN_SIZE}..${MAX_SIZE} (default 768)`)
+    .option('--profile <name>', `${PROFILES.join(', ')} (default cinematic)`)
     .option('--json', 'print a JSON summary')
     .addHelpText('after', '\nExamples:\n  $ render-farm models preview okgxgd18p --out gpu.png\n  $ render-farm models preview okgxgd18p --file ./rtx4070.glb --out try.png')
     .action(async (partId: string, flags: PreviewFlags, cmd: Command) => {

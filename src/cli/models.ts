@@ -38,7 +38,7 @@ async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
   const store = await openArtifactStore(cfg);
   return withDb(cfg, async (db) => {
     // models are given to catalog parts: a fresh data dir has the demo ones, as under `serve`
-    if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+    if (cfg.seedDemo) await (await import('../catalog/seed-demo.js')).seedDemoCatalog(db);
     return fn(db, store);
   });
 }
@@ -46,7 +46,7 @@ async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
 /** For list and show: the database only (they read no files), and only an existing data dir. */
 async function readLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
   return withExistingDb(cfg, async (db) => {
-    if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
+    if (cfg.seedDemo) await (await import('../catalog/seed-demo.js')).seedDemoCatalog(db);
     return fn(db);
   });
 }
@@ -275,8 +275,8 @@ Examples:
       const texturePx = intFlag('texture', opts.texture, 8, 8192);
       const cfg = configFor(cmd);
       const part = await withDb(cfg, async (db) => {
-        if (cfg.seedDemo) await (await import('../catalog/repository.js')).seedDemoCatalog(db);
-        const [row] = await (await import('../catalog/repository.js')).getPartsByIds(db, [partId]);
+        if (cfg.seedDemo) await (await import('../catalog/seed-demo.js')).seedDemoCatalog(db);
+        const [row] = await (await import('../catalog/parts.js')).getPartsByIds(db, [partId]);
         if (!row) throw new UsageError(`part ID not found in the catalog: ${partId} (${CLI_PART_LISTING})`);
         return row;
       });

@@ -32,7 +32,7 @@ export default function register(program: Command): void {
     .description('Render one build to files locally: an MP4 turntable or a WebP sprite sheet, plus a still.')
     .option('--parts <CAT=ids>', 'parts by category, repeatable: --parts PCCase=adp88gxul --parts "GPU=a RAM=b,c"', collect, [])
     .option('--share-code <code>', 'a saved build (its fan/radiator/RGB state is applied)')
-    .option('--build <file.json>', 'a JSON file {"parts": {"CAT": ["id"]}, "state"?: {...}}')
+    .option('--build <file.json>', 'a JSON file: a POST /render-build body {"parts": {"CAT": ["id"]}, ...options} and optionally "state": {...}; flags override its options')
     .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
     .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable)', collect, [])
     .option('--fit', 'with --model: scale a model of the right proportions but the wrong size to its part\'s catalog size')
@@ -61,8 +61,7 @@ Examples:
 }
 
 async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
-  const { resolveRenderOptions } = await import('../model/render-options.js');
-  const options = resolveRenderOptions(parseRenderOptionFlags(flags));
+  const flagOptions = parseRenderOptionFlags(flags);
   const sources = [flags.parts.length ? 1 : 0, flags.shareCode ? 1 : 0, flags.build ? 1 : 0].reduce((a, b) => a + b, 0);
   if (sources !== 1) throw new UsageError('give exactly one of --parts, --share-code or --build');
   if (!flags.out) throw new UsageError('--out <dir> is required');
@@ -72,7 +71,9 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const cfg = configFor(cmd);
   // a bad parts map or model file fails here, before anything is created or started
   const given = await readGivenBuild(flags);
-  const models = await readModelFlags(flags.model ?? [], cfg);
+  const options = await withFileOptions(given?.options ?? {}, flagOptions, flags.build);
+  const { readTrialModels } = await import('../part-models/trial-models.js');
+  const models = await readTrialModels(flags.model ?? [], cfg.modelMaxBytes);
   const { parseOverrides } = await import('../part-models/model-orientation.js');
   const placing = { fit: flags.fit === true, force: flags.force === true, orientation: parseOverrides({ up: flags.up, front: flags.front, units: flags.units }) };
 
@@ -109,9 +110,11 @@ async function renderInto(
   try {
     build = await resolveBuild(flags, given, cfg);
     // each --model file is prepared as `models add` would store it (validated, sized, compressed)
-    const prepared = await prepareModelFlags(build, modelFiles, cfg, placing);
+    const { prepareTrialModels, withTrialModels } = await import('../part-models/trial-models.js');
+    const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+    const prepared = await prepareTrialModels(build, modelFiles, { ...placing, limits: modelLimitsFrom(cfg) });
     overrides = withOverrides(stored, prepared.values());
-    build = withModelFlags(build, [...prepared.keys()], overrides.shas);
+    build = withTrialModels(build, [...prepared.keys()], overrides.shas);
   } catch (err) {
     await engine.close();
     throw err;
@@ -149,110 +152,52 @@ async function renderInto(
   }
 }
 
-/** A build given by --parts or --build, its map checked by the shared rules (model/parts-map.ts). */
+/** A build given by --parts or --build: its map checked by the shared rules (model/parts-map.ts), and the options a build file sets. */
 interface GivenBuild {
   parts: import('../model/part.js').PartIdMap;
   state: import('../model/interactive-state.js').InteractiveState | null;
+  options: import('../model/render-options.js').RenderOptions;
 }
 
 /** The --parts or --build build (null for --share-code); a map the rules refuse is a usage error. */
 async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
+  if (flags.build) return (await import('../catalog/build-file.js')).readBuildFile(flags.build);
+  if (!flags.parts.length) return null;
   const { parsePartsMap } = await import('../model/parts-map.js');
-  let raw: unknown;
-  let state: GivenBuild['state'] = null;
-  let where = '--parts';
-  if (flags.parts.length) raw = parsePartsFlags(flags.parts);
-  else if (flags.build) {
-    const { interactiveStateSchema } = await import('../model/interactive-state.js');
-    const { readFile } = await import('node:fs/promises');
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(flags.build, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`--build ${flags.build}: ${(err as Error).message}`);
-    }
-    const { z } = await import('zod');
-    const file = z.object({ parts: z.record(z.string(), z.unknown()), state: interactiveStateSchema.nullable().optional() }).strict().safeParse(json);
-    if (!file.success) throw new UsageError(`--build ${flags.build}: ${file.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-    raw = file.data.parts;
-    state = file.data.state ?? null;
-    where = `--build ${flags.build}`;
-  } else return null;
-  const check = parsePartsMap(raw);
-  if (!check.ok) throw new UsageError(`${where}: ${check.refusal.message}`);
-  return { parts: check.parts, state };
+  const check = parsePartsMap(parsePartsFlags(flags.parts));
+  if (!check.ok) throw new UsageError(`--parts: ${check.refusal.message}`);
+  return { parts: check.parts, state: null, options: {} };
 }
 
-/** `--model <partId>=<file.glb>` flags: part ID -> the file's bytes (a usage error names a bad flag or file). */
-async function readModelFlags(flags: string[], cfg: import('../config.js').Config): Promise<Map<string, import('../part-models/model-input.js').ModelInput>> {
-  const out = new Map<string, import('../part-models/model-input.js').ModelInput>();
-  if (flags.length === 0) return out;
-  const { readModelFile } = await import('../part-models/model-input.js');
-  for (const flag of flags) {
-    const eq = flag.indexOf('=');
-    const id = eq > 0 ? flag.slice(0, eq) : '';
-    const file = eq > 0 ? flag.slice(eq + 1) : '';
-    if (!id || !file) throw new UsageError(`--model ${flag}: expected <partId>=<file.glb>`);
-    if (out.has(id)) throw new UsageError(`--model ${flag}: part ${id} is given twice`);
-    // a missing file or an external URI fails here (ModelRejectedError, exit 2), before anything starts
-    out.set(id, await readModelFile(file, cfg.modelMaxBytes));
-  }
-  return out;
-}
-
-/** Each --model file prepared for its part of the build (refused as `models add` refuses it). */
-async function prepareModelFlags(
-  build: import('../model/stage-contract.js').StageBuild,
-  inputs: Map<string, import('../part-models/model-input.js').ModelInput>,
-  cfg: import('../config.js').Config,
-  placing: Omit<import('../part-models/prepare-model.js').PrepareOptions, 'limits'>,
-): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  if (inputs.size === 0) return out;
-  const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
-  const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-  const parts = Object.values(build.parts).flatMap((list) => list ?? []);
-  for (const [id, input] of inputs) {
-    const part = parts.find((p) => p.id === id);
-    if (!part) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...new Set(parts.map((p) => p.id))].sort().join(', ')})`);
-    out.set(id, (await prepareModelIsolated(input, part, { ...placing, limits: modelLimitsFrom(cfg) })).glb);
-  }
-  return out;
-}
-
-/** The build with each --model part drawn as its file (by sha256); a part not in the build is a usage error. */
-function withModelFlags(
-  build: import('../model/stage-contract.js').StageBuild,
-  ids: string[],
-  shas: string[],
-): import('../model/stage-contract.js').StageBuild {
-  if (ids.length === 0) return build;
-  const inBuild = new Set(Object.values(build.parts).flatMap((list) => (list ?? []).map((p) => p.id)));
-  const models = { ...(build.models ?? {}) };
-  ids.forEach((id, i) => {
-    if (!inBuild.has(id)) throw new UsageError(`--model ${id}=...: part ${id} is not in this build (its parts: ${[...inBuild].sort().join(', ')})`);
-    models[id] = shas[i]!;
-  });
-  return { ...build, models };
+/** A build file's render options with the flags over them (a flag wins), the API's rules checked on the result. */
+async function withFileOptions(
+  file: import('../model/render-options.js').RenderOptions,
+  flags: import('../model/render-options.js').RenderOptions,
+  buildFile: string | undefined,
+): Promise<import('../model/render-options.js').ResolvedRenderOptions> {
+  const { renderOptionsSchema, resolveRenderOptions } = await import('../model/render-options.js');
+  const grid = file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
+  // flags give width and height together (their own rule), so a flag size replaces the file's whole
+  const merged = renderOptionsSchema.safeParse({ ...file, ...flags, ...grid });
+  if (!merged.success) throw new UsageError(`--build ${buildFile} with the flags: ${merged.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return resolveRenderOptions(merged.data);
 }
 
 /** The build to render, from the catalog (exit 2 for unknown IDs or share codes). */
 async function resolveBuild(flags: RenderFlags, given: GivenBuild | null, cfg: import('../config.js').Config): Promise<import('../model/stage-contract.js').StageBuild> {
   const { withDb } = await import('./common.js');
-  const { getBuild, seedDemoCatalog, UnknownPartsError } = await import('../catalog/repository.js');
-  const { resolveBuild: resolveFromCatalog } = await import('../catalog/resolve-build.js');
+  const { buildForShareCode, BuildNotFoundError } = await import('../catalog/builds.js');
+  const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
+  const { resolveBuild: resolveFromCatalog, UnknownPartsError } = await import('../catalog/resolve-build.js');
   return withDb(cfg, async (db) => {
     if (cfg.seedDemo) await seedDemoCatalog(db);
-    let wanted = given;
-    if (flags.shareCode) {
-      const saved = await getBuild(db, flags.shareCode);
-      if (!saved) throw new UsageError(`share code "${flags.shareCode}" not found (see: render-farm builds list)`);
-      wanted = { parts: saved.parts, state: saved.interactiveState ?? null };
-    }
     let build: import('../model/stage-contract.js').StageBuild;
     try {
-      ({ build } = await resolveFromCatalog(db, wanted!.parts, wanted!.state));
+      const wanted = flags.shareCode ? await buildForShareCode(db, flags.shareCode) : given!;
+      ({ build } = await resolveFromCatalog(db, wanted.parts, wanted.state));
     } catch (err) {
+      // the catalog's errors, with the command that lists what exists
+      if (err instanceof BuildNotFoundError) throw new UsageError(`${err.message} (see: render-farm builds list)`);
       if (!(err instanceof UnknownPartsError)) throw err;
       throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')} (${CLI_PART_LISTING})`);
     }

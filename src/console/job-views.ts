@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { ConsoleSession } from '../auth/console-session.js';
 import type { Environment } from '../auth/scopes.js';
-import { getPartsByIds } from '../catalog/repository.js';
+import { getPartsByIds } from '../catalog/parts.js';
 import { jobView } from '../jobs/job-view.js';
 import { getJob, getJobForCustomer, sharedWithOthers, type JobRecord } from '../jobs/jobs-repository.js';
 import { isUuid } from '../model/uuid.js';

@@ -2,14 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { openArtifactStore } from '../storage/open-artifact-store.js';
+import { readAll } from '../storage/read-all.js';
 import { storageLocation } from '../storage/storage-location.js';
 import type { CheckOutcome } from './check.js';
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks);
-}
 
 export async function checkStorage(cfg: Config): Promise<CheckOutcome> {
   let loc: ReturnType<typeof storageLocation>;

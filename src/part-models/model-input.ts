@@ -120,7 +120,7 @@ export function modelInputFromBytes(
   checkBytes(name, bytes.byteLength, maxBytes, 'is');
   const kind = kindOf(name, bytes);
   const byPath = new Map(Object.entries(files).map(([p, b]) => [path.posix.normalize(p.replace(/\\/g, '/')), b]));
-  return { name, kind, bytes, resources: resolveResources(name, kind, bytes, maxBytes, (p) => byPath.get(p)) };
+  return { name, kind, bytes, resources: resolveResources(name, modelJson(kind, bytes), bytes, maxBytes, (p) => byPath.get(p)) };
 }
 
 /**
@@ -151,17 +151,17 @@ export async function readModelFile(filePath: string, maxBytes = DEFAULT_MODEL_M
     checkBytes(`${name}: ${w.path}`, s.size, maxBytes, 'is');
     files[w.path] = new Uint8Array(await readFile(full));
   }
-  return { name, kind, bytes, resources: resolveResources(name, kind, bytes, maxBytes, (p) => files[p]) };
+  // the JSON parsed above, passed on: a .gltf's JSON can be most of the file
+  return { name, kind, bytes, resources: resolveResources(name, json, bytes, maxBytes, (p) => files[p]) };
 }
 
 function resolveResources(
   name: string,
-  kind: ModelInput['kind'],
+  json: GLTF.IGLTF | null,
   bytes: Uint8Array,
   maxBytes: number,
   fileAt: (relPath: string) => Uint8Array | undefined,
 ): Record<string, Uint8Array> {
-  const json = modelJson(kind, bytes);
   if (!json) return {}; // not readable JSON: the validator reports it with its own words
   const resources: Record<string, Uint8Array> = {};
   const problems: { message: string; pointer: string }[] = [];

@@ -15,9 +15,10 @@ import type { PartModelsTable } from '../db/schema.js';
 import { NotFoundError, UnavailableError, UserError } from '../errors.js';
 import { CATEGORIES, isCategory, type Category } from '../model/part.js';
 import { MODEL_SHA256 } from '../model/part-models.js';
-import { getPartsByIds } from '../catalog/repository.js';
+import { getPartsByIds } from '../catalog/parts.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { modelArtifactKey } from '../storage/artifact-key.js';
+import { readAll } from '../storage/read-all.js';
 import type { ModelLimits } from './model-limits.js';
 import { readModelFile, type ModelInput } from './model-input.js';
 import { prepareModelIsolated } from './prepare-isolated.js';
@@ -74,8 +75,12 @@ export class UnknownModelPartError extends NotFoundError {
 
 /** The part has no current model (never given one, or removed): 404 `no_model`. */
 export class NoModelError extends NotFoundError {
-  constructor(public readonly partId: string) {
-    super('no_model', `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})`);
+  /** `also`: another way out, where the caller has one (`models preview --file`) */
+  constructor(
+    public readonly partId: string,
+    also?: string,
+  ) {
+    super('no_model', `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})${also ? `, or ${also}` : ''}`);
     this.name = 'NoModelError';
   }
 }
@@ -438,7 +443,5 @@ export async function rollbackModel(db: Db, partId: string, to?: string): Promis
 /** The prepared GLB of `sha256`; throws ArtifactNotFoundError (404) when the store does not have it. */
 export async function modelBytes(store: ArtifactStore, sha256: string): Promise<Uint8Array> {
   if (!MODEL_SHA256.test(sha256)) throw new UserError('invalid_model_sha256', `"${sha256}" is not a model sha256 (64 lower-case hex digits)`);
-  const chunks: Buffer[] = [];
-  for await (const chunk of await store.read(modelArtifactKey(sha256))) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return new Uint8Array(Buffer.concat(chunks));
+  return new Uint8Array(await readAll(await store.read(modelArtifactKey(sha256))));
 }

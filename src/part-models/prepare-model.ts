@@ -16,7 +16,6 @@
  * Triangle budget: over `modelMaxTriangles` the model is simplified (model-simplify.ts: error
  * bound raised in steps, sloppy as the last resort); refused only when even that does not fit.
  */
-import { createHash } from 'node:crypto';
 import { getBounds, Node, type Document, type Transform } from '@gltf-transform/core';
 import { dedup, join, meshopt, prune, textureCompress, unpartition, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
@@ -24,9 +23,10 @@ import sharp from 'sharp';
 import { normalizeSpecs } from '../model/normalize-specs.js';
 import type { Category, SpecsByCategory } from '../model/part.js';
 import { expectedModelSizeMm, isModelCategory, isRgbMaterial, MODEL_CATEGORIES } from '../model/part-models.js';
+import { sha256Hex } from '../storage/content-hash.js';
 import { ModelRejectedError } from './model-errors.js';
 import type { ModelInput } from './model-input.js';
-import { CollectingLogger, countTriangles, modelIO, readModelDocument } from './model-io.js';
+import { CollectingLogger, countTriangles, modelIO } from './model-io.js';
 import type { ModelLimits } from './model-limits.js';
 import { simplificationWarning, simplifyToBudget, type Simplification } from './model-simplify.js';
 import { validateModel } from './validate-model.js';
@@ -150,11 +150,12 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   if (!isModelCategory(category)) {
     throw new ModelRejectedError(`${part.id} is a ${category}: models are taken for ${MODEL_CATEGORIES.join(', ')} only (${category} stays procedural)`);
   }
-  const report = await validateModel(input, limits);
-  const warnings = [...report.warningMessages];
+  // the reader's warnings go to this logger, once: the document validation read is the one prepared
   const logger = new CollectingLogger();
+  const report = await validateModel(input, limits, logger);
+  const warnings = [...report.warningMessages];
   // the decoded (Draco, KTX2, ...) or repaired file where validation made one
-  const doc = await readModelDocument(report.input, logger);
+  const doc = report.doc;
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
@@ -211,7 +212,7 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const originalBytes = Object.values(input.resources).reduce((n, b) => n + b.byteLength, input.bytes.byteLength);
   return {
     glb,
-    sha256: createHash('sha256').update(glb).digest('hex'),
+    sha256: sha256Hex(glb),
     triangles,
     originalTriangles,
     originalBytes,

@@ -12,6 +12,7 @@
  * repaired file validated again. `input` in the report is the file to prepare.
  */
 import { createRequire } from 'node:module';
+import type { Document } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { MAX_MODEL_PROBLEMS, ModelRejectedError, ModelTooLargeError } from './model-errors.js';
 import { decodeModel, MESHOPT_EXTENSIONS } from './model-decode.js';
@@ -77,6 +78,8 @@ export interface ValidationReport {
   decoded: string[];
   /** the file to prepare: the decoded or repaired one where one was made, else the input */
   input: ModelInput;
+  /** `input` as read by glTF-Transform: preparation transforms this one instead of reading the file again */
+  doc: Document;
   triangles: number;
   vertices: number;
   nodes: number;
@@ -122,8 +125,9 @@ function safeDecode(uri: string): string {
  * Validates a model against glTF 2.0 and the limits. Throws ModelRejectedError (the validator's
  * first errors, a node count or texture over the limits, an image that does not decode) or
  * ModelTooLargeError (bytes); else returns counts for the caller to report.
+ * `logger` collects the reader's warnings (prepareModel passes its own, as it goes on with the document).
  */
-export async function validateModel(input: ModelInput, limits: ModelLimits): Promise<ValidationReport> {
+export async function validateModel(input: ModelInput, limits: ModelLimits, logger = new CollectingLogger()): Promise<ValidationReport> {
   const total = Object.values(input.resources).reduce((n, b) => n + b.byteLength, input.bytes.byteLength);
   if (total > limits.modelMaxBytes) {
     throw new ModelTooLargeError(
@@ -157,7 +161,6 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
     );
   }
 
-  const logger = new CollectingLogger();
   const doc = await readModelDocument(subject, logger);
   const root = doc.getRoot();
   const nodes = root.listNodes().length;
@@ -195,6 +198,7 @@ export async function validateModel(input: ModelInput, limits: ModelLimits): Pro
     meshoptDecoded: decoded?.decoded.some((e) => MESHOPT_EXTENSIONS.includes(e)) ?? false,
     decoded: decoded?.decoded ?? [],
     input: subject,
+    doc,
     triangles: countTriangles(doc),
     vertices: report.info?.totalVertexCount ?? 0,
     nodes,

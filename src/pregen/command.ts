@@ -97,7 +97,7 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
   const db = await openDatabase(o.cfg, { migrate: true });
   try {
     if (o.cfg.seedDemo) {
-      const { seedDemoCatalog } = await import('../catalog/repository.js');
+      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
       await seedDemoCatalog(db);
     }
     const { openArtifactStore } = await import('../storage/open-artifact-store.js');

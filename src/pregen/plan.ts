@@ -4,7 +4,7 @@
  * key (same visible parts and pixels), or invalid (the parts-map rules, unknown parts; a map
  * without a case renders in the stage's default case, like the API).
  */
-import { UnknownPartsError } from '../catalog/repository.js';
+import { UnknownPartsError } from '../catalog/resolve-build.js';
 import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
 import { type Category, type Part, type PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';

@@ -3,7 +3,7 @@
  * `concurrency` warm engines, each drawing batches of parts in one page session
  * (thumbnails/batch-thumbnails.ts), reporting through the same observers (UI, plain lines) as pregen.
  */
-import type { PartRow } from '../catalog/repository.js';
+import type { PartRow } from '../catalog/parts.js';
 import type { Db } from '../db/database.js';
 import type { RenderEngine } from '../render/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';

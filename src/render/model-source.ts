@@ -5,12 +5,13 @@
  * only upkeep); overrides put in-memory models in front of any source (`render --model`,
  * `models preview`), keyed by the sha256 of their bytes.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MODEL_SHA256 } from '../model/part-models.js';
 import type { Config } from '../config.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import { sha256Hex } from '../storage/content-hash.js';
+import { readAll } from '../storage/read-all.js';
 
 /** The disk cache of stored models, under the data dir. */
 export const MODEL_CACHE_DIR = 'model-cache';
@@ -19,11 +20,6 @@ import { ArtifactNotFoundError } from '../storage/storage-errors.js';
 
 /** The bytes of the prepared GLB with this sha256, or null when there is none. */
 export type ModelSource = (sha256: string) => Promise<Uint8Array | null>;
-
-/** Lower-case hex sha256 of `bytes`: a model's content address. */
-export function modelSha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 export interface StoreModelSourceOptions {
   /** folder of the disk cache (e.g. `<dataDir>/model-cache`); created on first write */
@@ -38,12 +34,6 @@ export class ModelIntegrityError extends Error {
     super(`stored model ${modelArtifactKey(sha256)} has sha256 ${actual}: the store is corrupt; add the model again (render-farm models add)`);
     this.name = 'ModelIntegrityError';
   }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
-  return Buffer.concat(chunks);
 }
 
 /** Models from the artifact store (`models/<sha256>.glb`) through a bounded disk cache. */
@@ -67,7 +57,7 @@ export function storeModelSource(store: ArtifactStore, opts: StoreModelSourceOpt
       if (err instanceof ArtifactNotFoundError) return null;
       throw err;
     }
-    const actual = modelSha256(bytes);
+    const actual = sha256Hex(bytes);
     if (actual !== sha256) throw new ModelIntegrityError(sha256, actual);
     await mkdir(opts.cacheDir, { recursive: true });
     // written whole under a temporary name: a reader sees the file complete or not at all
@@ -102,7 +92,7 @@ export function withOverrides(source: ModelSource | null, models: Iterable<Uint8
   const map = new Map<string, Uint8Array>();
   const shas: string[] = [];
   for (const bytes of models) {
-    const sha = modelSha256(bytes);
+    const sha = sha256Hex(bytes);
     map.set(sha, bytes);
     shas.push(sha);
   }

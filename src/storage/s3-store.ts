@@ -13,7 +13,8 @@ import { assertArtifactKey } from './artifact-key.js';
 import type { ArtifactStore, ByteRange, ListedArtifact, StoredArtifact } from './artifact-store.js';
 import { checkRange } from './byte-range.js';
 import { ArtifactNotFoundError, StorageError } from './storage-errors.js';
-import { EMPTY_SHA256, encodePath, presignUrl, sha256Hex, signHeaders, type AwsCredentials } from './sigv4.js';
+import { sha256Hex } from './content-hash.js';
+import { EMPTY_SHA256, encodePath, presignUrl, signHeaders, type AwsCredentials } from './sigv4.js';
 
 /** Keys are content-addressed: an object never changes, so caches may keep it for a year. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';

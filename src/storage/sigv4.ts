@@ -4,7 +4,8 @@
  * S3 calls the store makes; tested against AWS's documented S3 examples.
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-authenticating-requests.html
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sha256Hex } from './content-hash.js';
 
 /** Credentials; `sessionToken` only for temporary (STS) credentials. */
 export interface AwsCredentials {
@@ -37,11 +38,6 @@ export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
-
-/** Lowercase hex SHA-256. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data).digest();
 

@@ -7,7 +7,7 @@
  * A part that fails is reported and skipped; the others complete.
  */
 import { sql } from 'kysely';
-import type { PartRow } from '../catalog/repository.js';
+import type { PartRow } from '../catalog/parts.js';
 import type { Db } from '../db/database.js';
 import { encodeScreenshot } from '../encode/screenshot.js';
 import { renderStillsBatch } from '../render/batch-stills.js';

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs/promises';
 import { sql } from 'kysely';
-import type { PartRow } from '../catalog/repository.js';
+import type { PartRow } from '../catalog/parts.js';
 import type { Category, Part } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import type { StageBuild } from '../model/stage-contract.js';

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import {
-  catalogStats,
-  CatalogValidationError,
-  createBuild,
-  getBuild,
-  getPartsByIds,
-  listParts,
-  resolveBuildParts,
-  seedDemoCatalog,
-} from '../../src/catalog/repository.js';
+import { catalogStats } from '../../src/catalog/stats.js';
+import { BuildNotFoundError, buildForShareCode, CatalogValidationError, createBuild, getBuild } from '../../src/catalog/builds.js';
+import { getPartsByIds, listParts } from '../../src/catalog/parts.js';
+import { resolveBuildParts } from '../../src/catalog/resolve-build.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { useTestDb } from '../helpers/db.js';
 
 describe('catalog repository (real PostgreSQL)', () => {
@@ -51,6 +46,15 @@ describe('catalog repository (real PostgreSQL)', () => {
     expect(b).toMatchObject({ shareCode: 'DEMO-AIO360', interactiveState: { radiator: { slot: 'top' } } });
     expect(await getBuild(t.db, 'demo-aio360')).toBeNull();
     expect((await getBuild(t.db, 'DEMO-ITX'))!.interactiveState).toBeNull();
+  });
+
+  it('buildForShareCode gives what a share code renders (parts and state), or 404 build_not_found naming the code', async () => {
+    const saved = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-AIO360')!;
+    expect(await buildForShareCode(t.db, 'DEMO-AIO360')).toEqual({ shareCode: 'DEMO-AIO360', parts: saved.parts, state: saved.interactiveState });
+    expect((await buildForShareCode(t.db, 'DEMO-ITX')).state).toBeNull();
+    const err = await buildForShareCode(t.db, 'demo-aio360').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BuildNotFoundError);
+    expect(err).toMatchObject({ code: 'build_not_found', status: 404, message: 'no build with share code "demo-aio360"' });
   });
 
   it('resolveBuildParts keeps duplicates, reports missing and misplaced IDs, gives versions', async () => {

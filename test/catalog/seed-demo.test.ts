@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/api/server.js';
-import { getBuild, seedDemoCatalog } from '../../src/catalog/repository.js';
+import { getBuild } from '../../src/catalog/builds.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { createBuild, seedDemoCatalog } from '../../src/catalog/repository.js';
+import { createBuild } from '../../src/catalog/builds.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOpenDb } from '../../src/catalog/importer.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
 import { FIXTURE_DIR } from '../helpers/opendb-data.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import type { Part } from '../../src/model/part.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelLimitsFrom } from '../../src/part-models/model-limits.js';
@@ -54,6 +54,16 @@ describe('models CLI', () => {
     expect(await stored()).toEqual([]);
   }, 60_000);
 
+  it('models preview takes the render options\' own profiles and size range (the API\'s), named by flag: exit 2 before anything starts', async () => {
+    const still = path.join(tmp, 'preview.png');
+    const small = await cli('models', 'preview', gpu.id, '--out', still, '--width', '128', '--height', '128');
+    expect(small.code).toBe(2);
+    expect(small.stderr).toMatch(/--width: .*256.*got "128"/);
+    const profile = await cli('models', 'preview', gpu.id, '--out', still, '--profile', 'cinema');
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toContain('--profile must be one of cinematic, flat, fast, got "cinema"');
+  }, 60_000);
+
   it('refuses hostile files (a 20,000-deep node chain, a cycle, a decompression-bomb image) in one line each: exit 2, nothing stored', async () => {
     const hostile = await hostileModels();
     for (const [name, words] of [
@@ -97,6 +107,10 @@ describe('models CLI', () => {
     const again = await cli('models', 'rm', gpu.id);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`part ${gpu.id} has no model`);
+    // preview names the same missing model with the same code as rm and the API (404 no_model), plus its --file way out
+    const preview = await cli('models', 'preview', gpu.id, '--out', path.join(tmp, 'none.png'), '--json');
+    expect(preview.code).toBe(2);
+    expect(JSON.parse(preview.stdout)).toMatchObject({ error: 'no_model', message: expect.stringContaining('--file') });
   }, 120_000);
 
   it('refuses a 10x model (then --fit scales it), a .gltf whose buffer is missing and a CPU: exit 2, nothing stored', async () => {

@@ -1,11 +1,12 @@
 /** `render-farm render` argument handling: bad input exits 2 with one clear line and writes nothing. */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { parsePartsFlags } from '../../src/cli/parts-flag.js';
 import { renderOptionsFromFlags } from '../../src/cli/render-option-flags.js';
 
@@ -15,10 +16,10 @@ const bin = path.resolve('bin/render-farm');
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
     const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stderr: r.stderr };
+    return { code: 0, stderr: r.stderr, stdout: r.stdout };
   } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, stderr: e.stderr };
+    const e = err as { code: number; stderr: string; stdout: string };
+    return { code: e.code, stderr: e.stderr, stdout: e.stdout };
   }
 }
 
@@ -48,11 +49,39 @@ describe('render command', () => {
       const empty = await cli(['render', '--build', file, '--out', out]);
       expect(empty.code).toBe(2);
       expect(empty.stderr).toMatch(/parts\.GPU: .*>=1/);
+      // a /render-build body: its options are checked by the API's schema, the file named
+      await writeFile(file, JSON.stringify({ parts: { GPU: ['a'] }, width: 100, height: 300 }));
+      const small = await cli(['render', '--build', file, '--out', out]);
+      expect(small.code).toBe(2);
+      expect(small.stderr).toContain(`build file ${file}: width: `);
+      // and the flags go over them, with the API's rules on the result
+      await writeFile(file, JSON.stringify({ parts: { GPU: ['a'] }, winterMode: true }));
+      const seasons = await cli(['render', '--build', file, '--out', out, '--spring']);
+      expect(seasons.code).toBe(2);
+      expect(seasons.stderr).toMatch(/with the flags: springMode: .*mutually exclusive/);
       expect(existsSync(out)).toBe(false);
     } finally {
       await rm(file, { force: true });
     }
   });
+
+  it('renders a /render-build body given as --build: its options apply, a flag goes over one', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'render-cli-body-'));
+    // mkdtemp makes it 0700; run as root, the embedded server's own OS user must get in
+    await chmod(tmp, 0o755);
+    try {
+      const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+      const file = path.join(tmp, 'body.json');
+      await writeFile(file, JSON.stringify({ parts: glass.parts, format: 'sprite', width: 256, height: 256, profile: 'fast', scene: 'night' }));
+      const r = await cli(['render', '--build', file, '--out', path.join(tmp, 'out'), '--scene', 'dawn', '--no-screenshot', '--json'], { RENDER_FARM_DATA_DIR: path.join(tmp, 'data') });
+      expect(r.code, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout) as { options: Record<string, unknown>; files: { path: string }[] };
+      expect(summary.options).toMatchObject({ format: 'sprite', width: 256, height: 256, profile: 'fast', scene: 'dawn' });
+      expect(summary.files.map((f) => path.basename(f.path))).toEqual(['sprite.webp']);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('says when Chromium is missing', async () => {
     const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out], { CHROMIUM_PATH: '/nonexistent/chromium' });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { ensureCustomer } from '../../src/auth/customers.js';
-import { getBuild } from '../../src/catalog/repository.js';
+import { getBuild } from '../../src/catalog/builds.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { useTestApi } from '../helpers/api.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';

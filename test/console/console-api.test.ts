@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { getBuild } from '../../src/catalog/repository.js';
+import { getBuild } from '../../src/catalog/builds.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { isErrorBody, startTestApi, useTestApi, type TestApi } from '../helpers/api.js';
 import { cliOn } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 /** A test database ready for jobs: the graphile queue installed and the demo catalog seeded. */
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
 import { useTestDb, type TestDb } from './db.js';
 

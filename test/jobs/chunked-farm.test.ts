@@ -13,7 +13,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { loadConfig } from '../../src/config.js';
 import { jobView } from '../../src/jobs/job-view.js';
 import { jobChunks } from '../../src/jobs/jobs-repository.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import { submitRender } from '../../src/jobs/submit.js';

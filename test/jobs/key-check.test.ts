@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { resolveBuildParts, seedDemoCatalog } from '../../src/catalog/repository.js';
+import { resolveBuildParts } from '../../src/catalog/resolve-build.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cacheKey } from '../../src/jobs/cache-key.js';
 import { changedParts } from '../../src/jobs/key-check.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { UnknownPartsError } from '../../src/catalog/repository.js';
+import { UnknownPartsError } from '../../src/catalog/resolve-build.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import { estimateRenderCost } from '../../src/jobs/cost-model.js';
 import { priorityFor } from '../../src/jobs/fair-priority.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/repository.js';
+import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { resolveBuild } from '../../src/catalog/resolve-build.js';
 import { cacheKey, canonicalJson } from '../../src/jobs/cache-key.js';
 import { PermanentRenderError } from '../../src/jobs/errors.js';

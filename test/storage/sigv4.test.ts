@@ -4,7 +4,8 @@
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
  */
 import { describe, expect, it } from 'vitest';
-import { EMPTY_SHA256, amzDate, presignUrl, sha256Hex, signHeaders, uriEncode, type SigningContext } from '../../src/storage/sigv4.js';
+import { sha256Hex } from '../../src/storage/content-hash.js';
+import { EMPTY_SHA256, amzDate, presignUrl, signHeaders, uriEncode, type SigningContext } from '../../src/storage/sigv4.js';
 
 const ctx: SigningContext = {
   credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },

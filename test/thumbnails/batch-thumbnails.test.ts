@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOpenDb } from '../../src/catalog/importer.js';
-import type { PartRow } from '../../src/catalog/repository.js';
+import type { PartRow } from '../../src/catalog/parts.js';
 import { CATEGORIES } from '../../src/model/part.js';
 import type { RenderEngine } from '../../src/render/engine.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDS as I } from '../../src/catalog/demo-catalog.js';
-import { getPartsByIds } from '../../src/catalog/repository.js';
+import { getPartsByIds } from '../../src/catalog/parts.js';
 import type { FsArtifactStore } from '../../src/storage/fs-store.js';
 import { thumbnailKey } from '../../src/storage/artifact-key.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';

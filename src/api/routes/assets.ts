@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
-import { getPartsByIds } from '../../catalog/repository.js';
+import { getPartsByIds } from '../../catalog/parts.js';
 import type { Category } from '../../model/part.js';
 import type { ApiContext } from '../../http/context.js';
 import { notFound } from '../../http/http-error.js';

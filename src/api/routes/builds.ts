@@ -1,8 +1,8 @@
 /** GET /build/:shareCode (docs/api.md, "Endpoints"). */
 import { Router } from 'express';
-import { getBuild, getPartsByIds } from '../../catalog/repository.js';
+import { BuildNotFoundError, getBuild } from '../../catalog/builds.js';
+import { getPartsByIds } from '../../catalog/parts.js';
 import { publicBase, type ApiContext } from '../../http/context.js';
-import { notFound } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
 import { shareCodeParams } from '../schemas.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -13,7 +13,7 @@ export function buildRoutes(ctx: ApiContext): Router {
   r.get('/build/:shareCode', requireAuth(ctx, 'data:read'), async (req, res) => {
     const { shareCode: code } = parseOr400(shareCodeParams, req.params, 'params');
     const build = code.length <= 64 ? await getBuild(ctx.db, code) : null;
-    if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(code)}`);
+    if (!build) throw new BuildNotFoundError(code);
     const ids = Object.values(build.parts).flat() as string[];
     const rows = await getPartsByIds(ctx.db, [...new Set(ids)]);
     const byId = new Map(rows.map((p) => [p.id, p]));

@@ -8,7 +8,7 @@
  * Mounted before the JSON body parser (src/api/app.ts), which refuses bodies that are not JSON.
  */
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { getPartsByIds } from '../../catalog/repository.js';
+import { getPartsByIds } from '../../catalog/parts.js';
 import { addModel, listModels, removeModel, rollbackModel, showModel, UnknownModelPartError, type ModelRecord } from '../../part-models/model-library.js';
 import { modelInputFromBytes } from '../../part-models/model-input.js';
 import { modelInputFromZip } from '../../part-models/model-zip.js';

@@ -1,6 +1,6 @@
 /** GET /available-parts, POST /parts and GET /part/:id (docs/api.md, "Endpoints"), each part with its `model`. */
 import { Router, type Request } from 'express';
-import { getPartsByIds, listParts } from '../../catalog/repository.js';
+import { getPartsByIds, listParts } from '../../catalog/parts.js';
 import { currentModelRecords, type ModelRecord } from '../../part-models/model-library.js';
 import { publicBase, type ApiContext } from '../../http/context.js';
 import { notFound } from '../../http/http-error.js';

@@ -3,7 +3,7 @@
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
 import { Router, type Request } from 'express';
-import { getBuild } from '../../catalog/repository.js';
+import { buildForShareCode } from '../../catalog/builds.js';
 import { checkPartsMap } from '../../model/parts-map.js';
 import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
@@ -97,9 +97,8 @@ export function renderRoutes(ctx: ApiContext): Router {
     const body = parseOr400(renderByShareCodeBody, req.body, 'body');
     requireProd(req);
     const { shareCode, ...options } = body;
-    const build = await getBuild(ctx.db, shareCode);
-    if (!build) throw notFound('build_not_found', `no build with share code ${JSON.stringify(shareCode)}`);
-    const s = await submit(ctx, req, build.parts, build.interactiveState, options, build.shareCode);
+    const build = await buildForShareCode(ctx.db, shareCode);
+    const s = await submit(ctx, req, build.parts, build.state, options, build.shareCode);
     res.status(s.outcome === 'new' ? 202 : 200).json(await submissionBody(ctx, req, s, build.shareCode));
   });
 

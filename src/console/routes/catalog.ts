@@ -1,12 +1,13 @@
 /** The catalog page: parts, saved builds, and a build's preview render (a small, fast sprite). */
 import { Router } from 'express';
 import { z } from 'zod';
-import { getBuild, getPartsByIds, listBuilds, listParts } from '../../catalog/repository.js';
+import { buildForShareCode, getBuild, listBuilds } from '../../catalog/builds.js';
+import { getPartsByIds, listParts } from '../../catalog/parts.js';
 import { submitRender } from '../../jobs/submit.js';
 import { CATEGORIES, type Category } from '../../model/part.js';
 import { text } from '../../model/text.js';
 import type { ApiContext } from '../../http/context.js';
-import { badRequest, notFound } from '../../http/http-error.js';
+import { badRequest } from '../../http/http-error.js';
 import { queryChoice } from '../../http/query-fields.js';
 import { parseOr400 } from '../../http/validate.js';
 import type * as Api from '../console-api.js';
@@ -57,14 +58,13 @@ export function catalogRoutes(ctx: ApiContext): Router {
     const s = sessionOf(req);
     const { shareCode } = parseOr400(previewBody, req.body, 'body');
     if (s.environment !== 'prod') throw badRequest('unsupported_environment', `renders run only in the prod environment, not ${s.environment}`);
-    const build = await getBuild(ctx.db, shareCode);
-    if (!build) throw notFound('build_not_found', `no saved build ${shareCode}`);
+    const build = await buildForShareCode(ctx.db, shareCode);
     const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
     const sub = await submitRender(ctx.db, {
       customerId: s.customerId,
       environment: s.environment,
       parts: build.parts,
-      state: build.interactiveState,
+      state: build.state,
       options: { ...PREVIEW },
       shareCode,
       limits: { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds },

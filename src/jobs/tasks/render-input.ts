@@ -4,7 +4,7 @@
  * renderer (key-check.ts). Shared by the whole-render task and the chunk task, so a chunk can
  * never store pixels that its render's key does not name.
  */
-import { UnknownPartsError } from '../../catalog/repository.js';
+import { UnknownPartsError } from '../../catalog/resolve-build.js';
 import { resolveBuild, type ResolvedBuild } from '../../catalog/resolve-build.js';
 import type { Db } from '../../db/database.js';
 import type { StageBuild } from '../../model/stage-contract.js';

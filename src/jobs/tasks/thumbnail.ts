@@ -13,7 +13,7 @@
  *     isolated job, the parts after it into a new batch, and the job completes; cancels and
  *     time-outs are thrown for graphile to retry.
  */
-import { getPartsByIds } from '../../catalog/repository.js';
+import { getPartsByIds } from '../../catalog/parts.js';
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../log.js';
 import { thumbnailKey } from '../../storage/artifact-key.js';
