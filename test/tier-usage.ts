@@ -3,7 +3,7 @@
  * ffmpeg ("render"). test/tiers.test.ts holds every file to the tier test/tiers.ts puts it in.
  *
  * A file uses what it, or a test-local module it imports (helpers, fixtures, transitively),
- * imports or names below. Into src/ and farm/ only the modules listed in LAUNCHERS count: an
+ * imports or names below. Into src/, farm/ and bench/ only the modules in LAUNCHERS count: an
  * import graph cannot tell "imports the worker module for a type or a pure function" from
  * "starts a worker", so the modules whose main job is starting one are named by hand.
  */

@@ -2,11 +2,11 @@
  * Each test file sits in a tier that allows what it uses (test/tiers.ts, test/tier-usage.ts): a
  * unit file imports no database, browser or child process; a db file no browser or child process.
  */
-import { globSync } from 'node:fs';
+import { existsSync, globSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL, DB, UNIT, type Tier } from './tiers.js';
-import { usage, type Need } from './tier-usage.js';
+import { LAUNCHERS, usage, type Need } from './tier-usage.js';
 
 const files = ALL.flatMap((g) => globSync(g)).sort();
 const inList = (list: readonly string[], f: string) => list.some((g) => path.matchesGlob(f, g));
@@ -22,6 +22,11 @@ describe('test tiers', () => {
     expect(files.filter((f) => inList(UNIT, f) && inList(DB, f))).toEqual([]);
     const unmatched = [...UNIT, ...DB].filter((g) => !files.some((f) => path.matchesGlob(f, g)));
     expect(unmatched).toEqual([]);
+  });
+
+  it('names launchers that exist (a moved src module must be renamed in LAUNCHERS too)', () => {
+    const missing = Object.keys(LAUNCHERS).filter((m) => !['.ts', '.tsx'].some((ext) => existsSync(m + ext)));
+    expect(missing).toEqual([]);
   });
 
   it('sees what the helpers start', () => {

@@ -5,8 +5,10 @@
  * - render: anything that launches Chromium, ffmpeg or a child process (the CLI, a worker,
  *   esbuild), and whatever is too slow for the fast loop (`npm run test:render`).
  * A file named in neither list is a render file (test/api/models-api.test.ts: the API prepares
- * an uploaded model in a child process, which no import shows; the db tier's guard found it). test/tiers.test.ts checks each file's imports
- * against its tier (test/tier-usage.ts): list a new file here when it needs less than render.
+ * an uploaded model in a child process, which no import shows; the db tier's guard found it).
+ * test/tiers.test.ts checks each file's imports against its tier (test/tier-usage.ts), and
+ * test/helpers/tier-guard.ts refuses child processes in unit and db at run time: list a new file
+ * here when it needs less than render.
  */
 
 export type Tier = 'unit' | 'db' | 'render';
