@@ -214,6 +214,12 @@ export const configSchema = z.object({
   /** minutes between retention sweeps, run by one worker of the farm (0: only `render-farm cache gc`; 60 at most) */
   retentionSweepMinutes: z.coerce.number().int().min(0).max(60).default(10),
   /**
+   * Dead-worker recovery (src/jobs/sweeper.ts): a worker silent for this many seconds has its
+   * jobs freed for another worker, and `top` shows it silent. At least twice the 5 s heartbeat,
+   * so a live worker is never swept; tests lower it to wait out a killed worker sooner.
+   */
+  workerDeadAfterSeconds: z.coerce.number().int().min(10).max(3600).default(30),
+  /**
    * Connection budget (src/db/connection-budget.ts): worker processes this farm runs against
    * its PostgreSQL, all machines together; `doctor` checks max_connections against them
    * (0: unknown, doctor checks the free slots against one worker process's need).
@@ -293,6 +299,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   rowRetentionDays: 'RENDER_FARM_ROW_RETENTION_DAYS',
   jobTombstoneDays: 'RENDER_FARM_JOB_TOMBSTONE_DAYS',
   retentionSweepMinutes: 'RENDER_FARM_RETENTION_SWEEP_MINUTES',
+  workerDeadAfterSeconds: 'RENDER_FARM_WORKER_DEAD_AFTER',
   expectedWorkers: 'RENDER_FARM_EXPECTED_WORKERS',
   workerDbPool: 'RENDER_FARM_WORKER_DB_POOL',
   fakeStageMs: 'RENDER_FARM_FAKE_STAGE_MS',

@@ -21,6 +21,12 @@ describe('config', () => {
     expect(c.logLevel).toBe('warn');
   });
 
+  it("reads the sweeper's dead-worker bound, never below twice the heartbeat", () => {
+    expect(loadConfig({}, {}).workerDeadAfterSeconds).toBe(30);
+    expect(loadConfig({}, { RENDER_FARM_WORKER_DEAD_AFTER: '15' }).workerDeadAfterSeconds).toBe(15);
+    expect(() => loadConfig({}, { RENDER_FARM_WORKER_DEAD_AFTER: '5' })).toThrow(/workerDeadAfterSeconds \(env RENDER_FARM_WORKER_DEAD_AFTER\)/);
+  });
+
   it('treats empty env values as unset', () => {
     expect(loadConfig({}, { DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });

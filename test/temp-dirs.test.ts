@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, processAlive, sweepStaleTempDirs } from '../src/temp-dirs.js';
-import { createTestDb, type TestDb } from './helpers/db.js';
 import { waitFor } from './helpers/wait-for.js';
+import { useTestDb } from './helpers/db.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');
@@ -38,13 +38,11 @@ async function processesUsing(dir: string): Promise<number[]> {
 
 describe('scratch directories', () => {
   let tmp: string;
-  let t: TestDb;
+  const t = useTestDb();
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-temp-dirs-'));
-    t = await createTestDb();
   });
   afterAll(async () => {
-    await t?.close();
     await fs.rm(tmp, { recursive: true, force: true });
   });
 

@@ -72,7 +72,7 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       events,
       shutdown: shutdown.signal,
     };
-    stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'));
+    stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'), undefined, undefined, cfg.workerDeadAfterSeconds);
     const app = createApp(ctx);
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000;

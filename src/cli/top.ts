@@ -29,7 +29,7 @@ Examples:
       const db = await openDatabase(cfg, { poolSize: 3 });
       try {
         if (opts.once || opts.json || !process.stdout.isTTY || !process.stdin.isTTY) {
-          const snap = await farmSnapshot(db);
+          const snap = await farmSnapshot(db, { deadAfterS: cfg.workerDeadAfterSeconds });
           if (opts.json) return printJson(snap);
           const { formatTopPlain } = await import('../top/format.js');
           process.stdout.write(formatTopPlain(snap));
@@ -37,7 +37,7 @@ Examples:
         }
         const { mountTop } = await import('../top/ui/mount.js');
         const { jobDetail } = await import('../top/job-detail.js');
-        await mountTop({ snapshot: () => farmSnapshot(db), detail: (id) => jobDetail(db, id) }, interval);
+        await mountTop({ snapshot: () => farmSnapshot(db, { deadAfterS: cfg.workerDeadAfterSeconds }), detail: (id) => jobDetail(db, id) }, interval);
       } finally {
         await db.close();
       }

@@ -1,6 +1,6 @@
 /**
  * Dead-worker recovery. Workers heartbeat every few seconds; a worker silent for longer than
- * DEAD_AFTER has its queue jobs force-unlocked (graphile-worker would otherwise keep them
+ * DEAD_AFTER (the workerDeadAfterSeconds setting, RENDER_FARM_WORKER_DEAD_AFTER) has its queue jobs force-unlocked (graphile-worker would otherwise keep them
  * locked for ~4 hours) and its renders put back to `queued`, so another worker takes them.
  * Runs in every worker and in serve; idempotent, so several sweepers are harmless. Nobody is
  * swept in the first DEAD_AFTER of the database's uptime: after a database restart every
@@ -16,6 +16,7 @@ import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, typ
 import { releaseWorkerRenders } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
+/** the default of the workerDeadAfterSeconds setting (src/config.ts) */
 export const DEAD_AFTER_S = 30;
 export const SWEEP_MS = 5_000;
 
@@ -71,10 +72,13 @@ export async function sweepChunkPieces(db: Db, store: ArtifactStore): Promise<Ab
   return chunks;
 }
 
-/** Starts sweeping every SWEEP_MS (dead workers; with a store, abandoned chunk pieces too); returns a stop function. */
-export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS, store?: ArtifactStore): () => void {
+/**
+ * Starts sweeping every SWEEP_MS (workers silent for deadAfterS; with a store, abandoned chunk
+ * pieces too); returns a stop function.
+ */
+export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS, store?: ArtifactStore, deadAfterS = DEAD_AFTER_S): () => void {
   const timer = setInterval(() => {
-    sweepDeadWorkers(db).then(
+    sweepDeadWorkers(db, deadAfterS).then(
       (r) => r.deadWorkers.length && onSweep?.(r),
       () => {},
     );

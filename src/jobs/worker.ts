@@ -100,7 +100,7 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   };
   const beat = setInterval(() => (beating = heartbeat()), HEARTBEAT_MS);
   beat.unref();
-  const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store);
+  const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store, cfg.workerDeadAfterSeconds);
 
   // the render worker's handlers (webhook deliveries run in their own runner: webhooks/delivery-runner.ts)
   const handlers: TaskHandlers = report.wrap({

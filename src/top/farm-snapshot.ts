@@ -134,7 +134,8 @@ function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
   };
 }
 
-export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: number } = {}): Promise<FarmSnapshot> {
+/** deadAfterS: the workerDeadAfterSeconds setting (a worker silent longer is shown `silent`) */
+export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: number; deadAfterS?: number } = {}): Promise<FarmSnapshot> {
   const workers = await sql<{
     id: string;
     hostname: string;
@@ -174,7 +175,7 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
       const job = byWorker.get(w.id);
       const elapsed = job?.started_at ? (new Date(job.now).getTime() - new Date(job.started_at).getTime()) / 1000 : 0;
       const fps = job && job.frames && elapsed > 0 ? (Number(job.progress) * job.frames) / elapsed : null;
-      const state: WorkerRow['state'] = w.stopped_at ? 'stopped' : w.beat_s > DEAD_AFTER_S ? 'silent' : job ? 'rendering' : 'idle';
+      const state: WorkerRow['state'] = w.stopped_at ? 'stopped' : w.beat_s > (opts.deadAfterS ?? DEAD_AFTER_S) ? 'silent' : job ? 'rendering' : 'idle';
       return {
         id: w.id,
         host: w.hostname,

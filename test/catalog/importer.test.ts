@@ -5,18 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOpenDb, OpenDbLayoutError } from '../../src/catalog/importer.js';
 import { partIdFromOpenDbId } from '../../src/catalog/opendb-map.js';
 import { CATEGORIES } from '../../src/model/part.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { FIXTURE_DIR, fixtureCounts } from '../helpers/opendb-data.js';
+import { useTestDb } from '../helpers/db.js';
 
 describe('importOpenDb (real PostgreSQL)', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let tmp: string;
   beforeAll(async () => {
-    t = await createTestDb();
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-import-'));
   });
   afterAll(async () => {
-    await t?.close();
     await fs.rm(tmp, { recursive: true, force: true });
   });
 

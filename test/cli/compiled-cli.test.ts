@@ -11,13 +11,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendererVersion } from '../../src/render/renderer-version.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const exec = promisify(execFile);
 const REPO = path.resolve('.');
 
 let pkg: string;
-let t: TestDb;
+const t = useTestDb();
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -38,7 +38,6 @@ async function inPackage(code: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await createTestDb();
   pkg = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-compiled-'));
   for (const f of ['package.json', 'bin/render-farm', 'scripts/build.mjs']) await fs.cp(path.join(REPO, f), path.join(pkg, f));
   for (const d of ['src', 'farm', 'sql']) await fs.symlink(path.join(REPO, d), path.join(pkg, d));
@@ -51,7 +50,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await t?.close();
   if (pkg) await fs.rm(pkg, { recursive: true, force: true });
 });
 

@@ -3,10 +3,10 @@ import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { installQueue } from '../../src/jobs/queue/runner.js';
 import { useTestDb, type TestDb } from './db.js';
 
-/** This file's database with the queue and the demo catalog (useTestDb). */
-export function useQueueDb(opts: { seed?: boolean; timeoutMs?: number } = {}): TestDb {
+/** This file's database with the queue and the demo catalog (useTestDb; `overrides`: its config's settings). */
+export function useQueueDb(opts: { seed?: boolean; timeoutMs?: number; overrides?: Parameters<typeof useTestDb>[0] } = {}): TestDb {
   return useTestDb(
-    {},
+    opts.overrides ?? {},
     {
       setup: async (t) => {
         await installQueue(t.db.pool);

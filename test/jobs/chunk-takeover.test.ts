@@ -14,9 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { PermanentRenderError } from '../../src/jobs/errors.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderChunks } from '../../src/jobs/chunk-lifecycle.js';
 import { sweepDeadWorkers } from '../../src/jobs/sweeper.js';
 import { submitRender } from '../../src/jobs/submit.js';
@@ -25,9 +23,9 @@ import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { captureLogger } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
@@ -51,16 +49,13 @@ function gated(engine: RenderEngine, g: Promise<void>, before: (start: number) =
 }
 
 describe('a chunk taken over from a worker declared dead', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let engine: RenderEngine;
   let store: ArtifactStore;
   let customerId: string;
   const workers: RunningWorker[] = [];
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     store = await openArtifactStore(t.cfg);
     engine = await createRenderEngine(t.cfg);
     customerId = (await ensureCustomer(t.db.db, 'acme')).id;
@@ -68,7 +63,6 @@ describe('a chunk taken over from a worker declared dead', () => {
   afterAll(async () => {
     for (const w of workers) await w.stop();
     await engine?.close();
-    await t?.close();
   });
 
   it("the old holder's complete, requeue, fail and progress change nothing; the new holder's result stands", async () => {

@@ -13,11 +13,9 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { loadConfig } from '../../src/config.js';
 import { jobView } from '../../src/jobs/job-view.js';
 import { jobChunks } from '../../src/jobs/jobs-repository.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { holderOf } from '../../src/jobs/claim-fence.js';
 import { claimChunk, recordChunkProgress, renderChunks, splitRender } from '../../src/jobs/chunk-lifecycle.js';
 import { claimRender, createRender, failRender } from '../../src/jobs/render-lifecycle.js';
@@ -32,8 +30,8 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 const silent = createLogger({ logLevel: 'silent' });
@@ -45,7 +43,7 @@ async function bytes(store: ArtifactStore, key: string): Promise<Buffer> {
 }
 
 describe('split renders', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let engine: RenderEngine;
   let store: ArtifactStore;
   let customerId: string;
@@ -72,9 +70,6 @@ describe('split renders', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     store = await openArtifactStore(t.cfg);
     engine = await createRenderEngine(t.cfg);
     customerId = (await ensureCustomer(t.db.db, 'acme')).id;
@@ -82,7 +77,6 @@ describe('split renders', () => {
   afterAll(async () => {
     for (const w of workers) await w.stop();
     await engine?.close();
-    await t?.close();
   });
 
   it('a video splits into 30-frame chunks, assembles byte-identical to a whole render, and deletes its pieces', async () => {

@@ -20,11 +20,14 @@ import { spawnWorker, type WorkerChild } from '../helpers/worker-process.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
+/** the sweeper's dead-worker bound for this file's workers (default 30 s): a killed worker is waited out sooner */
+const DEAD_AFTER_S = 15;
+
 describe('split renders across worker processes', () => {
   const t = useQueueDb();
   const children: WorkerChild[] = [];
   const spawn = async () => {
-    const c = await spawnWorker(t.url, t.cfg.dataDir, [], { RENDER_FARM_CHUNK_SECONDS: '0.01' });
+    const c = await spawnWorker(t.url, t.cfg.dataDir, [], { RENDER_FARM_CHUNK_SECONDS: '0.01', RENDER_FARM_WORKER_DEAD_AFTER: String(DEAD_AFTER_S) });
     children.push(c);
     return c;
   };
@@ -54,7 +57,7 @@ describe('split renders across worker processes', () => {
     victim.proc.kill('SIGKILL');
     const doneBefore = (await renderChunks(t.db.db, renderId)).filter((c) => c.status === 'done');
 
-    // the sweeper frees a worker silent for 30 s; the bound leaves room for a loaded machine
+    // the sweeper frees a worker silent for DEAD_AFTER_S; the bound leaves room for a loaded machine
     const done = await waitFor('the render to complete', async () => {
       const r = await t.db.db.selectFrom('renders').selectAll().where('id', '=', renderId).executeTakeFirstOrThrow();
       if (r.status === 'error') throw new Error(r.error ?? 'render failed');

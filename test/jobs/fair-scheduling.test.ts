@@ -7,34 +7,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 
 describe('fair scheduling', () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let engine: RenderEngine;
   let worker: RunningWorker | null = null;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     engine = await createRenderEngine(t.cfg);
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
     await engine?.close();
-    await t?.close();
   });
 
   it("runs customer B's small job before customer A's earlier backlog", async () => {

@@ -5,33 +5,25 @@
  * WorkerPool's; a worker that still reported its workers' ids freed nothing. Real worker, real
  * graphile runner; the fake stage (RENDER_FARM_FAKE_STAGE_MS) keeps a render running meanwhile.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
-import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { forceUnlockWorkers } from '../../src/jobs/queue/graphile-tables.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { renderJobKey } from '../../src/jobs/queue/task-map.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 describe("a worker's graphile ids", () => {
-  let t: TestDb;
+  // slow fake frames: the render stays locked while the test looks at it
+  const t = useQueueDb({ overrides: { fakeStageMs: 500 }, timeoutMs: 120_000 });
   let worker: RunningWorker | null = null;
 
-  beforeAll(async () => {
-    // slow fake frames: the render stays locked while the test looks at it
-    t = await createTestDb({ fakeStageMs: 500 });
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
-  }, 120_000);
   afterAll(async () => {
     await worker?.stop();
-    await t?.close();
   });
 
   it('name the locked_by of the jobs it runs, and freeing them unlocks those jobs', async () => {

@@ -8,10 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
 import { DEMO_BUILDS } from '../../src/catalog/demo-catalog.js';
 import { resolveBuildParts } from '../../src/catalog/resolve-build.js';
-import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cacheKey } from '../../src/jobs/cache-key.js';
 import { changedParts } from '../../src/jobs/key-check.js';
-import { installQueue } from '../../src/jobs/queue/runner.js';
 import { submitRender } from '../../src/jobs/submit.js';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
@@ -21,13 +19,13 @@ import { rendererVersion } from '../../src/render/renderer-version.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { renderArtifactKey } from '../../src/storage/artifact-key.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 
 describe("the worker's cache-key check", () => {
-  let t: TestDb;
+  const t = useQueueDb();
   let engine: RenderEngine;
   let store: ArtifactStore;
   let worker: RunningWorker | null = null;
@@ -46,9 +44,6 @@ describe("the worker's cache-key check", () => {
   const nothingStored = async (key: string) => (await store.stat(renderArtifactKey(key, 'sprite.webp'))) === null;
 
   beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-    await seedDemoCatalog(t.db);
     customerId = (await ensureCustomer(t.db.db, 'acme')).id;
     store = await openArtifactStore(t.cfg);
     engine = await createRenderEngine(t.cfg);
@@ -64,7 +59,6 @@ describe("the worker's cache-key check", () => {
   afterAll(async () => {
     await worker?.stop();
     await engine?.close();
-    await t?.close();
   });
 
   it('names the parts whose versions differ', () => {

@@ -7,25 +7,20 @@
  */
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { enqueue, enqueueMany } from '../../src/jobs/queue/add-job.js';
-import { installQueue, startRunner } from '../../src/jobs/queue/runner.js';
+import { startRunner } from '../../src/jobs/queue/runner.js';
 import { ASSEMBLE_PRIORITY, MAX_ATTEMPTS, THUMBNAIL_MAX_ATTEMPTS, THUMBNAIL_PRIORITY, WEBHOOK_MAX_ATTEMPTS, type Payload } from '../../src/jobs/queue/task-map.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { captureLogger } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useQueueDb } from '../helpers/queue-db.js';
 
 const renderId = '00000000-0000-4000-8000-0000000000a1';
 const plan = '00000000-0000-4000-8000-0000000000b2';
 const deliveryId = '00000000-0000-4000-8000-0000000000c3';
 
 describe('task map', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-    await installQueue(t.db.pool);
-  }, 60_000);
-  afterAll(async () => t?.close());
+  const t = useQueueDb({ seed: false });
 
   it('enqueue writes each task with the attempts, priority and job key the map declares', async () => {
     await enqueue(t.db.db, 'render', { renderId }, { priority: 7 });

@@ -12,11 +12,11 @@ import { liveWorkers } from '../../src/jobs/workers-repository.js';
 import { createLogger } from '../../src/log.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { useTestDb } from '../helpers/db.js';
 
 describe('worker liveness', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let engine: RenderEngine;
   let store: ArtifactStore;
   const start = () =>
@@ -25,14 +25,12 @@ describe('worker liveness', () => {
   const stoppedAt = async (id: string) => (await t.db.db.selectFrom('workers').select('stopped_at').where('id', '=', id).executeTakeFirstOrThrow()).stopped_at;
 
   beforeAll(async () => {
-    t = await createTestDb();
     store = await openArtifactStore(t.cfg);
     engine = await createRenderEngine(t.cfg);
   }, 120_000);
   afterAll(async () => {
     vi.useRealTimers();
     await engine?.close();
-    await t?.close();
   });
 
   it('a worker whose clock is 40 s behind the database is alive, stamped with the database clock', async () => {

@@ -19,8 +19,11 @@ interface Child {
   exited: Promise<number | null>;
 }
 
+/** the sweeper's dead-worker bound for this file's API and workers (default 30 s): a killed worker is waited out sooner */
+const DEAD_AFTER_S = 15;
+
 describe('worker processes', () => {
-  const api = useTestApi({}, { timeoutMs: 60_000 });
+  const api = useTestApi({ workerDeadAfterSeconds: DEAD_AFTER_S }, { timeoutMs: 60_000 });
   let token: string;
   const children: Child[] = [];
   const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -29,7 +32,7 @@ describe('worker processes', () => {
     const proc = spawn('node', [BIN, 'worker', '--drain-timeout', String(drainSeconds)], {
       // whole renders (split renders have their own process tests: chunked-processes.test.ts);
       // a worker measuring itself slow on a loaded machine could otherwise split these videos
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'info', RENDER_FARM_CHUNK_SECONDS: '0' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'info', RENDER_FARM_CHUNK_SECONDS: '0', RENDER_FARM_WORKER_DEAD_AFTER: String(DEAD_AFTER_S) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log: string[] = [];
@@ -73,7 +76,7 @@ describe('worker processes', () => {
     const survivor = victim === a ? b : a;
     expect(victim).toBeDefined();
     victim.proc.kill('SIGKILL');
-    // the sweeper frees a worker silent for 30 s; the bound leaves room for a loaded machine
+    // the sweeper frees a worker silent for DEAD_AFTER_S; the bound leaves room for a loaded machine
     const done = await waitFor('the render to complete elsewhere', async () => {
       const r = await render(s.json.job_id);
       return r.status === 'completed' ? r : null;

@@ -14,21 +14,19 @@ import { startWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { pregenCommand } from '../../src/pregen/command.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { useTestDb } from '../helpers/db.js';
 
 const run = promisify(execFile);
 const SMALL = ['--format', 'sprite', '--profile', 'fast', '--width', '256', '--height', '256'];
 
 describe('WebGL backend', () => {
-  let t: TestDb;
+  const t = useTestDb({ seedDemo: true });
   let out: string;
 
   beforeAll(async () => {
-    t = await createTestDb({ seedDemo: true });
     out = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-gl-'));
   });
   afterAll(async () => {
-    await t?.close();
     await fs.rm(out, { recursive: true, force: true });
   });
 

@@ -13,9 +13,9 @@ import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { renderThumbnailBatch } from '../../src/thumbnails/batch-thumbnails.js';
 import { partsNeedingThumbnails, renderThumbnail } from '../../src/thumbnails/part-thumbnail.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
 import { testEngine } from '../helpers/engine.js';
 import { FIXTURE_DIR } from '../helpers/opendb-data.js';
+import { useTestDb } from '../helpers/db.js';
 
 async function stored(store: ArtifactStore, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -28,12 +28,11 @@ async function rgba(webp: Buffer): Promise<Buffer> {
 }
 
 describe('batched part thumbnails', () => {
-  let t: TestDb;
+  const t = useTestDb();
   let store: ArtifactStore;
   let engine: RenderEngine;
   let parts: PartRow[] = [];
   beforeAll(async () => {
-    t = await createTestDb();
     store = await openArtifactStore(t.cfg);
     engine = await testEngine();
     await importOpenDb(t.db, FIXTURE_DIR);
@@ -46,7 +45,6 @@ describe('batched part thumbnails', () => {
   }, 120_000);
   afterAll(async () => {
     await engine?.close();
-    await t?.close();
   });
 
   it('draws every part exactly as the one-part path does, and attaches it', async () => {
