@@ -138,13 +138,13 @@ async function renderInto(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const summaries: unknown[] = [];
+  const { ensureDirCreating } = await import('../ensure-dir.js');
   try {
     for (const [i, { shareCode, build }] of targets.entries()) {
       // several builds: each into its own <out>/<code>/ with the same file names
       let dir = outDir;
       if (several) {
         process.stderr.write(`render ${shareCode} (${i + 1}/${targets.length})\n`);
-        const { ensureDirCreating } = await import('../ensure-dir.js');
         const sub = await ensureDirCreating(path.join(outDir, shareCode!), 'output directory (flag --out)');
         created.push(...sub.created);
         dir = sub.path;
