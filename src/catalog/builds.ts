@@ -63,10 +63,16 @@ export async function getBuild(db: Db, shareCode: string): Promise<BuildRow | nu
   return row ? toBuildRow(row) : null;
 }
 
-/** No saved build has this share code: 404 `build_not_found`. */
+/** No saved build has this share code (or these, `others`: a lookup of several names every unknown one): 404 `build_not_found`. */
 export class BuildNotFoundError extends NotFoundError {
-  constructor(public readonly shareCode: string) {
-    super('build_not_found', `no build with share code ${JSON.stringify(shareCode)}`);
+  constructor(
+    public readonly shareCode: string,
+    others: readonly string[] = [],
+  ) {
+    super(
+      'build_not_found',
+      others.length ? `no builds with share codes ${[shareCode, ...others].map((c) => JSON.stringify(c)).join(', ')}` : `no build with share code ${JSON.stringify(shareCode)}`,
+    );
     this.name = 'BuildNotFoundError';
   }
 }
@@ -83,6 +89,17 @@ export async function buildForShareCode(db: Db, shareCode: string): Promise<Shar
   const build = await getBuild(db, shareCode);
   if (!build) throw new BuildNotFoundError(shareCode);
   return { shareCode: build.shareCode, parts: build.parts, state: build.interactiveState };
+}
+
+/**
+ * The builds several share codes name, in the order given. All are looked up before any is
+ * returned, so one unknown code fails the lot before anything renders (the error names each).
+ */
+export async function buildsForShareCodes(db: Db, shareCodes: readonly string[]): Promise<SharedBuild[]> {
+  const found = await Promise.all(shareCodes.map((code) => getBuild(db, code)));
+  const missing = shareCodes.filter((_, i) => !found[i]);
+  if (missing.length) throw new BuildNotFoundError(missing[0]!, missing.slice(1));
+  return found.map((b) => ({ shareCode: b!.shareCode, parts: b!.parts, state: b!.interactiveState }));
 }
 
 /** A saved build in a listing: what tells builds apart, without the part IDs. */
