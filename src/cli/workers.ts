@@ -57,12 +57,7 @@ Examples:
       process.stdout.write(lines.map(([k, v]) => `${k.padEnd(10)}  ${v}`).join('\n') + '\n');
     });
 
-  workers
-    .command('drain <workerId>')
-    .description(
-      'Ask a worker to drain: within a heartbeat (5 s) it stops taking jobs, finishes the running ones and exits, as on SIGTERM. Asked through the database (workers listen on no port). Exit 1 when it is not running.',
-    )
-    .addHelpText('after', '\nExamples:\n  $ render-farm workers drain build-07-4242-3fa85f64\n  $ render-farm workers show build-07-4242-3fa85f64   # state: draining, then stopped')
+  subcommand(workers, 'drain <workerId>', { description: 'Ask a worker to drain: within a heartbeat (5 s) it stops taking jobs, finishes the running ones and exits, as on SIGTERM. Asked through the database (workers listen on no port). Exit 1 when it is not running.', examples: ['render-farm workers drain build-07-4242-3fa85f64', 'render-farm workers show build-07-4242-3fa85f64   # state: draining, then stopped'] })
     .action(async (workerId: string, _opts, cmd: Command) => {
       const { requestDrain } = await import('../jobs/workers-repository.js');
       const r = await withExistingDb(configFor(cmd), (db) => requestDrain(db, workerId));
