@@ -6,7 +6,7 @@ import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type Update
 import type { Database, RenderChunksTable } from '../db/schema.js';
 import type { ChunkRange } from './chunk-plan.js';
 import type { RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { HELD, NEW_CLAIM, NOW, releaseWorkerRows, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type ChunkUpdate = UpdateQueryBuilder<Database, 'render_chunks', 'render_chunks', UpdateResult>;
@@ -208,15 +208,8 @@ export async function failChunk(db: Q, renderId: string, plan: string, idx: numb
 }
 
 /** Chunks these workers were rendering go back to queued (a dead or drained worker); returns how many. */
-export async function releaseWorkerChunks(db: Q, workerIds: readonly string[]): Promise<number> {
-  if (!workerIds.length) return 0;
-  const r = await db
-    .updateTable('render_chunks')
-    .set({ status: 'queued', frames_done: 0, updated_at: NOW })
-    .where('status', '=', 'processing')
-    .where('worker_id', 'in', [...workerIds])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export function releaseWorkerChunks(db: Q, workerIds: readonly string[]): Promise<number> {
+  return releaseWorkerRows(db, 'render_chunks', { frames_done: 0 }, workerIds);
 }
 
 /** The graphile-worker ids that processing chunks of these workers were claimed under (for unlocking). */

@@ -72,3 +72,18 @@ export async function staleChunk(db: Q, renderId: string, plan: string, idx: num
   const c = await db.selectFrom('render_chunks').select(['worker_id', 'status']).where('render_id', '=', renderId).where('plan', '=', plan).where('idx', '=', idx).executeTakeFirst();
   return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
 }
+
+/**
+ * Rows of `table` these workers were processing go back to queued with `reset` (their progress
+ * zeroed): a dead or drained worker's renders or chunks. Returns how many.
+ */
+export async function releaseWorkerRows(db: Q, table: 'renders' | 'render_chunks', reset: { progress: 0 } | { frames_done: 0 }, workerIds: readonly string[]): Promise<number> {
+  if (!workerIds.length) return 0;
+  const r = await db
+    .updateTable(table)
+    .set({ status: 'queued', ...reset, updated_at: NOW })
+    .where('status', '=', 'processing')
+    .where('worker_id', 'in', [...workerIds])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -33,7 +33,7 @@ import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 import type { RenderArtifacts, RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { HELD, NEW_CLAIM, NOW, releaseWorkerRows, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type RenderUpdate = UpdateQueryBuilder<Database, 'renders', 'renders', UpdateResult>;
@@ -217,13 +217,6 @@ export async function requeueRender(db: Q, renderId: string, by: Holder, reason:
 }
 
 /** Renders these workers were processing go back to queued (a dead or drained worker); returns how many. */
-export async function releaseWorkerRenders(db: Q, workerIds: readonly string[]): Promise<number> {
-  if (!workerIds.length) return 0;
-  const r = await db
-    .updateTable('renders')
-    .set({ status: 'queued', progress: 0, updated_at: NOW })
-    .where('status', '=', 'processing')
-    .where('worker_id', 'in', [...workerIds])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export function releaseWorkerRenders(db: Q, workerIds: readonly string[]): Promise<number> {
+  return releaseWorkerRows(db, 'renders', { progress: 0 }, workerIds);
 }
