@@ -6,7 +6,7 @@ import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type Update
 import type { Database, RenderChunksTable } from '../db/schema.js';
 import type { ChunkRange } from './chunk-plan.js';
 import type { RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, releaseWorkerRows, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { claimColumns, HELD, NOW, releaseWorkerRows, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type ChunkUpdate = UpdateQueryBuilder<Database, 'render_chunks', 'render_chunks', UpdateResult>;
@@ -65,17 +65,7 @@ export async function claimChunk(
   if (!render) return undefined;
   const chunk = await db
     .updateTable('render_chunks')
-    .set((eb) => ({
-      status: 'processing',
-      started_at: NOW,
-      worker_id: by.workerId,
-      locked_by: by.lockedBy,
-      claim: NEW_CLAIM,
-      attempts: eb('attempts', '+', 1),
-      frames_done: 0,
-      pieces: JSON.stringify(by.pieces(render)),
-      updated_at: NOW,
-    }))
+    .set({ ...claimColumns(by), frames_done: 0, pieces: JSON.stringify(by.pieces(render)) })
     .where('render_id', '=', renderId)
     .where('plan', '=', plan)
     .where('idx', '=', idx)

@@ -61,6 +61,19 @@ export function staleReason(s: Stale, me: string): string {
 /** The outcome of a fenced write that took effect. */
 export const HELD: { held: true } = { held: true };
 
+/** What a claim writes on a render or chunk row: processing by this worker, a fresh claim token, one more attempt. */
+export function claimColumns(by: { workerId: string; lockedBy: string | null }) {
+  return {
+    status: 'processing' as const,
+    started_at: NOW,
+    worker_id: by.workerId,
+    locked_by: by.lockedBy,
+    claim: NEW_CLAIM,
+    attempts: sql<number>`attempts + 1`,
+    updated_at: NOW,
+  };
+}
+
 /** The Stale of a render write that changed nothing: who holds the render now, and its state. */
 export async function staleRender(db: Q, renderId: string): Promise<Stale> {
   const r = await db.selectFrom('renders').select(['worker_id', 'status']).where('id', '=', renderId).executeTakeFirst();

@@ -33,7 +33,7 @@ import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 import type { RenderArtifacts, RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, releaseWorkerRows, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { claimColumns, HELD, NOW, releaseWorkerRows, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type RenderUpdate = UpdateQueryBuilder<Database, 'renders', 'renders', UpdateResult>;
@@ -102,16 +102,7 @@ export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRo
 export async function claimRender(db: Q, renderId: string, by: { workerId: string; lockedBy: string | null }): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set((eb) => ({
-      status: 'processing',
-      started_at: NOW,
-      worker_id: by.workerId,
-      locked_by: by.lockedBy,
-      claim: NEW_CLAIM,
-      attempts: eb('attempts', '+', 1),
-      progress: 0,
-      updated_at: NOW,
-    }))
+    .set({ ...claimColumns(by), progress: 0 })
     .where('id', '=', renderId)
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'processing'), eb('chunk_plan', 'is', null)])]))
     .returningAll()
