@@ -74,6 +74,11 @@ export function cpuByKind(): Record<string, number> {
   return out;
 }
 
+/** CPU ms used so far by this process and all its descendants (0 where there is no /proc). */
+export function treeCpuMs(): number {
+  return descendants().reduce((sum, p) => sum + p.cpuMs, 0);
+}
+
 /** Runs fn, returning its result, wall ms and CPU ms (whole process tree, and by process kind). */
 export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number; byKind: Record<string, number> }> {
   const c0 = cpuByKind();

@@ -18,7 +18,6 @@
  * and parts of their own).
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +26,7 @@ import { promisify } from 'node:util';
 import { importOpenDb } from '../src/catalog/importer.js';
 import type { PartRow } from '../src/catalog/parts.js';
 import { openDatabase, type Db } from '../src/db/database.js';
+import { treeCpuMs } from './proc-cpu.js';
 import { scratchDb, type ScratchDb } from './scratch-db.js';
 import { THUMBNAIL_BATCH_SIZE } from '../src/jobs/queue/task-map.js';
 import { CATEGORIES } from '../src/model/part.js';
@@ -59,35 +59,6 @@ export interface ThumbnailMeasurement {
   cpuMsPerPart: number;
   /** of which this Node process (WebP encode, store, database client, the stage server) */
   nodeCpuMsPerPart: number;
-}
-
-/** CPU milliseconds used so far by this process and all its descendants (Linux /proc; 0 elsewhere). */
-function treeCpuMs(): number {
-  try {
-    const parent = new Map<number, number>();
-    const cpu = new Map<number, number>();
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-        parent.set(+d, +f[1]!);
-        cpu.set(+d, ((+f[11]! + +f[12]! + +f[13]! + +f[14]!) * 1000) / 100); // utime + stime (+ reaped children), USER_HZ 100
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    const mine = new Set([process.pid]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [pid, ppid] of parent) if (!mine.has(pid) && mine.has(ppid)) (mine.add(pid), (grew = true));
-    }
-    let total = 0;
-    for (const pid of mine) total += cpu.get(pid) ?? 0;
-    return total;
-  } catch {
-    return 0;
-  }
 }
 
 /** Renders, stores and attaches a thumbnail for each part; the rate of the chosen path. */

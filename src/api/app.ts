@@ -42,13 +42,7 @@ export function createApp(ctx: ApiContext): Express {
     const onRead = artifactReadRecorder(ctx.db.db, (err) => ctx.log.debug({ err: err.message }, 'last-requested not recorded'));
     app.use(artifactRoutes({ store: ctx.store, log: ctx.log, onRead }));
   }
-  app.use(authRoutes(ctx));
-  app.use(partsRoutes(ctx));
-  app.use(buildRoutes(ctx));
-  app.use(renderRoutes(ctx));
-  app.use(jobEventRoutes(ctx));
-  app.use(webhookRoutes(ctx));
-  app.use(legacyRoutes(ctx));
+  for (const routes of [authRoutes, partsRoutes, buildRoutes, renderRoutes, jobEventRoutes, webhookRoutes, legacyRoutes]) app.use(routes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.log, ctx.dbAvailability));
   return app;

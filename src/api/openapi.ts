@@ -109,6 +109,14 @@ const secured = (scope: string | null) => ({
   parameters: [envParam],
 });
 
+/** What the render submissions answer (/render-build, /render-by-share-code, /internal-render). */
+const submitResponses = () => ({
+  200: ok(s.renderJobResponse),
+  202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'),
+  ...errors(400, 401, 403, 404, 413, 415, 422, 429, 500, 503),
+});
+const jobIdParams = () => [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam];
+
 /**
  * The document without `servers`, which depend on the request (withServer). `cfg`: the model
  * limits the document quotes (default: the built-in defaults).
@@ -196,7 +204,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
             'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again. Admission: a new render is estimated (seconds of worker time from pixels x frames x profile) and refused with 422 over the per-job limits, or 429 customer_busy when the customer\'s in-flight work would pass its cap; a cache hit or an in-flight reuse adds no work and is never refused by the cap. Scheduling: a new render is queued behind the customer\'s own in-flight work (a customer with a large backlog does not delay other customers\' small jobs).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 500, 503) },
+          responses: submitResponses(),
         },
       },
       '/render-build/{jobId}': {
@@ -206,7 +214,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           description:
             "States: queued (until a worker claims it), processing (with progress 0..1), completed (end_time, url, video_url or sprite_url, screenshot_url; sprites add the sheet layout `sprite`), error (end_time, error: a human message). URL fields that do not apply are null. Another customer's job, or an unknown or malformed id: 404 `job_not_found`. A job deleted by row retention (older than RENDER_FARM_ROW_RETENTION_DAYS, default 30): 404 `job_expired`, with a message saying so; submit the same request again for a new job. A render whose files storage retention removed (unrequested past the store's age or byte budget) reads as error with a message starting `expired:`; submitting the same request renders it again.",
           ...secured('render:status'),
-          parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
+          parameters: jobIdParams(),
           responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 413, 415, 429, 500, 503) },
         },
       },
@@ -217,7 +225,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           description:
             "The job ends as status error with an error starting `cancelled:`: the response already says error; a queued job never starts, a processing one's worker stops when it next reports progress (within seconds). Submitting the same request again (or `render-farm jobs retry`) renders it again. Already completed or failed: 409 `cancel_refused`. Another customer's identical request shares the render: 409 `cancel_refused` (only an operator can cancel it: `render-farm jobs cancel`). Another customer's job or an unknown id: 404 `job_not_found`.",
           ...secured('render:submit'),
-          parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam],
+          parameters: jobIdParams(),
           responses: { 200: ok(s.renderJobResponse), ...errors(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) },
         },
       },
@@ -228,7 +236,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404. Admission and scheduling as for /render-build (422, 429 customer_busy).',
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 500, 503) },
+          responses: submitResponses(),
         },
       },
       '/internal-render': {
@@ -239,7 +247,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
             'Body like /render-build. Waits for the render (bounded by RENDER_FARM_INTERNAL_RENDER_WAIT, default 300 s) and returns the job object: 200 when completed or failed, 202 with the current state when the bound passed first (poll /render-build/{jobId}).',
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
-          responses: { 200: ok(s.renderJobResponse), 202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'), ...errors(400, 401, 403, 404, 413, 415, 422, 429, 500, 503) },
+          responses: submitResponses(),
         },
       },
       '/render-build-experimental': {

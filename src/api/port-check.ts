@@ -7,6 +7,7 @@
 import net from 'node:net';
 import type { Config } from '../config.js';
 import { UnavailableError } from '../errors.js';
+import { renderFarmAt } from '../doctor/ports-check.js';
 
 /** The API port is taken: exit 1, one line naming the port and how to pick another. */
 export class PortInUseError extends UnavailableError {
@@ -25,28 +26,6 @@ function tryListen(port: number, host: string): Promise<true | string> {
   });
 }
 
-/** The version of the render-farm answering /health there, or null (another program, or no answer within a second). */
-async function renderFarmAt(host: string, port: number): Promise<string | null> {
-  const h = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const look = async () => {
-    try {
-      const r = await fetch(`http://${h.includes(':') ? `[${h}]` : h}:${port}/health`, { signal: AbortSignal.timeout(1_000) });
-      const j = (await r.json()) as { version?: string; queue?: unknown };
-      return j.version && j.queue ? j.version : null;
-    } catch {
-      return null;
-    }
-  };
-  // a timer of our own: a peer that closes without answering can leave fetch pending with
-  // nothing else keeping the process alive (AbortSignal.timeout's timer does not), which ends it with exit 13
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([look(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 1_000)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Throws PortInUseError (or, for an address this machine does not have, the reason) unless the API port is free. */
 export async function assertApiPortFree(cfg: Pick<Config, 'port' | 'host'>): Promise<void> {
   // port 0: the system picks a free one at listen time
@@ -55,7 +34,7 @@ export async function assertApiPortFree(cfg: Pick<Config, 'port' | 'host'>): Pro
   if (free === true) return;
   const pick = `pick another with --port N or PORT=N (--port 0 takes any free one)`;
   if (free === 'EADDRINUSE') {
-    const farm = await renderFarmAt(cfg.host, cfg.port);
+    const farm = await renderFarmAt(cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host, cfg.port, 1_000);
     const by = farm ? `a running render-farm ${farm} (another "up" or "serve")` : 'another program';
     throw new PortInUseError(`port ${cfg.port} on ${cfg.host} is in use by ${by}: ${pick}`);
   }

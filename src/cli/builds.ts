@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CATEGORIES } from '../model/part.js';
 import { UsageError } from './errors.js';
-import { configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
+import { configFor, intFlag, printJson, subcommand, withDb, withExistingDb } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 
 async function readState(file: string): Promise<unknown> {
@@ -123,11 +123,7 @@ Examples:
       },
     );
 
-  builds
-    .command('show <share-code>')
-    .description('Show a build: its parts by category (with names) and saved state.')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm builds show DEMO-GLASS\n  $ render-farm builds show DEMO-AIO360 --json')
+  subcommand(builds, 'show <share-code>', { description: 'Show a build: its parts by category (with names) and saved state.', json: true, examples: ['render-farm builds show DEMO-GLASS', 'render-farm builds show DEMO-AIO360 --json'] })
     .action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
       const { getBuild } = await import('../catalog/builds.js');
       const { getPartsByIds } = await import('../catalog/parts.js');

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CategoryImportSummary, ImportSummary } from '../catalog/importer.js';
 import { ExitError, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, subcommand, withDb, withExistingDb } from './common.js';
 
 /** Most parts one `catalog parts` page shows, and the default (the API's /available-parts has the same). */
 const MAX_PARTS_PAGE = 100;
@@ -38,10 +38,7 @@ function importTable(s: ImportSummary): string {
 
 /** Registers the command on the program (see index.ts). */
 export default function register(program: Command): void {
-  const catalog = program
-    .command('catalog')
-    .description('The parts catalog: import BuildCores OpenDB, show counts, list parts and their IDs.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm catalog import ./open-db\n  $ render-farm catalog stats\n  $ render-farm catalog parts --category GPU --search 4070');
+  const catalog = subcommand(program, 'catalog', { description: 'The parts catalog: import BuildCores OpenDB, show counts, list parts and their IDs.', examples: ['render-farm catalog import ./open-db', 'render-farm catalog stats', 'render-farm catalog parts --category GPU --search 4070'] });
 
   catalog
     .command('import <opendb-dir>')
@@ -90,11 +87,7 @@ Examples:
       }
     });
 
-  catalog
-    .command('stats')
-    .description('Parts per category (demo and imported) and the number of saved builds.')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm catalog stats\n  $ render-farm catalog stats --json')
+  subcommand(catalog, 'stats', { description: 'Parts per category (demo and imported) and the number of saved builds.', json: true, examples: ['render-farm catalog stats', 'render-farm catalog stats --json'] })
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { catalogStats } = await import('../catalog/stats.js');
       const { seedDemoCatalog } = await import('../catalog/seed-demo.js');

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { UsageError } from './errors.js';
 import { settingValues } from './setting-flags.js';
+import { table } from './table.js';
 
 /**
  * The config for a command: defaults < env < the setting flags of the root program and the
@@ -37,9 +38,33 @@ export function debugLog(cfg: Config): (line: string) => void {
   return cfg.logLevel === 'debug' ? (line) => process.stderr.write(`[pg] ${line}\n`) : () => {};
 }
 
+/** A subcommand's help: its description, options in the order help lists them, `--json` last when it has JSON output, examples. */
+export interface SubcommandHelp {
+  description: string;
+  options?: [flags: string, description: string][];
+  json?: boolean;
+  /** command lines, shown after the options under "Examples:" */
+  examples: string[];
+}
+
+/** Declares a subcommand the way every command file does; the caller adds its .action. */
+export function subcommand(parent: Command, name: string, help: SubcommandHelp): Command {
+  const cmd = parent.command(name).description(help.description);
+  for (const [flags, text] of help.options ?? []) cmd.option(flags, text);
+  if (help.json) cmd.option('--json', 'machine-readable output');
+  return cmd.addHelpText('after', `\nExamples:\n${help.examples.map((e) => `  $ ${e}`).join('\n')}`);
+}
+
 /** Prints JSON for scripts. */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** A list command's output: the list as JSON with --json, else `empty` (a line) when there is nothing, else a table. */
+export function printList<T>(list: T[], json: boolean | undefined, empty: string, header: string[], row: (item: T) => string[]): void {
+  if (json) return printJson(list);
+  if (!list.length) return void process.stdout.write(empty);
+  process.stdout.write(table(header, list.map(row)));
 }
 
 /** Parses an integer flag or throws a usage error naming it. */

@@ -1,15 +1,10 @@
 /** `render-farm db migrate|status`. */
 import type { Command } from 'commander';
-import { configFor, printJson } from './common.js';
+import { configFor, printJson, subcommand } from './common.js';
 
 export default function register(program: Command): void {
-  const db = program
-    .command('db')
-    .description('Database schema: apply and inspect migrations (sql/).')
-    .addHelpText('after', '\nExamples:\n  $ render-farm db status\n  $ render-farm db migrate --database-url postgres://u:p@db/render');
-  db.command('migrate')
-    .description('Apply pending migrations (also done on serve/up start). Idempotent.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm db migrate\n  $ DATABASE_URL=postgres://u:p@db/render render-farm db migrate')
+  const db = subcommand(program, 'db', { description: 'Database schema: apply and inspect migrations (sql/).', examples: ['render-farm db status', 'render-farm db migrate --database-url postgres://u:p@db/render'] });
+  subcommand(db, 'migrate', { description: 'Apply pending migrations (also done on serve/up start). Idempotent.', examples: ['render-farm db migrate', 'DATABASE_URL=postgres://u:p@db/render render-farm db migrate'] })
     .action(async (_opts, cmd: Command) => {
       const cfg = configFor(cmd);
       const { openDatabase } = await import('../db/database.js');
@@ -22,10 +17,7 @@ export default function register(program: Command): void {
         await handle.close();
       }
     });
-  db.command('status')
-    .description('List migrations and whether each is applied.')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm db status --json')
+  subcommand(db, 'status', { description: 'List migrations and whether each is applied.', json: true, examples: ['render-farm db status --json'] })
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const cfg = configFor(cmd);
       const { migrationStatus } = await import('../db/migrate.js');

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ExitError, UsageError } from './errors.js';
 import { baseUrl, type Config } from '../config.js';
 import type { JobDetail } from '../top/job-detail.js';
-import { choiceFlag, configFor, intFlag, printJson, withExistingDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, subcommand, withExistingDb } from './common.js';
 import type { JobUrls } from './job-summary.js';
 import { isUuid } from '../model/uuid.js';
 import { JOB_STATUSES } from '../model/job-status.js';
@@ -236,12 +236,7 @@ Examples:
       process.stdout.write(`${job.jobId}: ${job.render.status}\n`);
     });
 
-  jobs
-    .command('cancel <jobId>')
-    .description(
-      'Cancel a queued or running render: it ends in error ("cancelled"), a queued one at once, a running one when its worker next reports progress (within seconds). Every job waiting on the same render ends with it. Exit 1 saying why when it has already ended.',
-    )
-    .addHelpText('after', '\nExamples:\n  $ render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6\n  $ render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6   # render it after all')
+  subcommand(jobs, 'cancel <jobId>', { description: 'Cancel a queued or running render: it ends in error ("cancelled"), a queued one at once, a running one when its worker next reports progress (within seconds). Every job waiting on the same render ends with it. Exit 1 saying why when it has already ended.', examples: ['render-farm jobs cancel 3fa85f64-5717-4562-b3fc-2c963f66afa6', 'render-farm jobs retry 3fa85f64-5717-4562-b3fc-2c963f66afa6   # render it after all'] })
     .action(async (jobId: string, _opts, cmd: Command) => {
       const { cancelJob } = await import('../jobs/jobs-repository.js');
       const { resolveJobId } = await import('../jobs/job-id-prefix.js');

@@ -2,13 +2,10 @@
 import type { Command } from 'commander';
 import { ENVIRONMENTS, type Environment } from '../auth/scopes.js';
 import { UsageError } from './errors.js';
-import { configFor, printJson, withDb, withExistingDb } from './common.js';
+import { configFor, printJson, subcommand, withDb, withExistingDb } from './common.js';
 
 export default function register(program: Command): void {
-  const keys = program
-    .command('keys')
-    .description('Long-lived API keys (stored hashed; shown once at creation).')
-    .addHelpText('after', '\nExamples:\n  $ render-farm keys create --customer acme\n  $ render-farm keys create --customer ops --admin\n  $ render-farm keys list');
+  const keys = subcommand(program, 'keys', { description: 'Long-lived API keys (stored hashed; shown once at creation).', examples: ['render-farm keys create --customer acme', 'render-farm keys create --customer ops --admin', 'render-farm keys list'] });
 
   keys
     .command('create')
@@ -36,11 +33,7 @@ export default function register(program: Command): void {
         );
     });
 
-  keys
-    .command('list')
-    .description('List API keys (prefixes only).')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm keys list')
+  subcommand(keys, 'list', { description: 'List API keys (prefixes only).', json: true, examples: ['render-farm keys list'] })
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { listApiKeys } = await import('../auth/api-keys.js');
       const list = await withExistingDb(configFor(cmd), (db) => listApiKeys(db.db));
@@ -52,10 +45,7 @@ export default function register(program: Command): void {
       }
     });
 
-  keys
-    .command('revoke <id>')
-    .description('Revoke a key by id (or by a unique prefix); requests with it then get 401.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm keys revoke 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+  subcommand(keys, 'revoke <id>', { description: 'Revoke a key by id (or by a unique prefix); requests with it then get 401.', examples: ['render-farm keys revoke 1b4e28ba-2fa1-11d2-883f-0016d3cca427'] })
     .action(async (id: string, _opts, cmd: Command) => {
       const { revokeApiKey } = await import('../auth/api-keys.js');
       const rec = await withDb(configFor(cmd), (db) => revokeApiKey(db.db, id));

@@ -11,7 +11,7 @@ import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-l
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, reportErrorsAsJson, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
+import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, printList, subcommand, withDb, withExistingDb } from './common.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -200,28 +200,18 @@ Examples:
       if (failed) throw new ExitError(1, `${failed} of ${items.length} models were refused (see above); fix them and import again: added ones stay`);
     });
 
-  models
-    .command('list')
-    .description('Parts with a model: part, category, sha256, triangles, size, when added.')
-    .option('--category <category>', 'only parts of this category (e.g. GPU)')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models list\n  $ render-farm models list --category PCCase --json')
+  subcommand(models, 'list', { description: 'Parts with a model: part, category, sha256, triangles, size, when added.', options: [['--category <category>', 'only parts of this category (e.g. GPU)']], json: true, examples: ['render-farm models list', 'render-farm models list --category PCCase --json'] })
     .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
       const category = choiceFlag('category', opts.category, CATEGORIES);
       const { listModels } = await import('../part-models/model-library.js');
       const items = await readLibrary(configFor(cmd), (db) => listModels(db, { category }));
-      if (opts.json) return printJson(items);
-      if (!items.length) return void process.stdout.write(`no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`);
-      const { table } = await import('./table.js');
-      const rows = items.map((i) => [i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), scaleText(i.model.scale), placementText(i.model), when(i.model.createdAt), i.part.name]);
-      process.stdout.write(table(['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'ADDED', 'NAME'], rows));
+      const empty = `no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`;
+      printList(items, opts.json, empty, ['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'ADDED', 'NAME'], (i) => [
+        i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), scaleText(i.model.scale), placementText(i.model), when(i.model.createdAt), i.part.name,
+      ]);
     });
 
-  models
-    .command('show <partId>')
-    .description("A part's current model and every earlier one (newest first).")
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models show okgxgd18p')
+  subcommand(models, 'show <partId>', { description: "A part's current model and every earlier one (newest first).", json: true, examples: ['render-farm models show okgxgd18p'] })
     .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
       const { showModel } = await import('../part-models/model-library.js');
       const detail = await readLibrary(configFor(cmd), (db) => showModel(db, partId));
@@ -235,11 +225,7 @@ Examples:
       }
     });
 
-  models
-    .command('rm <partId>')
-    .description('Remove the part\'s model: it renders with its procedural model again (history is kept).')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models rm okgxgd18p')
+  subcommand(models, 'rm <partId>', { description: 'Remove the part\'s model: it renders with its procedural model again (history is kept).', json: true, examples: ['render-farm models rm okgxgd18p'] })
     .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
       const { removeModel } = await import('../part-models/model-library.js');
       const retired = await withLibrary(configFor(cmd), (db) => removeModel(db, partId));
@@ -247,12 +233,7 @@ Examples:
       process.stdout.write(`removed the model of ${partId} (${retired.length} version${retired.length === 1 ? '' : 's'} retired); it renders with its procedural model again\n`);
     });
 
-  models
-    .command('rollback <partId>')
-    .description('Go back to the model the part had before its current one, or to --to <version> (the newer ones are retired).')
-    .option('--to <version>', "the version to go back to: its VERSION in models show, or a sha256 prefix (4+ hex digits)")
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models rollback okgxgd18p\n  $ render-farm models rollback okgxgd18p --to 2\n  $ render-farm models rollback okgxgd18p --to 3f9a0c')
+  subcommand(models, 'rollback <partId>', { description: 'Go back to the model the part had before its current one, or to --to <version> (the newer ones are retired).', options: [['--to <version>', "the version to go back to: its VERSION in models show, or a sha256 prefix (4+ hex digits)"]], json: true, examples: ['render-farm models rollback okgxgd18p', 'render-farm models rollback okgxgd18p --to 2', 'render-farm models rollback okgxgd18p --to 3f9a0c'] })
     .action(async (partId: string, opts: { to?: string; json?: boolean }, cmd: Command) => {
       const { rollbackModel } = await import('../part-models/model-library.js');
       const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId, opts.to));
@@ -261,14 +242,7 @@ Examples:
       process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${gone} retired\n`);
     });
 
-  models
-    .command('example <partId>')
-    .description("Write an example model of a part's category, sized from its specs: the authoring frame, RGB and glass materials, a case's anchors (a starting point; nothing is stored).")
-    .option('--out <file.glb>', 'where to write it')
-    .option('--triangles <n>', 'subdivide to about this many triangles (benchmarks)')
-    .option('--texture <px>', 'a checker texture of this size on the main body')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models example adp88gxul --out case.glb   # a case with its anchors\n  $ render-farm models example okgxgd18p --out gpu.glb && render-farm models add okgxgd18p gpu.glb')
+  subcommand(models, 'example <partId>', { description: "Write an example model of a part's category, sized from its specs: the authoring frame, RGB and glass materials, a case's anchors (a starting point; nothing is stored).", options: [['--out <file.glb>', 'where to write it'], ['--triangles <n>', 'subdivide to about this many triangles (benchmarks)'], ['--texture <px>', 'a checker texture of this size on the main body']], json: true, examples: ['render-farm models example adp88gxul --out case.glb   # a case with its anchors', 'render-farm models example okgxgd18p --out gpu.glb && render-farm models add okgxgd18p gpu.glb'] })
     .action(async (partId: string, opts: { out?: string; triangles?: string; texture?: string; json?: boolean }, cmd: Command) => {
       if (!opts.out || !/\.glb$/i.test(opts.out)) throw new UsageError('--out <file.glb> is required');
       const triangles = intFlag('triangles', opts.triangles, 12, 2_000_000);

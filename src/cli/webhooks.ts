@@ -2,17 +2,14 @@
 import type { Command } from 'commander';
 import { ENV_NAMES } from '../config.js';
 import { UsageError } from './errors.js';
-import { choiceFlag, configFor, intFlag, printJson, withDb, withExistingDb } from './common.js';
+import { choiceFlag, configFor, intFlag, printJson, printList, subcommand, withDb, withExistingDb } from './common.js';
 import { table } from './table.js';
 import { isUuid } from '../model/uuid.js';
 
 const STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export default function register(program: Command): void {
-  const webhooks = program
-    .command('webhooks')
-    .description('Webhooks: the farm POSTs the job object, signed, when a customer\'s render completes or fails.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme\n  $ render-farm webhooks deliveries --status failed');
+  const webhooks = subcommand(program, 'webhooks', { description: 'Webhooks: the farm POSTs the job object, signed, when a customer\'s render completes or fails.', examples: ['render-farm webhooks list --customer acme', 'render-farm webhooks deliveries --status failed'] });
 
   webhooks
     .command('add')
@@ -49,25 +46,14 @@ Examples:
       );
     });
 
-  webhooks
-    .command('list')
-    .description('Active webhooks (secrets are never shown again).')
-    .option('--customer <name>', 'only this customer')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks list --customer acme')
+  subcommand(webhooks, 'list', { description: 'Active webhooks (secrets are never shown again).', options: [['--customer <name>', 'only this customer']], json: true, examples: ['render-farm webhooks list --customer acme'] })
     .action(async (opts: { customer?: string; json?: boolean }, cmd: Command) => {
       const { listWebhooks } = await import('../webhooks/webhooks-repository.js');
       const list = (await withExistingDb(configFor(cmd), (db) => listWebhooks(db))).filter((w) => !opts.customer || w.customer === opts.customer);
-      if (opts.json) return printJson(list);
-      if (!list.length) return void process.stdout.write('no webhooks: add one with "render-farm webhooks add --customer NAME --url https://…"\n');
-      const rows = list.map((w) => [w.id, w.customer, w.createdAt.toISOString(), w.url]);
-      process.stdout.write(table(['ID', 'CUSTOMER', 'CREATED', 'URL'], rows));
+      printList(list, opts.json, 'no webhooks: add one with "render-farm webhooks add --customer NAME --url https://…"\n', ['ID', 'CUSTOMER', 'CREATED', 'URL'], (w) => [w.id, w.customer, w.createdAt.toISOString(), w.url]);
     });
 
-  webhooks
-    .command('remove <id>')
-    .description('Disable a webhook; pending deliveries to it are dropped, the log stays.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+  subcommand(webhooks, 'remove <id>', { description: 'Disable a webhook; pending deliveries to it are dropped, the log stays.', examples: ['render-farm webhooks remove 1b4e28ba-2fa1-11d2-883f-0016d3cca427'] })
     .action(async (id: string, _opts, cmd: Command) => {
       const { disableWebhook } = await import('../webhooks/webhooks-repository.js');
       const done = isUuid(id) ? await withDb(configFor(cmd), (db) => disableWebhook(db, id)) : null;
@@ -75,16 +61,7 @@ Examples:
       process.stdout.write(`removed webhook ${done.id} (${done.customer}, ${done.url})\n`);
     });
 
-  webhooks
-    .command('deliveries')
-    .description('The delivery log, newest first: status, attempts, the receiver\'s answer or the error.')
-    .option('--customer <name>', 'only this customer')
-    .option('--webhook <id>', 'only this webhook')
-    .option('--job <id>', 'only this job')
-    .option('--status <status>', `only ${STATUSES.join(', ')}`)
-    .option('--limit <n>', 'how many (default 50)')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks deliveries --status failed\n  $ render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json')
+  subcommand(webhooks, 'deliveries', { description: 'The delivery log, newest first: status, attempts, the receiver\'s answer or the error.', options: [['--customer <name>', 'only this customer'], ['--webhook <id>', 'only this webhook'], ['--job <id>', 'only this job'], ['--status <status>', `only ${STATUSES.join(', ')}`], ['--limit <n>', 'how many (default 50)']], json: true, examples: ['render-farm webhooks deliveries --status failed', 'render-farm webhooks deliveries --job 3fa85f64-5717-4562-b3fc-2c963f66afa6 --json'] })
     .action(async (opts: { customer?: string; webhook?: string; job?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const status = choiceFlag('status', opts.status, STATUSES);
       if (opts.webhook !== undefined && !isUuid(opts.webhook)) throw new UsageError('--webhook must be a UUID');
@@ -113,10 +90,7 @@ Examples:
       process.stdout.write(table(['DELIVERY', 'CREATED', 'CUSTOMER', 'EVENT', 'STATUS', 'ATTEMPTS', 'HTTP', 'JOB', 'LAST ERROR'], rows));
     });
 
-  webhooks
-    .command('redeliver <deliveryId>')
-    .description('Send a delivery again (a new log entry), e.g. after the receiver was fixed.')
-    .addHelpText('after', '\nExamples:\n  $ render-farm webhooks redeliver 6f1c…')
+  subcommand(webhooks, 'redeliver <deliveryId>', { description: 'Send a delivery again (a new log entry), e.g. after the receiver was fixed.', examples: ['render-farm webhooks redeliver 6f1c…'] })
     .action(async (id: string, _opts, cmd: Command) => {
       if (!isUuid(id)) throw new UsageError('the delivery id must be a UUID (see "render-farm webhooks deliveries")');
       const { redeliver } = await import('../webhooks/webhooks-repository.js');

@@ -1,22 +1,16 @@
 /** `render-farm worker`: joins the render farm on the shared PostgreSQL. */
 import type { Command } from 'commander';
-import { configFor } from './common.js';
+import { configFor, subcommand } from './common.js';
 import { ExitError } from './errors.js';
 import { addSettingOptions } from './setting-flags.js';
 import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySignal } from './signals.js';
 
 export default function register(program: Command): void {
-  const worker = program
-    .command('worker')
-    .description('Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains, and so does `workers drain <id>`.');
+  const worker = subcommand(program, 'worker', {
+    description: 'Render jobs from the queue (graphile-worker on PostgreSQL) with a warm headless Chromium. SIGTERM drains, and so does `workers drain <id>`.',
+    examples: ['DATABASE_URL=postgres://u:p@db/render render-farm worker --concurrency 1', 'render-farm worker                      # joins the embedded database of a local "render-farm up"'],
+  });
   addSettingOptions(worker, ['workerConcurrency', 'renderTimeoutSeconds', 'drainTimeoutSeconds'])
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ DATABASE_URL=postgres://u:p@db/render render-farm worker --concurrency 1
-  $ render-farm worker                      # joins the embedded database of a local "render-farm up"`,
-    )
     .action(async (_opts, cmd: Command) => {
       const cfg = configFor(cmd);
       const { openDatabase } = await import('../db/database.js');

@@ -1,7 +1,7 @@
 /** `render-farm workers list|show|drain`: the worker processes as their heartbeats report them, and draining one. */
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
-import { configFor, printJson, withExistingDb } from './common.js';
+import { configFor, printJson, printList, subcommand, withExistingDb } from './common.js';
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const iso = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');
@@ -26,26 +26,16 @@ Examples:
   $ render-farm workers drain build-07-4242-3fa85f64`,
     );
 
-  workers
-    .command('list')
-    .description('Workers live now or stopped within the last hour, newest first.')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm workers list\n  $ render-farm workers list --json')
+  subcommand(workers, 'list', { description: 'Workers live now or stopped within the last hour, newest first.', json: true, examples: ['render-farm workers list', 'render-farm workers list --json'] })
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { listWorkers } = await import('../jobs/workers-repository.js');
       const list = await withExistingDb(configFor(cmd), (db) => listWorkers(db));
-      if (opts.json) return printJson(list);
-      if (!list.length) return void process.stdout.write('no workers (start one with "render-farm worker")\n');
-      const { table } = await import('./table.js');
-      const rows = list.map((w) => [w.id, w.state, w.version ?? '-', span(w.uptimeS), w.memory ? mib(w.memory.rss) : '-', `${w.jobsDone}`, `${w.jobsFailed}`, w.lastError ?? '']);
-      process.stdout.write(table(['WORKER', 'STATE', 'VERSION', 'UPTIME', 'MEMORY', 'DONE', 'FAILED', 'LAST ERROR'], rows));
+      printList(list, opts.json, 'no workers (start one with "render-farm worker")\n', ['WORKER', 'STATE', 'VERSION', 'UPTIME', 'MEMORY', 'DONE', 'FAILED', 'LAST ERROR'], (w) => [
+        w.id, w.state, w.version ?? '-', span(w.uptimeS), w.memory ? mib(w.memory.rss) : '-', `${w.jobsDone}`, `${w.jobsFailed}`, w.lastError ?? '',
+      ]);
     });
 
-  workers
-    .command('show <workerId>')
-    .description('One worker: host, versions, state, uptime, memory, jobs done and failed, last error, what it renders now.')
-    .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ render-farm workers show build-07-4242-3fa85f64 --json')
+  subcommand(workers, 'show <workerId>', { description: 'One worker: host, versions, state, uptime, memory, jobs done and failed, last error, what it renders now.', json: true, examples: ['render-farm workers show build-07-4242-3fa85f64 --json'] })
     .action(async (workerId: string, opts: { json?: boolean }, cmd: Command) => {
       const { getWorkerDetail } = await import('../jobs/workers-repository.js');
       const w = await withExistingDb(configFor(cmd), (db) => getWorkerDetail(db, workerId));
@@ -67,12 +57,7 @@ Examples:
       process.stdout.write(lines.map(([k, v]) => `${k.padEnd(10)}  ${v}`).join('\n') + '\n');
     });
 
-  workers
-    .command('drain <workerId>')
-    .description(
-      'Ask a worker to drain: within a heartbeat (5 s) it stops taking jobs, finishes the running ones and exits, as on SIGTERM. Asked through the database (workers listen on no port). Exit 1 when it is not running.',
-    )
-    .addHelpText('after', '\nExamples:\n  $ render-farm workers drain build-07-4242-3fa85f64\n  $ render-farm workers show build-07-4242-3fa85f64   # state: draining, then stopped')
+  subcommand(workers, 'drain <workerId>', { description: 'Ask a worker to drain: within a heartbeat (5 s) it stops taking jobs, finishes the running ones and exits, as on SIGTERM. Asked through the database (workers listen on no port). Exit 1 when it is not running.', examples: ['render-farm workers drain build-07-4242-3fa85f64', 'render-farm workers show build-07-4242-3fa85f64   # state: draining, then stopped'] })
     .action(async (workerId: string, _opts, cmd: Command) => {
       const { requestDrain } = await import('../jobs/workers-repository.js');
       const r = await withExistingDb(configFor(cmd), (db) => requestDrain(db, workerId));

@@ -58,15 +58,7 @@ export function consoleRoutes(ctx: ApiContext): Router {
     next();
   });
 
-  r.use(sessionRoutes(ctx));
-  r.use(overviewRoutes(ctx));
-  r.use(workerRoutes(ctx));
-  r.use(jobRoutes(ctx));
-  r.use(eventRoutes(ctx));
-  r.use(catalogRoutes(ctx));
-  r.use(pregenRoutes(ctx));
-  r.use(keyRoutes(ctx));
-  r.use(webhookRoutes(ctx));
+  for (const routes of [sessionRoutes, overviewRoutes, workerRoutes, jobRoutes, eventRoutes, catalogRoutes, pregenRoutes, keyRoutes, webhookRoutes]) r.use(routes(ctx));
 
   // an unknown console API path: the API's 404, not the page shell
   r.use('/console/api', (req) => {

@@ -16,13 +16,24 @@ function canListen(port: number, host: string): Promise<boolean | string> {
   });
 }
 
-async function renderFarmAt(host: string, port: number): Promise<string | null> {
+/** The version of the render-farm answering /health there, or null (another program, or no answer within `timeoutMs`). */
+export async function renderFarmAt(host: string, port: number, timeoutMs: number): Promise<string | null> {
+  const look = async () => {
+    try {
+      const r = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+      const j = (await r.json()) as { version?: string; queue?: unknown };
+      return j.version && j.queue ? j.version : null;
+    } catch {
+      return null;
+    }
+  };
+  // a timer of our own: a peer that closes without answering can leave fetch pending with
+  // nothing else keeping the process alive (AbortSignal.timeout's timer does not), which ends it with exit 13
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const r = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health`, { signal: AbortSignal.timeout(3_000) });
-    const j = (await r.json()) as { version?: string; queue?: unknown };
-    return j.version && j.queue ? j.version : null;
-  } catch {
-    return null;
+    return await Promise.race([look(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -47,7 +58,7 @@ export async function checkPorts(cfg: Config): Promise<CheckOutcome> {
     const free = await canListen(cfg.port, cfg.host);
     if (free === true) notes.push(`API ${cfg.host}:${cfg.port} free`);
     else if (free === false) {
-      const version = await renderFarmAt(cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host, cfg.port);
+      const version = await renderFarmAt(cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host, cfg.port, 3_000);
       if (version) {
         warn = true;
         notes.push(`API ${cfg.host}:${cfg.port} is used by a running render-farm ${version}`);

@@ -7,22 +7,31 @@ import type { CheckOutcome } from './check.js';
 
 const run = promisify(execFile);
 
+function output(file: string, args: string[]) {
+  return run(file, args, { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 });
+}
+
 async function firstLine(file: string, args: string[]): Promise<string> {
-  const { stdout, stderr } = await run(file, args, { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 });
+  const { stdout, stderr } = await output(file, args);
   return (stdout || stderr).split('\n')[0]!.trim();
+}
+
+/** The tool located the way workers locate it, or the failed check saying how to install it. */
+async function locate(cfg: Config, find: (cfg: Config, searchPath?: string) => Promise<ToolLocation>): Promise<ToolLocation | CheckOutcome> {
+  try {
+    return await find(cfg, cfg.searchPath);
+  } catch (err) {
+    if (err instanceof MissingToolError) return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
+    throw err;
+  }
 }
 
 const where = (t: ToolLocation) => `${t.path} (${t.source === 'config' ? 'configured' : t.source === 'package' ? 'npm package' : 'system'})`;
 
 /** Chromium: located the way workers locate it; the version from `--version`. */
 export async function checkChromium(cfg: Config): Promise<CheckOutcome & { location?: ToolLocation }> {
-  let location: ToolLocation;
-  try {
-    location = await findChromium(cfg, cfg.searchPath);
-  } catch (err) {
-    if (err instanceof MissingToolError) return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
-    throw err;
-  }
+  const location = await locate(cfg, findChromium);
+  if ('status' in location) return location;
   // "Chromium 131.0.6778.85 built on Debian ..." -> "Chromium 131.0.6778.85"
   const version = (await firstLine(location.path, ['--version']).catch(() => 'version unknown')).replace(/\s+built on .*$/, '');
   return {
@@ -35,17 +44,12 @@ export async function checkChromium(cfg: Config): Promise<CheckOutcome & { locat
 
 /** ffmpeg: version, the libx264 encoder (x264 fallback path) and the concat demuxer. */
 export async function checkFfmpeg(cfg: Config): Promise<CheckOutcome> {
-  let location: ToolLocation;
-  try {
-    location = await findFfmpeg(cfg, cfg.searchPath);
-  } catch (err) {
-    if (err instanceof MissingToolError) return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
-    throw err;
-  }
+  const location = await locate(cfg, findFfmpeg);
+  if ('status' in location) return location;
   const version = versionOf(await firstLine(location.path, ['-hide_banner', '-version']));
   const [encoders, demuxers] = await Promise.all([
-    run(location.path, ['-hide_banner', '-encoders'], { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 }).then((r) => r.stdout),
-    run(location.path, ['-hide_banner', '-demuxers'], { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 }).then((r) => r.stdout),
+    output(location.path, ['-hide_banner', '-encoders']).then((r) => r.stdout),
+    output(location.path, ['-hide_banner', '-demuxers']).then((r) => r.stdout),
   ]);
   const x264 = /\blibx264\b/.test(encoders);
   const concat = /^\s*D\S*\s+concat\b/m.test(demuxers);
@@ -63,13 +67,8 @@ export async function checkFfmpeg(cfg: Config): Promise<CheckOutcome> {
 }
 
 export async function checkFfprobe(cfg: Config): Promise<CheckOutcome> {
-  let location: ToolLocation;
-  try {
-    location = await findFfprobe(cfg, cfg.searchPath);
-  } catch (err) {
-    if (err instanceof MissingToolError) return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
-    throw err;
-  }
+  const location = await locate(cfg, findFfprobe);
+  if ('status' in location) return location;
   const version = versionOf(await firstLine(location.path, ['-hide_banner', '-version']));
   return { status: 'ok', detail: `${where(location)} ${version}`, data: { path: location.path, source: location.source, version } };
 }

@@ -3,7 +3,7 @@
  * remux ffmpeg; `write` waits for the stream to drain, like the ffmpeg pipe does.
  */
 import { createWriteStream } from 'node:fs';
-import type { H264Sink } from './video-encoder.js';
+import { writeDrained, type H264Sink } from './video-encoder.js';
 
 export function startH264File(file: string): H264Sink {
   const out = createWriteStream(file);
@@ -14,14 +14,7 @@ export function startH264File(file: string): H264Sink {
   return {
     async write(bytes) {
       if (failure) throw failure;
-      if (!out.write(bytes)) {
-        await new Promise<void>((resolve, reject) => {
-          const onDrain = () => { out.off('close', onClose); resolve(); };
-          const onClose = () => { out.off('drain', onDrain); reject(failure ?? new Error(`${file} closed`)); };
-          out.once('drain', onDrain);
-          out.once('close', onClose);
-        });
-      }
+      await writeDrained(out, bytes, () => failure ?? new Error(`${file} closed`));
     },
     finish() {
       return new Promise<void>((resolve, reject) => {

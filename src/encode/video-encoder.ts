@@ -5,7 +5,7 @@
  * buildFfmpegArgs / buildSegmentArgs (ffmpeg-args.ts), the builders the unit tests check.
  */
 import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { buildFfmpegArgs, buildSegmentArgs, type FfmpegArgsOptions, type SegmentArgsOptions } from './ffmpeg-args.js';
 
 /** A running ffmpeg process fed through `write`. */
@@ -25,6 +25,20 @@ interface FfmpegProcess {
   /** resolves with stdout when it was collected, else an empty buffer */
   finish(): Promise<Buffer>;
   kill(): void;
+}
+
+/**
+ * Writes `bytes` and, when the stream's buffer is full, waits for it to drain: the backpressure
+ * that keeps the page from rendering ahead of the sink. A stream that closes first rejects with `closed()`.
+ */
+export async function writeDrained(stream: Writable, bytes: Buffer, closed: () => Error): Promise<void> {
+  if (stream.write(bytes)) return;
+  await new Promise<void>((resolve, reject) => {
+    const onDrain = () => { stream.off('close', onClose); resolve(); };
+    const onClose = () => { stream.off('drain', onDrain); reject(closed()); };
+    stream.once('drain', onDrain);
+    stream.once('close', onClose);
+  });
 }
 
 function spawnFfmpeg(ffmpegPath: string, args: string[], collectStdout: boolean): FfmpegProcess {
@@ -59,14 +73,7 @@ function spawnFfmpeg(ffmpegPath: string, args: string[], collectStdout: boolean)
   return {
     async write(frame) {
       if (failure) throw failure;
-      if (!input.write(frame)) {
-        await new Promise<void>((resolve, reject) => {
-          const onDrain = () => { input.off('close', onClose); resolve(); };
-          const onClose = () => { input.off('drain', onDrain); reject(failure ?? new Error('ffmpeg input closed')); };
-          input.once('drain', onDrain);
-          input.once('close', onClose);
-        });
-      }
+      await writeDrained(input, frame, () => failure ?? new Error('ffmpeg input closed'));
     },
     async finish() {
       input.end();

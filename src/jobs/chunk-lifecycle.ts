@@ -6,7 +6,7 @@ import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type Update
 import type { Database, RenderChunksTable } from '../db/schema.js';
 import type { ChunkRange } from './chunk-plan.js';
 import type { RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { claimColumns, HELD, NOW, releaseWorkerRows, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type ChunkUpdate = UpdateQueryBuilder<Database, 'render_chunks', 'render_chunks', UpdateResult>;
@@ -65,17 +65,7 @@ export async function claimChunk(
   if (!render) return undefined;
   const chunk = await db
     .updateTable('render_chunks')
-    .set((eb) => ({
-      status: 'processing',
-      started_at: NOW,
-      worker_id: by.workerId,
-      locked_by: by.lockedBy,
-      claim: NEW_CLAIM,
-      attempts: eb('attempts', '+', 1),
-      frames_done: 0,
-      pieces: JSON.stringify(by.pieces(render)),
-      updated_at: NOW,
-    }))
+    .set({ ...claimColumns(by), frames_done: 0, pieces: JSON.stringify(by.pieces(render)) })
     .where('render_id', '=', renderId)
     .where('plan', '=', plan)
     .where('idx', '=', idx)
@@ -208,15 +198,8 @@ export async function failChunk(db: Q, renderId: string, plan: string, idx: numb
 }
 
 /** Chunks these workers were rendering go back to queued (a dead or drained worker); returns how many. */
-export async function releaseWorkerChunks(db: Q, workerIds: readonly string[]): Promise<number> {
-  if (!workerIds.length) return 0;
-  const r = await db
-    .updateTable('render_chunks')
-    .set({ status: 'queued', frames_done: 0, updated_at: NOW })
-    .where('status', '=', 'processing')
-    .where('worker_id', 'in', [...workerIds])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export function releaseWorkerChunks(db: Q, workerIds: readonly string[]): Promise<number> {
+  return releaseWorkerRows(db, 'render_chunks', { frames_done: 0 }, workerIds);
 }
 
 /** The graphile-worker ids that processing chunks of these workers were claimed under (for unlocking). */

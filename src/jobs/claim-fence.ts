@@ -61,6 +61,19 @@ export function staleReason(s: Stale, me: string): string {
 /** The outcome of a fenced write that took effect. */
 export const HELD: { held: true } = { held: true };
 
+/** What a claim writes on a render or chunk row: processing by this worker, a fresh claim token, one more attempt. */
+export function claimColumns(by: { workerId: string; lockedBy: string | null }) {
+  return {
+    status: 'processing' as const,
+    started_at: NOW,
+    worker_id: by.workerId,
+    locked_by: by.lockedBy,
+    claim: NEW_CLAIM,
+    attempts: sql<number>`attempts + 1`,
+    updated_at: NOW,
+  };
+}
+
 /** The Stale of a render write that changed nothing: who holds the render now, and its state. */
 export async function staleRender(db: Q, renderId: string): Promise<Stale> {
   const r = await db.selectFrom('renders').select(['worker_id', 'status']).where('id', '=', renderId).executeTakeFirst();
@@ -71,4 +84,19 @@ export async function staleRender(db: Q, renderId: string): Promise<Stale> {
 export async function staleChunk(db: Q, renderId: string, plan: string, idx: number): Promise<Stale> {
   const c = await db.selectFrom('render_chunks').select(['worker_id', 'status']).where('render_id', '=', renderId).where('plan', '=', plan).where('idx', '=', idx).executeTakeFirst();
   return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
+}
+
+/**
+ * Rows of `table` these workers were processing go back to queued with `reset` (their progress
+ * zeroed): a dead or drained worker's renders or chunks. Returns how many.
+ */
+export async function releaseWorkerRows(db: Q, table: 'renders' | 'render_chunks', reset: { progress: 0 } | { frames_done: 0 }, workerIds: readonly string[]): Promise<number> {
+  if (!workerIds.length) return 0;
+  const r = await db
+    .updateTable(table)
+    .set({ status: 'queued', ...reset, updated_at: NOW })
+    .where('status', '=', 'processing')
+    .where('worker_id', 'in', [...workerIds])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

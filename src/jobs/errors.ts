@@ -8,29 +8,24 @@ export class PermanentRenderError extends InternalError {
   }
 }
 
-/** `jobs retry` cannot retry this job now; the message says why and what to do (409, exit 1: the job's state, not the command, is in the way). */
-export class RetryRefusedError extends UserError {
-  constructor(message: string) {
-    super('retry_refused', message, { status: 409, exitCode: 1 });
-    this.name = 'RetryRefusedError';
-  }
+/** A refusal by the state of a job or worker, not the command: 409, exit 1; the message says why and what to do. */
+function refusal(code: string, name: string) {
+  return class extends UserError {
+    constructor(message: string) {
+      super(code, message, { status: 409, exitCode: 1 });
+      this.name = name;
+    }
+  };
 }
 
-/** `jobs cancel` cannot cancel this job: it has already ended (409, exit 1); the message says so. */
-export class CancelRefusedError extends UserError {
-  constructor(message: string) {
-    super('cancel_refused', message, { status: 409, exitCode: 1 });
-    this.name = 'CancelRefusedError';
-  }
-}
+/** `jobs retry` cannot retry this job now. */
+export const RetryRefusedError = refusal('retry_refused', 'RetryRefusedError');
 
-/** `workers drain` cannot drain this worker: it is not running (stopped, or gone silent); 409, exit 1. */
-export class DrainRefusedError extends UserError {
-  constructor(message: string) {
-    super('drain_refused', message, { status: 409, exitCode: 1 });
-    this.name = 'DrainRefusedError';
-  }
-}
+/** `jobs cancel` cannot cancel this job: it has already ended. */
+export const CancelRefusedError = refusal('cancel_refused', 'CancelRefusedError');
+
+/** `workers drain` cannot drain this worker: it is not running (stopped, or gone silent). */
+export const DrainRefusedError = refusal('drain_refused', 'DrainRefusedError');
 
 /**
  * Ends a queue job whose work another worker took over (fencing, claim-fence.ts) as a

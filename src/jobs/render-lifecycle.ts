@@ -33,7 +33,7 @@ import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 import type { RenderArtifacts, RenderRow } from './render-row.js';
-import { HELD, NEW_CLAIM, NOW, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import { claimColumns, HELD, NOW, releaseWorkerRows, staleRender, type Fenced, type Holder } from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type RenderUpdate = UpdateQueryBuilder<Database, 'renders', 'renders', UpdateResult>;
@@ -102,16 +102,7 @@ export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRo
 export async function claimRender(db: Q, renderId: string, by: { workerId: string; lockedBy: string | null }): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set((eb) => ({
-      status: 'processing',
-      started_at: NOW,
-      worker_id: by.workerId,
-      locked_by: by.lockedBy,
-      claim: NEW_CLAIM,
-      attempts: eb('attempts', '+', 1),
-      progress: 0,
-      updated_at: NOW,
-    }))
+    .set({ ...claimColumns(by), progress: 0 })
     .where('id', '=', renderId)
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'processing'), eb('chunk_plan', 'is', null)])]))
     .returningAll()
@@ -217,13 +208,6 @@ export async function requeueRender(db: Q, renderId: string, by: Holder, reason:
 }
 
 /** Renders these workers were processing go back to queued (a dead or drained worker); returns how many. */
-export async function releaseWorkerRenders(db: Q, workerIds: readonly string[]): Promise<number> {
-  if (!workerIds.length) return 0;
-  const r = await db
-    .updateTable('renders')
-    .set({ status: 'queued', progress: 0, updated_at: NOW })
-    .where('status', '=', 'processing')
-    .where('worker_id', 'in', [...workerIds])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export function releaseWorkerRenders(db: Q, workerIds: readonly string[]): Promise<number> {
+  return releaseWorkerRows(db, 'renders', { progress: 0 }, workerIds);
 }

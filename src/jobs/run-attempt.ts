@@ -19,7 +19,8 @@ import type { Logger } from '../log.js';
 import type { RenderProgress } from '../render/turn.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { PermanentRenderError, TakenOverError } from './errors.js';
-import type { Stale } from './claim-fence.js';
+import { untilReachable } from '../db/until-reachable.js';
+import { staleReason, type Stale } from './claim-fence.js';
 
 export interface Attempt {
   /** the queue job's attempt counters and the runner's shutdown signal */
@@ -45,6 +46,28 @@ export interface Attempt {
  */
 export function leaveToHolder(stale: Stale | undefined, me: string, what: string): void {
   if (stale && stale.holder !== null && stale.holder !== me) throw new TakenOverError(`${what} was taken over by ${stale.holder}; its queue job is left to it`);
+}
+
+/**
+ * The bookkeeping of a fenced task (render, render-chunk) about `what` ("render <id>"): `record`
+ * retries a write that must not be lost to a database outage until PostgreSQL answers; `dropped`
+ * logs a result dropped because the work is another worker's now (one line), and `leave` then
+ * ends the task as leaveToHolder does. `log` is read at each line: the task's log gains fields as it runs.
+ */
+export function fencedWork(helpers: Pick<JobHelpers, 'abortSignal'>, log: () => Logger, what: string, kept: string, me: string) {
+  let lost: Stale | undefined;
+  return {
+    record: <T>(op: () => Promise<T>) =>
+      untilReachable(op, {
+        signal: helpers.abortSignal,
+        onWait: (err, waitedMs) => log().warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, `database unavailable: keeping the ${kept} and retrying its bookkeeping`),
+      }),
+    dropped: (s: Stale, err?: string) => {
+      lost = s;
+      log().warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `${what} ${staleReason(s, me)}; dropping my result`);
+    },
+    leave: () => leaveToHolder(lost, me, what),
+  };
 }
 
 /** Runs `work` as one attempt (see the file comment); resolves when the job is done with, rejects to have graphile retry it. */

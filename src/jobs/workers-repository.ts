@@ -151,28 +151,8 @@ export interface WorkerDetail {
   running: { renderId: string; chunk: number | null }[];
 }
 
-type DetailRow = {
-  id: string;
-  hostname: string;
-  pid: number;
-  concurrency: number;
-  backend: Record<string, unknown> | null;
-  version: string | null;
-  renderer_version: string | null;
-  started_at: Date;
-  last_seen: Date;
-  stopped_at: Date | null;
-  memory_rss: string | null;
-  memory_heap: string | null;
-  jobs_done: number;
-  jobs_failed: number;
-  last_error: string | null;
-  last_error_at: Date | null;
-  drain_requested_at: Date | null;
-  alive: boolean;
-  uptime_s: number;
-  silent_s: number;
-};
+/** A row of detailQuery, as the database returns it. */
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
 
 function detailQuery(db: Db) {
   return db.db
@@ -212,7 +192,7 @@ function toDetail(r: DetailRow, running: WorkerDetail['running']): WorkerDetail 
 
 /** One worker in full, or null when no worker has that id. */
 export async function getWorkerDetail(db: Db, id: string): Promise<WorkerDetail | null> {
-  const row = (await detailQuery(db).where('id', '=', id).executeTakeFirst()) as DetailRow | undefined;
+  const row = await detailQuery(db).where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   const [renders, chunks] = await Promise.all([
     db.db.selectFrom('renders').select('id').where('status', '=', 'processing').where('worker_id', '=', id).where('chunk_plan', 'is', null).execute(),
@@ -229,11 +209,11 @@ export async function getWorkerDetail(db: Db, id: string): Promise<WorkerDetail 
 
 /** Workers live now or stopped within the last hour, newest first (`workers list`). */
 export async function listWorkers(db: Db): Promise<WorkerDetail[]> {
-  const rows = (await detailQuery(db)
+  const rows = await detailQuery(db)
     .where((eb) => eb.or([eb('stopped_at', 'is', null), eb('stopped_at', '>=', sql<Date>`now() - interval '1 hour'`)]))
     .where('last_seen', '>=', sql<Date>`now() - interval '1 day'`)
     .orderBy('started_at', 'desc')
-    .execute()) as DetailRow[];
+    .execute();
   return rows.map((r) => toDetail(r, []));
 }
 

@@ -79,6 +79,15 @@ function fillPositions(out: Float32Array, particles: Particle[], volume: Volume,
   });
 }
 
+/** SeasonalEffect.positionsAt over these particles: a fresh array each call. */
+function positionsOf(particles: Particle[], volume: Volume): SeasonalEffect['positionsAt'] {
+  return (index, frames) => {
+    const out = new Float32Array(particles.length * 3);
+    fillPositions(out, particles, volume, index, frames);
+    return out;
+  };
+}
+
 export function buildSnow(volume: Volume, floorY: number, seed = 0x5eed): SeasonalEffect {
   const rng = createRng(seed);
   const particles = makeParticles(rng, 700, volume, 2);
@@ -126,11 +135,7 @@ export function buildSnow(volume: Volume, floorY: number, seed = 0x5eed): Season
       fillPositions(positions, particles, volume, index, frames);
       attr.needsUpdate = true;
     },
-    positionsAt(index, frames) {
-      const out = new Float32Array(particles.length * 3);
-      fillPositions(out, particles, volume, index, frames);
-      return out;
-    },
+    positionsAt: positionsOf(particles, volume),
     dispose() {
       geometry.dispose();
       material.dispose();
@@ -194,11 +199,7 @@ export function buildPetals(volume: Volume, floorY: number, seed = 0xb10550): Se
     world: mesh,
     ground,
     update,
-    positionsAt(index, frames) {
-      const out = new Float32Array(particles.length * 3);
-      fillPositions(out, particles, volume, index, frames);
-      return out;
-    },
+    positionsAt: positionsOf(particles, volume),
     dispose() {
       mesh.dispose();
       mesh.geometry.dispose();

@@ -28,6 +28,19 @@ function texture(key: string, size: number, fill: (u: number, v: number) => [num
   return t;
 }
 
+/** A tiling grey map (the same value in R, G and B; opaque): roughness, weave and mesh masks. */
+function greyTileTexture(key: string, size: number, grey: (u: number, v: number) => number): THREE.DataTexture {
+  return texture(
+    key,
+    size,
+    (u, v) => {
+      const k = grey(u, v);
+      return [k, k, k, 1];
+    },
+    true,
+  );
+}
+
 const smooth = (e0: number, e1: number, x: number) => {
   const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
   return t * t * (3 - 2 * t);
@@ -66,45 +79,25 @@ function cellNoise(x: number, y: number, seed: number): number {
  * material's own roughness stays the mean. Tiles every 100 mm of box UV (geometry.ts).
  */
 export function brushedTexture(): THREE.DataTexture {
-  return texture(
-    'brushed',
-    128,
-    (u, v) => {
-      const row = Math.floor(v * 128);
-      const streak = 0.7 + 0.6 * cellNoise(row, Math.floor(u * 3), 7) * (0.6 + 0.4 * cellNoise(row, 1, 3));
-      return [streak, streak, streak, 1];
-    },
-    true,
-  );
+  return greyTileTexture('brushed', 128, (u, v) => {
+    const row = Math.floor(v * 128);
+    return 0.7 + 0.6 * cellNoise(row, Math.floor(u * 3), 7) * (0.6 + 0.4 * cellNoise(row, 1, 3));
+  });
 }
 
 /** Fine grain for textured plastics: a roughness map with a little per-speck variation. */
 export function grainTexture(): THREE.DataTexture {
-  return texture(
-    'grain',
-    64,
-    (u, v) => {
-      const n = 0.8 + 0.4 * cellNoise(Math.floor(u * 64), Math.floor(v * 64), 11);
-      return [n, n, n, 1];
-    },
-    true,
-  );
+  return greyTileTexture('grain', 64, (u, v) => 0.8 + 0.4 * cellNoise(Math.floor(u * 64), Math.floor(v * 64), 11));
 }
 
 /** Braided cable sleeve: diagonal weave as a colour modulation (multiplied with the colour). */
 export function sleeveTexture(): THREE.DataTexture {
-  return texture(
-    'sleeve',
-    32,
-    (u, v) => {
-      const a = Math.abs(((u * 4 + v * 4) % 1) - 0.5) * 2;
-      const b = Math.abs(((u * 4 - v * 4 + 8) % 1) - 0.5) * 2;
-      const over = (Math.floor(u * 8) + Math.floor(v * 8)) % 2 === 0 ? a : b;
-      const k = 0.62 + 0.38 * smooth(0.1, 0.9, over);
-      return [k, k, k, 1];
-    },
-    true,
-  );
+  return greyTileTexture('sleeve', 32, (u, v) => {
+    const a = Math.abs(((u * 4 + v * 4) % 1) - 0.5) * 2;
+    const b = Math.abs(((u * 4 - v * 4 + 8) % 1) - 0.5) * 2;
+    const over = (Math.floor(u * 8) + Math.floor(v * 8)) % 2 === 0 ? a : b;
+    return 0.62 + 0.38 * smooth(0.1, 0.9, over);
+  });
 }
 
 /**
@@ -112,18 +105,12 @@ export function sleeveTexture(): THREE.DataTexture {
  * so fans and their RGB behind the mesh stay visible (alpha map: white = steel, black = hole).
  */
 export function hexMeshTexture(): THREE.DataTexture {
-  return texture(
-    'hex-mesh',
-    32,
-    (u, v) => {
-      // two offset rows of round-ish holes per tile: a hex lattice
-      const d1 = Math.hypot(u - 0.5, (v - 0.25) * 1.0);
-      const d2 = Math.min(Math.hypot(u, v - 0.75), Math.hypot(u - 1, v - 0.75));
-      const d3 = Math.min(Math.hypot(u, v + 0.25), Math.hypot(u - 1, v + 0.25), Math.hypot(u - 0.5, v - 1.25));
-      const d = Math.min(d1, d2, d3);
-      const solid = smooth(0.26, 0.32, d);
-      return [solid, solid, solid, 1];
-    },
-    true,
-  );
+  return greyTileTexture('hex-mesh', 32, (u, v) => {
+    // two offset rows of round-ish holes per tile: a hex lattice
+    const d1 = Math.hypot(u - 0.5, (v - 0.25) * 1.0);
+    const d2 = Math.min(Math.hypot(u, v - 0.75), Math.hypot(u - 1, v - 0.75));
+    const d3 = Math.min(Math.hypot(u, v + 0.25), Math.hypot(u - 1, v + 0.25), Math.hypot(u - 0.5, v - 1.25));
+    const d = Math.min(d1, d2, d3);
+    return smooth(0.26, 0.32, d);
+  });
 }

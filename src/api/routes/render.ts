@@ -2,12 +2,12 @@
  * Render endpoints (docs/api.md, "Endpoints"; the legacy one is in legacy.ts): validate, submit to the job farm, poll.
  * Jobs belong to customers; renders are shared and content-addressed (src/jobs/submit.ts).
  */
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { buildForShareCode } from '../../catalog/builds.js';
 import { checkPartsMap } from '../../model/parts-map.js';
 import type { PartIdMap } from '../../model/part.js';
 import type { InteractiveState } from '../../model/interactive-state.js';
-import { cancelJob, pollJob, waitForJob } from '../../jobs/jobs-repository.js';
+import { cancelJob, pollJob, waitForJob, type PolledJob } from '../../jobs/jobs-repository.js';
 import { expiredJobError } from '../../jobs/expired-jobs.js';
 import { jobView } from '../../jobs/job-view.js';
 import { submitRender, type Submission } from '../../jobs/submit.js';
@@ -75,6 +75,23 @@ function urlFor(ctx: ApiContext, req: Request) {
   return (key: string) => ctx.store.url(key, base);
 }
 
+/** A job as the API returns it, with its share code and submission time. */
+function recordView(ctx: ApiContext, req: Request, job: PolledJob) {
+  return jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt });
+}
+
+/** A handler for one of the customer's own jobs by id (poll, cancel): a malformed, unknown or expired id is a 404 saying which. */
+function ownJob(ctx: ApiContext, act: (id: string, req: Request) => Promise<PolledJob | null>) {
+  return async (req: Request, res: Response) => {
+    const id = String(req.params.jobId);
+    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
+    const job = await act(id, req);
+    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await recordView(ctx, req, job));
+  };
+}
+
 /** A /render-build style body, every rule checked: the parts map and the render options. */
 function parseRenderBuild(req: Request): { parts: PartIdMap; options: RenderOptions } {
   const body = parseOr400(renderBuildBody, req.body, 'body');
@@ -108,29 +125,15 @@ export function renderRoutes(ctx: ApiContext): Router {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
-    const view = await jobView(done.jobId, done.render, urlFor(ctx, req), { shareCode: done.shareCode, createdAt: done.createdAt });
+    const view = await recordView(ctx, req, done);
     // 200 once final; 202 with the current state when the wait bound passed first
     res.status(isFinal(view.status) ? 200 : 202).json(view);
   });
 
-  r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), async (req, res) => {
-    const id = String(req.params.jobId);
-    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
-    // scoped by customer and by the credential's environment; retention's last-requested time
-    // (at most a write a minute) in the same statement
-    const job = await pollJob(ctx.db, id, req.principal!);
-    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
-  });
+  // scoped by customer and by the credential's environment; polling records retention's
+  // last-requested time (at most a write a minute) in the same statement
+  r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), ownJob(ctx, (id, req) => pollJob(ctx.db, id, req.principal!)));
   // cancel (docs/console.md): the customer's own job, unless another customer's identical request shares its render (409)
-  r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), async (req, res) => {
-    const id = String(req.params.jobId);
-    if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
-    const job = await cancelJob(ctx.db, id, req.principal!);
-    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await jobView(job.jobId, job.render, urlFor(ctx, req), { shareCode: job.shareCode, createdAt: job.createdAt }));
-  });
+  r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), ownJob(ctx, (id, req) => cancelJob(ctx.db, id, req.principal!)));
   return r;
 }

@@ -8,39 +8,24 @@
  * on this worker's claim (claim-fence.ts): when another worker has taken the chunk over
  * (this one was taken for dead), the result is dropped with one log line, never retried.
  */
-import type { Db } from '../../db/database.js';
-import { untilReachable } from '../../db/until-reachable.js';
-import type { Logger } from '../../log.js';
-import type { ArtifactStore } from '../../storage/artifact-store.js';
-import type { RenderEngine } from '../../render/engine.js';
 import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
-import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { fencedWork, runRenderAttempt } from '../run-attempt.js';
+import { holderOf, staleOf } from '../claim-fence.js';
 import { claimChunk, completeChunk, failChunk, holdsChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../chunk-lifecycle.js';
 import { chunkPieceKeys } from '../render-files.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
+import type { RenderTaskContext } from './render.js';
 
-export interface ChunkTaskContext {
-  db: Db;
-  store: ArtifactStore;
-  engine: RenderEngine;
-  log: Logger;
-  workerId: string;
-  /** bound on one chunk */
-  timeoutMs: number;
-}
+/** The render task's context (timeoutMs bounds one chunk here); chunks are not split again. */
+export type ChunkTaskContext = Omit<RenderTaskContext, 'chunkSeconds'>;
 
 export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> {
   return async ({ renderId, plan, idx }, helpers) => {
     const { db } = ctx;
     let jlog = ctx.log.child({ renderId, chunk: idx });
-    const record = <T>(op: () => Promise<T>) =>
-      untilReachable(op, {
-        signal: helpers.abortSignal,
-        onWait: (err, waitedMs) => jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the chunk and retrying its bookkeeping'),
-      });
+    const { record, dropped, leave } = fencedWork(helpers, () => jlog, `chunk ${idx} of ${renderId}`, 'chunk', ctx.workerId);
     const claimed = await record(() =>
       claimChunk(db.db, renderId, plan, idx, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by, pieces: (r) => chunkPieceKeys(r, plan, idx) }),
     );
@@ -52,11 +37,6 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
     const me = holderOf(chunk);
     jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
     jlog.info('chunk started');
-    let lost: Stale | undefined;
-    const dropped = (s: Stale, err?: string) => {
-      lost = s;
-      jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `chunk ${idx} of ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
-    };
     await runRenderAttempt(
       {
         helpers,
@@ -107,6 +87,6 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
         jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left.remaining }, 'chunk done');
       },
     );
-    leaveToHolder(lost, ctx.workerId, `chunk ${idx} of ${renderId}`);
+    leave();
   };
 }

@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Db } from '../../db/database.js';
-import { untilReachable } from '../../db/until-reachable.js';
 import type { Logger } from '../../log.js';
 import { framesPerSecond, renderDuration, renderResults } from '../../metrics.js';
 import { chunkUnitFrames } from '../../model/chunk-unit.js';
@@ -21,8 +20,8 @@ import { enqueueMany } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import { renderFileKey } from '../render-files.js';
 import type { RenderArtifacts } from '../render-row.js';
-import { leaveToHolder, runRenderAttempt } from '../run-attempt.js';
-import { holderOf, staleOf, staleReason, type Stale } from '../claim-fence.js';
+import { fencedWork, runRenderAttempt } from '../run-attempt.js';
+import { holderOf, staleOf } from '../claim-fence.js';
 import { splitRender } from '../chunk-lifecycle.js';
 import { claimRender, completeRender, failRender, recordProgress, requeueRender } from '../render-lifecycle.js';
 import type { RenderEngine } from '../../render/engine.js';
@@ -47,13 +46,7 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
   return async ({ renderId }, helpers) => {
     const { db } = ctx;
     let jlog = ctx.log.child({ renderId });
-    // a write that must not be lost to a database outage: retried until PostgreSQL answers
-    const record = <T>(op: () => Promise<T>) =>
-      untilReachable(op, {
-        signal: helpers.abortSignal,
-        onWait: (err, waitedMs) =>
-          jlog.warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, 'database unavailable: keeping the render and retrying its bookkeeping'),
-      });
+    const { record, dropped, leave } = fencedWork(helpers, () => jlog, `render ${renderId}`, 'render', ctx.workerId);
     const claimed = await record(() => claimRender(db.db, renderId, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by }));
     if (!claimed) {
       jlog.info('render already finished: nothing to do');
@@ -62,11 +55,6 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
     const me = holderOf(claimed);
     jlog = jlog.child({ cacheKey: claimed.cache_key.slice(0, 12), attempt: helpers.job.attempts });
     jlog.info('render started');
-    let lost: Stale | undefined;
-    const dropped = (s: Stale, err?: string) => {
-      lost = s;
-      jlog.warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `render ${renderId} ${staleReason(s, ctx.workerId)}; dropping my result`);
-    };
     await runRenderAttempt(
       {
         helpers,
@@ -145,6 +133,6 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
         jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
       },
     );
-    leaveToHolder(lost, ctx.workerId, `render ${renderId}`);
+    leave();
   };
 }
