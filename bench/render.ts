@@ -45,7 +45,6 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { STAGE_PASSES, type StageBuild, type StagePass } from '../src/model/stage-contract.js';
-import type { Page } from 'puppeteer-core';
 import type { BrowserPool } from '../src/render/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { createRenderEngine } from '../src/render/engine.js';

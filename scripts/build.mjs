@@ -17,7 +17,7 @@
  * process started before the build (a long `up`) may still load them. dist/.built is written last,
  * dated when the build read the sources: bin/render-farm compares the sources' times with it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';

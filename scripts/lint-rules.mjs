@@ -12,7 +12,9 @@
  *   in farm/src/;
  * - no SQL on graphile-worker's schema (`graphile_worker.`)  in src/ outside src/jobs/queue/graphile-tables.ts (an upgrade touches one file);
  * - no `setTimeout(`/`sleep(`/`delay(` in test/ outside test/helpers/ (tests wait on a condition with
- *   waitFor, bound a promise with time-bounds.ts; allow-list below with reasons).
+ *   waitFor, bound a promise with time-bounds.ts; allow-list below with reasons);
+ * - no inline type imports (`import('../x.js').T`): top-level `import type` (Biome's useImportType
+ *   covers the rest of type-only imports).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,6 +66,13 @@ const RULES = [
     ],
     pattern: /\b(setTimeout|sleep|delay)\(/,
     message: 'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',
+  },
+  {
+    dirs: ['src', 'farm', 'bench', 'tools', 'scripts', 'test'],
+    allow: ['scripts/lint-rules.mjs'], // the rule's own text
+    // `await import(...)` (lazy loading) stays; a type written as import('x').T is an import the header does not show
+    pattern: /(?<!await\s*)(?<![\w.])import\((['"])[^'"]+\1\)\.[A-Za-z_$]/,
+    message: "inline type import: write `import type { T } from '...'` at the top (erased at build time, so lazy loading is kept)",
   },
 ];
 

@@ -10,7 +10,7 @@ import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, CONSOLE_KEY_SCOPES, ENVIRONMENTS, isT
 import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
-import { TokenError, verifySessionToken } from './session-token.js';
+import { verifySessionToken } from './session-token.js';
 
 export interface Principal {
   kind: 'api_key' | 'session';

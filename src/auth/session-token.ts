@@ -5,7 +5,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UserError } from '../errors.js';
-import { type Environment, type Scope } from './scopes.js';
+import type { Environment, Scope } from './scopes.js';
 
 const ISSUER = 'render-farm';
 const AUDIENCE = 'render-api';

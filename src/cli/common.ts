@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config.js';
 import { UsageError } from './errors.js';
 import { settingValues } from './setting-flags.js';
 import { table } from './table.js';
+import type { Db } from '../db/database.js';
 
 /**
  * The config for a command: defaults < env < the setting flags of the root program and the
@@ -14,7 +15,7 @@ export function configFor(cmd: Command): Config {
 }
 
 /** Opens the database (migrated), runs fn, always closes (stops embedded Postgres if we started it). */
-export async function withDb<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+export async function withDb<T>(cfg: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const { openDatabase } = await import('../db/database.js');
   const db = await openDatabase(cfg, { migrate: true, log: debugLog(cfg) });
   try {
@@ -28,7 +29,7 @@ export async function withDb<T>(cfg: Config, fn: (db: import('../db/database.js'
  * withDb for commands that only read the farm (list, show, stats): a data dir that holds no farm
  * is an error naming it (exit 2), never created with an empty cluster (db/existing-data-dir.ts).
  */
-export async function withExistingDb<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+export async function withExistingDb<T>(cfg: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const { requireExistingDataDir } = await import('../db/existing-data-dir.js');
   await requireExistingDataDir(cfg);
   return withDb(cfg, fn);

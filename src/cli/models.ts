@@ -12,6 +12,7 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, reportErrorsAsJson, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
 import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, printList, subcommand, withDb, withExistingDb } from './common.js';
+import type { Db } from '../db/database.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
 function who(): string {
@@ -33,7 +34,7 @@ function mib(n: number | null): string {
 const when = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');
 
 /** Opens the database and the store, with the configured limits. */
-async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db, store: ArtifactStore) => Promise<T>): Promise<T> {
+async function withLibrary<T>(cfg: Config, fn: (db: Db, store: ArtifactStore) => Promise<T>): Promise<T> {
   const { openArtifactStore } = await import('../storage/open-artifact-store.js');
   const store = await openArtifactStore(cfg);
   return withDb(cfg, async (db) => {
@@ -44,7 +45,7 @@ async function withLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').
 }
 
 /** For list and show: the database only (they read no files), and only an existing data dir. */
-async function readLibrary<T>(cfg: Config, fn: (db: import('../db/database.js').Db) => Promise<T>): Promise<T> {
+async function readLibrary<T>(cfg: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   return withExistingDb(cfg, async (db) => {
     if (cfg.seedDemo) await (await import('../catalog/seed-demo.js')).seedDemoCatalog(db);
     return fn(db);

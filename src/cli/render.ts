@@ -12,6 +12,14 @@ import { CLI_PART_LISTING, configFor, printJson } from './common.js';
 import { collect, parsePartsFlags } from './parts-flag.js';
 import { addRenderOptionFlags, parseRenderOptionFlags } from './render-option-flags.js';
 import { settingOption } from './setting-flags.js';
+import type { Config } from '../config.js';
+import type { InteractiveState } from '../model/interactive-state.js';
+import type { PartIdMap } from '../model/part.js';
+import type { RenderOptions, ResolvedRenderOptions } from '../model/render-options.js';
+import type { StageBuild } from '../model/stage-contract.js';
+import type { ModelInput } from '../part-models/model-input.js';
+import type { PrepareOptions } from '../part-models/prepare-model.js';
+import type { RenderProgress } from '../render/turn.js';
 
 interface RenderFlags {
   parts: string[];
@@ -105,11 +113,11 @@ async function renderInto(
   created: string[],
   flags: RenderFlags,
   given: GivenBuild | null,
-  cfg: import('../config.js').Config,
-  options: import('../model/render-options.js').ResolvedRenderOptions,
+  cfg: Config,
+  options: ResolvedRenderOptions,
   shot: false | 'webp' | 'png',
-  modelFiles: Map<string, import('../part-models/model-input.js').ModelInput>,
-  placing: Omit<import('../part-models/prepare-model.js').PrepareOptions, 'limits'>,
+  modelFiles: Map<string, ModelInput>,
+  placing: Omit<PrepareOptions, 'limits'>,
 ): Promise<unknown> {
   // the engine finds the tools before the database starts: a missing one fails in a second
   const { createRenderEngine } = await import('../render/engine.js');
@@ -186,14 +194,14 @@ async function renderInto(
 /** One build to render; the share code names its sub-directory of --out when there are several. */
 interface RenderTarget {
   shareCode: string | null;
-  build: import('../model/stage-contract.js').StageBuild;
+  build: StageBuild;
 }
 
 /** A build given by --parts or --build: its map checked by the shared rules (model/parts-map.ts), and the options a build file sets. */
 interface GivenBuild {
-  parts: import('../model/part.js').PartIdMap;
-  state: import('../model/interactive-state.js').InteractiveState | null;
-  options: import('../model/render-options.js').RenderOptions;
+  parts: PartIdMap;
+  state: InteractiveState | null;
+  options: RenderOptions;
 }
 
 /** The --parts or --build build (null for --share-code); a map the rules refuse is a usage error. */
@@ -208,10 +216,10 @@ async function readGivenBuild(flags: RenderFlags): Promise<GivenBuild | null> {
 
 /** A build file's render options with the flags over them (a flag wins), the API's rules checked on the result. */
 async function withFileOptions(
-  file: import('../model/render-options.js').RenderOptions,
-  flags: import('../model/render-options.js').RenderOptions,
+  file: RenderOptions,
+  flags: RenderOptions,
   buildFile: string | undefined,
-): Promise<import('../model/render-options.js').ResolvedRenderOptions> {
+): Promise<ResolvedRenderOptions> {
   const { renderOptionsSchema, resolveRenderOptions } = await import('../model/render-options.js');
   const grid = file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
   // flags give width and height together (their own rule), so a flag size replaces the file's whole
@@ -221,7 +229,7 @@ async function withFileOptions(
 }
 
 /** The builds to render, from the catalog (exit 2 for unknown IDs or share codes, every code looked up before any renders). */
-async function resolveBuilds(flags: RenderFlags, given: GivenBuild | null, cfg: import('../config.js').Config): Promise<RenderTarget[]> {
+async function resolveBuilds(flags: RenderFlags, given: GivenBuild | null, cfg: Config): Promise<RenderTarget[]> {
   const { withDb } = await import('./common.js');
   const { buildsForShareCodes, BuildNotFoundError } = await import('../catalog/builds.js');
   const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
@@ -245,7 +253,7 @@ async function resolveBuilds(flags: RenderFlags, given: GivenBuild | null, cfg: 
 
 /** A cli-progress bar on a TTY; otherwise a plain line per 10% (CI logs). */
 async function progressReporter(tty: boolean) {
-  type P = import('../render/turn.js').RenderProgress;
+  type P = RenderProgress;
   if (!tty) {
     let lastTenth = -1;
     let stopped = false;

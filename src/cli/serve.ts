@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { configFor, subcommand } from './common.js';
 import { addSettingOptions } from './setting-flags.js';
 import { catchStopSignals, runUntilSignal, StoppedBySignal } from './signals.js';
+import type { RunningServer } from '../api/server.js';
 
 export default function register(program: Command): void {
   const serve = subcommand(program, 'serve', {
@@ -19,7 +20,7 @@ export default function register(program: Command): void {
         first: (s) => `${s} received, shutting down`,
         second: (s) => `${s} again: stopping now`,
       });
-      let server: import('../api/server.js').RunningServer | null = null;
+      let server: RunningServer | null = null;
       try {
         const { startServer } = await import('../api/server.js');
         server = await startServer(cfg);

@@ -5,6 +5,9 @@ import { configFor } from './common.js';
 import { addSettingOptions } from './setting-flags.js';
 import { ExitError } from './errors.js';
 import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySignal } from './signals.js';
+import type { RunningServer } from '../api/server.js';
+import type { Db } from '../db/database.js';
+import type { EmbeddedSupervisor } from '../db/embedded-supervisor.js';
 
 export default function register(program: Command): void {
   const up = program
@@ -24,9 +27,9 @@ Examples:
       const cfg = configFor(cmd);
       // a taken port fails in a moment, before a cluster is initialised and seeded for nothing
       await (await import('../api/port-check.js')).assertApiPortFree(cfg);
-      let db: import('../db/database.js').Db | null = null;
-      let pgSupervisor: import('../db/embedded-supervisor.js').EmbeddedSupervisor | null = null;
-      let server: import('../api/server.js').RunningServer | null = null;
+      let db: Db | null = null;
+      let pgSupervisor: EmbeddedSupervisor | null = null;
+      let server: RunningServer | null = null;
       let worker: RunningWorker | null = null;
       let up = false;
       const stoppedParts = cfg.databaseUrl ? 'the API' : 'the API and the embedded PostgreSQL';

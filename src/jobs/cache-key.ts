@@ -5,7 +5,6 @@
  * shared.
  */
 import { createHash } from 'node:crypto';
-import type { PartIdMap } from '../model/part.js';
 import type { NormalisedRequest } from '../model/render-request.js';
 
 /** JSON with object keys sorted at every level, so equal values serialise equally. */

@@ -5,7 +5,7 @@
  * written), and resources taken only from a ModelInput, never from the filesystem or the network.
  */
 import { createRequire } from 'node:module';
-import { Document, GLB_BUFFER, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
+import { type Document, GLB_BUFFER, NodeIO, type ILogger, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, EXTMeshFeatures, EXTStructuralMetadata } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { ModelRejectedError } from './model-errors.js';

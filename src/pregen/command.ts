@@ -13,6 +13,7 @@ import { plainReporter } from './plain-reporter.js';
 import { ProgressStore, type PregenObserver } from './progress.js';
 import type { FailedItem } from './runner.js';
 import { buildSources, fileSources, matrixSources, PregenInputError, type PartMapSource } from './sources.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
 
 /** Where combinations come from (one or more). */
 export interface PregenInputs {
@@ -137,7 +138,7 @@ function itemJson(i: PlanItem) {
   return { index: i.index, label: i.label, source: i.source, variant: i.variant, action: i.action, reason: i.reason, key: i.key || null, parts: i.partIds, frames: i.frames };
 }
 
-async function thumbnails(o: PregenCommandOptions, db: Db, store: import('../storage/artifact-store.js').ArtifactStore, createEngine: () => Promise<RenderEngine>): Promise<number> {
+async function thumbnails(o: PregenCommandOptions, db: Db, store: ArtifactStore, createEngine: () => Promise<RenderEngine>): Promise<number> {
   const { partsNeedingThumbnails } = await import('../thumbnails/part-thumbnail.js');
   const parts = await partsNeedingThumbnails(db, { categories: o.thumbnails!.categories, force: o.thumbnails!.force });
   if (o.dryRun) {

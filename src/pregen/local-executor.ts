@@ -4,8 +4,6 @@
  * keyed second (publish.ts), so an interrupted item leaves nothing visible and reruns.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { EngineInfo, RenderEngine } from '../render/engine.js';
 import { makeTempDir } from '../temp-dirs.js';
 import type { PlanItem } from './plan.js';

@@ -6,7 +6,7 @@
  */
 import { UnknownPartsError } from '../catalog/resolve-build.js';
 import { resolveBuild, type ResolvedBuild } from '../catalog/resolve-build.js';
-import { type Category, type Part, type PartIdMap } from '../model/part.js';
+import type { Category, Part, PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import { parsePartsMap } from '../model/parts-map.js';
 import { normaliseParts } from '../model/render-request.js';

@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_ROOT as ROOT } from '../package-root.js';
+import type { Dirent } from 'node:fs';
 
 const DIRS = ['farm/src', 'src/model', 'src/render', 'src/encode'];
 
 let memo: Promise<string> | null = null;
 
 async function listFiles(dir: string): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch {

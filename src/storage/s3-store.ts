@@ -15,6 +15,7 @@ import { checkRange } from './byte-range.js';
 import { ArtifactNotFoundError, StorageError } from './storage-errors.js';
 import { sha256Hex } from './content-hash.js';
 import { EMPTY_SHA256, encodePath, presignUrl, signHeaders, type AwsCredentials } from './sigv4.js';
+import type { ReadableStream } from 'node:stream/web';
 
 /** Keys are content-addressed: an object never changes, so caches may keep it for a year. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -211,7 +212,7 @@ export class S3ArtifactStore implements ArtifactStore {
       throw new StorageError(`S3 GET ${key} ignored the Range header (HTTP ${res.status})`, res.status);
     }
     if (!res.body) throw new StorageError(`S3 GET ${key} returned no body`, res.status);
-    return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+    return Readable.fromWeb(res.body as ReadableStream);
   }
 
   async delete(key: string): Promise<void> {

@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importOpenDb } from '../../src/catalog/importer.js';
 import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cliOn } from '../helpers/cli.js';

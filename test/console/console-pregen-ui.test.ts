@@ -24,13 +24,11 @@ const tmp = useTempDir('rf-console-pregen-');
 describe('console pregen page', () => {
   let b: ConsoleBrowser;
   let adminKey: string;
-  let customerKey: string;
   let filled: string[];
 
   beforeAll(async () => {
     b = await launchConsoleBrowser(api);
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
-    customerKey = (await createApiKey(api.t.db.db, 'viewer-co', 'prod', { console: true })).key;
     // what the pregen run stores for each rendered item (a tiny sheet stands in for the pixels)
     const version = await rendererVersion();
     const sheet = path.join(tmp(), 'sheet.webp');

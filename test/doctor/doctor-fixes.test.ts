@@ -12,7 +12,6 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../src/db/free-port.js';
 import { runCheck, type CheckResult } from '../../src/doctor/check.js';
 import { checkDatabase } from '../../src/doctor/database-check.js';
 import { CHECK_LIMITS, runDoctor } from '../../src/doctor/run-doctor.js';

@@ -3,7 +3,7 @@
  * turned onto another axis and written in other units, as a DCC tool without the glTF axis
  * conversion, or a CAD tool in millimetres, writes them. Plain GLBs made here, never downloaded.
  */
-import { Document, NodeIO } from '@gltf-transform/core';
+import { type Document, NodeIO } from '@gltf-transform/core';
 import type { Part } from '../../src/model/part.js';
 import { exampleModel } from '../../src/part-models/example-models.js';
 import type { ModelSketch } from '../../src/part-models/model-sketch.js';

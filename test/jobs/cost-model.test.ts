@@ -1,7 +1,7 @@
 /** The cost model and the admission rules it feeds, with the shipped default limits. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { UserError } from '../../src/errors.js';
+import type { UserError } from '../../src/errors.js';
 import { checkInFlight, checkRequestCost, type AdmissionLimits } from '../../src/jobs/admission.js';
 import { estimateRenderCost } from '../../src/jobs/cost-model.js';
 import { priorityFor, MAX_RENDER_PRIORITY } from '../../src/jobs/fair-priority.js';

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_PARTS, demoPart } from '../../src/catalog/demo-catalog.js';
 import { isModelCategory } from '../../src/model/part-models.js';
 import { UserError } from '../../src/errors.js';
-import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';

@@ -12,7 +12,7 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
 import { describe, expect, it } from 'vitest';
 import { demoPart } from '../../src/catalog/demo-catalog.js';
 import { isRgbMaterial, MODEL_CATEGORIES } from '../../src/model/part-models.js';
-import { ModelRejectedError, ModelTooLargeError } from '../../src/part-models/model-errors.js';
+import { ModelTooLargeError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';

@@ -1,9 +1,4 @@
-/**
- * cameraZoom 0.5 still shows the build against its background at every angle of the turn:
- * no frame of a 0.5 zoom sprite of DEMO-GLASS is near-uniform (one panel filling the frame),
- * and every frame still has background along its border.
- */
-import path from 'node:path';
+
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';

@@ -50,7 +50,7 @@ function fitX(layout: CaseLayout, size: number, want: number, maxX = layout.dual
 export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
   const size = Math.max(40, Math.min(250, Number.isFinite(sizeMm) ? sizeMm : 120));
   const half = FAN_THICKNESS / 2;
-  const { width, height, depth } = layout;
+  const { height, depth } = layout;
   const cx = chamberCenterX(layout);
   const slots: FanSlot[] = [];
   const add = (panel: Panel, centers: [number, number, number][], inward: [number, number, number]) =>

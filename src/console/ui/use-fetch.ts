@@ -1,6 +1,6 @@
 /** Loading one GET of the console API into a page, with a reload for after actions and live events. */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { apiCall, ApiError } from './http.js';
+import { apiCall, type ApiError } from './http.js';
 
 /** A GET's state: the data once loaded, the error if it failed, and `reload()`. */
 export interface Fetched<T> {

@@ -1,5 +1,6 @@
 /** graphile-worker's logger adapter, shared by every runner of the process (render worker, webhook deliveries). */
 import type { Logger } from '../../log.js';
+import type { Logger as GraphileLogger } from 'graphile-worker';
 
 /**
  * What graphile-worker prints during every database outage: its LISTEN client's reconnect
@@ -27,7 +28,7 @@ export interface QuietLoggerOptions {
  * is written at most once a minute: an outage (or a restart of the embedded server) otherwise
  * prints a dozen lines, while the heartbeat and the API already report it once.
  */
-export function quietLogger(LoggerClass: typeof import('graphile-worker').Logger, opts: QuietLoggerOptions = {}): import('graphile-worker').Logger {
+export function quietLogger(LoggerClass: typeof GraphileLogger, opts: QuietLoggerOptions = {}): GraphileLogger {
   return new LoggerClass(() => (level, message, meta) => {
     if ((level !== 'error' && level !== 'warning') || opts.skip?.(message)) return;
     if (OUTAGE_NOISE.test(message)) {
