@@ -10,7 +10,17 @@
 /** Lowest first. Folders on one floor are peers; a later floor may import any earlier one. */
 const FLOORS = [
   ['model'], // the house vocabulary: parts, builds, render request, sprite layout, stage contract
-  ['errors.ts', 'config.ts', 'log.ts', 'package-root.ts', 'version.ts', 'metrics.ts', 'log-pretty.ts', 'ensure-dir.ts', 'temp-dirs.ts'],
+  [
+    'errors.ts',
+    'config.ts',
+    'log.ts',
+    'package-root.ts',
+    'version.ts',
+    'metrics.ts',
+    'log-pretty.ts',
+    'ensure-dir.ts',
+    'temp-dirs.ts',
+  ],
   ['db'],
   ['storage', 'catalog', 'auth', 'part-models'], // part-models: validating and preparing artists' glTF models; the library of each part's models
   ['encode'],
@@ -29,7 +39,9 @@ const pathsOf = (names) => `^src/(${names.map((n) => (n.endsWith('.ts') ? escape
 
 const upward = FLOORS.slice(0, -1).map((names, i) => ({
   name: `no-upward-from-${names.map((n) => n.replace('.ts', '')).join('-')}`,
-  comment: `${names.join(', ')} may not import from a higher floor (${FLOORS.slice(i + 1).flat().join(', ')})`,
+  comment: `${names.join(', ')} may not import from a higher floor (${FLOORS.slice(i + 1)
+    .flat()
+    .join(', ')})`,
   severity: 'error',
   from: { path: pathsOf(names) },
   to: { path: pathsOf(FLOORS.slice(i + 1).flat()) },
@@ -55,21 +67,24 @@ module.exports = {
     },
     {
       name: 'stage-sees-only-the-model',
-      comment: 'the three.js stage runs in Chromium: it may use src/model (types, defaults) and nothing else of src/; dev tools that drive it live in tools/',
+      comment:
+        'the three.js stage runs in Chromium: it may use src/model (types, defaults) and nothing else of src/; dev tools that drive it live in tools/',
       severity: 'error',
       from: { path: '^farm/', pathNot: '^farm/build\\.ts$' },
       to: { path: '^src/', pathNot: '^src/model/' },
     },
     {
       name: 'stage-bundler-sees-only-the-package-root',
-      comment: 'farm/build.ts (the bundler entry, loaded by src/render/stage-bundle.ts) needs only the package root to find farm/src',
+      comment:
+        'farm/build.ts (the bundler entry, loaded by src/render/stage-bundle.ts) needs only the package root to find farm/src',
       severity: 'error',
       from: { path: '^farm/build\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(model/|package-root\\.ts$)' },
     },
     {
       name: 'console-ui-sees-only-its-api-types',
-      comment: 'src/console/ui/ runs in the browser: besides itself it may import only the console API types (src/console/console-api.ts), never server code',
+      comment:
+        'src/console/ui/ runs in the browser: besides itself it may import only the console API types (src/console/console-api.ts), never server code',
       severity: 'error',
       from: { path: '^src/console/ui/' },
       to: { path: '^src/', pathNot: '^src/console/(ui/|console-api\\.ts$)' },
@@ -90,7 +105,8 @@ module.exports = {
     },
     {
       name: 'not-into-tools',
-      comment: 'tools/ holds dev tools (gallery, snapshot, cost) run by hand: nothing in the product, its tests or benches depends on them',
+      comment:
+        'tools/ holds dev tools (gallery, snapshot, cost) run by hand: nothing in the product, its tests or benches depends on them',
       severity: 'error',
       from: { path: '^(src|farm|bench|test)/' },
       to: { path: '^tools/' },

@@ -37,7 +37,10 @@ const SECONDS = arg('seconds', 10);
 const CONNECTIONS = arg('connections', 10);
 const SAMPLES = arg('samples', 10);
 const run = promisify(execFile);
-const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')), 'autocannon.js');
+const AUTOCANNON = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
+  'autocannon.js',
+);
 
 interface Load {
   name: string;
@@ -67,8 +70,21 @@ async function load(name: string, spec: LoadSpec): Promise<Load> {
   args.push(spec.url);
   const load1 = os.loadavg()[0]!;
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
-  return { name, load1, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  const r = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
+  return {
+    name,
+    load1,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -77,11 +93,23 @@ const percentile = (xs: number[], p: number) => {
 };
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-api-'));
-const cfg = loadConfig({ dataDir, port: 0, embeddedPgPort: await freePort(), logLevel: 'silent', rateLimitPerMinute: 0, customerRateLimitPerMinute: 0, signingSecret: 'bench-secret-'.padEnd(40, 'x') });
+const cfg = loadConfig({
+  dataDir,
+  port: 0,
+  embeddedPgPort: await freePort(),
+  logLevel: 'silent',
+  rateLimitPerMinute: 0,
+  customerRateLimitPerMinute: 0,
+  signingSecret: 'bench-secret-'.padEnd(40, 'x'),
+});
 const log = createLogger({ logLevel: 'silent' });
 const db = await openDatabase(cfg, { migrate: true, poolSize: 20 });
 const server = await startServer(cfg, { db, log });
-const worker = await startWorker(cfg, db, server.ctx.store, log, { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 10_000 });
+const worker = await startWorker(cfg, db, server.ctx.store, log, {
+  concurrency: 1,
+  renderTimeoutMs: 120_000,
+  drainTimeoutMs: 10_000,
+});
 
 // the bare floor: express.json + HS256 verify + a JSON answer
 const secret = 'bench-secret-'.padEnd(40, 'x');
@@ -109,9 +137,13 @@ try {
   const body = JSON.stringify({ parts: build.parts, format: 'sprite', width: 256, height: 256, profile: 'fast' });
 
   // one real render so the submit below is a cache hit
-  const first = (await (await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body })).json()) as { job_id: string };
+  const first = (await (await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body })).json()) as {
+    job_id: string;
+  };
   for (;;) {
-    const s = (await (await fetch(`${server.url}/render-build/${first.job_id}`, { headers: auth })).json()) as { status: string };
+    const s = (await (await fetch(`${server.url}/render-build/${first.job_id}`, { headers: auth })).json()) as {
+      status: string;
+    };
     if (s.status === 'completed') break;
     if (s.status === 'error') throw new Error('the warm-up render failed');
     await new Promise((r) => setTimeout(r, 200));
@@ -134,17 +166,33 @@ try {
 
   const results = [
     await load('bare Express + JWT POST', { url: `${bareUrl}/bare`, method: 'POST', headers: auth, body }),
-    await load('POST /render-build (cache hit)', { url: `${server.url}/render-build`, method: 'POST', headers: auth, body }),
+    await load('POST /render-build (cache hit)', {
+      url: `${server.url}/render-build`,
+      method: 'POST',
+      headers: auth,
+      body,
+    }),
     await load('GET /render-build/:id', { url: `${server.url}/render-build/${first.job_id}`, headers: auth }),
   ];
 
   // submit -> worker start, the worker idle before each submission
   const latencies: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    const b = JSON.stringify({ parts: build.parts, format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1 + (i + 1) / 1000 });
-    const job = (await (await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body: b })).json()) as { job_id: string };
+    const b = JSON.stringify({
+      parts: build.parts,
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      profile: 'fast',
+      cameraZoom: 1 + (i + 1) / 1000,
+    });
+    const job = (await (
+      await fetch(`${server.url}/render-build`, { method: 'POST', headers: auth, body: b })
+    ).json()) as { job_id: string };
     for (;;) {
-      const s = (await (await fetch(`${server.url}/render-build/${job.job_id}`, { headers: auth })).json()) as { status: string };
+      const s = (await (await fetch(`${server.url}/render-build/${job.job_id}`, { headers: auth })).json()) as {
+        status: string;
+      };
       if (s.status === 'completed' || s.status === 'error') break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -158,19 +206,31 @@ try {
   }
 
   const floor = results[0]!.rps;
-  console.log(`\nAPI on loopback: ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nAPI on loopback: ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('endpoint                          req/s     p50 ms  p99 ms  errors  vs bare  load');
   for (const r of results) {
     console.log(
       `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)}  ${((r.rps / floor) * 100).toFixed(0).padStart(5)}%  ${r.load1.toFixed(1).padStart(5)}`,
     );
   }
-  console.log(`database statements per request: cache hit ${hitTrips}, poll ${pollTrips} (key state cached or not: up to one more a key every 5 s)`);
-  console.log(`\nsubmit -> worker start (idle worker, ${SAMPLES} samples): p50 ${percentile(latencies, 50)} ms, p90 ${percentile(latencies, 90)} ms, max ${Math.max(...latencies)} ms`);
+  console.log(
+    `database statements per request: cache hit ${hitTrips}, poll ${pollTrips} (key state cached or not: up to one more a key every 5 s)`,
+  );
+  console.log(
+    `\nsubmit -> worker start (idle worker, ${SAMPLES} samples): p50 ${percentile(latencies, 50)} ms, p90 ${percentile(latencies, 90)} ms, max ${Math.max(...latencies)} ms`,
+  );
   const hit = results[1]!;
   const poll = results[2]!;
-  const target = (r: Load) => `>= 50% of bare: ${r.rps / floor >= 0.5 ? 'met' : 'missed'} (${((r.rps / floor) * 100).toFixed(0)}%), p99 <= 30 ms: ${r.p99 <= 30 ? 'met' : 'missed'} (${r.p99} ms)`;
-  console.log(`targets: cache hit ${target(hit)}; poll ${target(poll)}; worker start p50 < 50 ms: ${percentile(latencies, 50) < 50 ? 'met' : 'missed'}`);
+  const target = (r: Load) =>
+    `>= 50% of bare: ${r.rps / floor >= 0.5 ? 'met' : 'missed'} (${((r.rps / floor) * 100).toFixed(0)}%), p99 <= 30 ms: ${r.p99 <= 30 ? 'met' : 'missed'} (${r.p99} ms)`;
+  console.log(
+    `targets: cache hit ${target(hit)}; poll ${target(poll)}; worker start p50 < 50 ms: ${percentile(latencies, 50) < 50 ? 'met' : 'missed'}`,
+  );
 } finally {
   await new Promise((r) => bareServer.close(r));
   await worker.stop();

@@ -36,7 +36,13 @@ execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-cli-'));
 const cfg = loadConfig({ dataDir, embeddedPgPort: await freePort(), logLevel: 'silent' });
 const db = await openDatabase(cfg, { migrate: true });
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.connectionString, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  DATABASE_URL: db.connectionString,
+  RENDER_FARM_DATA_DIR: dataDir,
+  LOG_LEVEL: 'info',
+};
 
 interface Timing {
   first: number;
@@ -63,7 +69,8 @@ function time(variant: Variant, args: string[], until?: string): Promise<Timing>
     proc.on('error', reject);
     proc.on('exit', (code) => {
       const exit = performance.now() - t0;
-      if (!first || (!until && code !== 0)) reject(new Error(`${variant} ${args.join(' ')} exited ${code}:\n${out.slice(-2000)}`));
+      if (!first || (!until && code !== 0))
+        reject(new Error(`${variant} ${args.join(' ')} exited ${code}:\n${out.slice(-2000)}`));
       else resolve({ first, exit });
     });
   });
@@ -104,19 +111,31 @@ async function compare(label: string, args: string[], runs: number, until?: stri
   const row = (what: string, pick: (t: Timing) => number) => {
     const c = median(got.compiled.map(pick));
     const s = median(got.sources.map(pick));
-    console.log(`${`${label} ${what}`.padEnd(40)} ${c.toFixed(0).padStart(8)} ${s.toFixed(0).padStart(8)} ${(c / s).toFixed(2).padStart(8)}`);
+    console.log(
+      `${`${label} ${what}`.padEnd(40)} ${c.toFixed(0).padStart(8)} ${s.toFixed(0).padStart(8)} ${(c / s).toFixed(2).padStart(8)}`,
+    );
   };
   row(until ? `to "${until}"${failed ? ` (${failed} failed)` : ''}` : 'first output', (t) => t.first);
   if (!until) row('exit', (t) => t.exit);
 }
 
 try {
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores, ${RUNS} runs (worker ${WORKER_RUNS})`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} cores, ${RUNS} runs (worker ${WORKER_RUNS})`,
+  );
   console.log(`${'median ms'.padEnd(40)} ${'compiled'.padStart(8)} ${'sources'.padStart(8)} ${'ratio'.padStart(8)}`);
   await compare('--help', ['--help'], RUNS);
   await compare('jobs list --json', ['jobs', 'list', '--json'], RUNS);
   await compare('worker', ['worker'], WORKER_RUNS, 'is taking jobs');
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await db.close();
   await fs.rm(dataDir, { recursive: true, force: true });

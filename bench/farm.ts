@@ -118,7 +118,6 @@ async function hasTaskset(): Promise<boolean> {
   return tasksetChecked;
 }
 
-
 async function call(key: string, method: string, url: string, body?: unknown): Promise<any> {
   const res = await fetch(server.url + url, {
     method,
@@ -131,12 +130,20 @@ async function call(key: string, method: string, url: string, body?: unknown): P
 }
 
 /** Submits and waits; returns wall seconds (database clock: created_at -> finished_at) and the render row. */
-async function renderAndWait(key: string, body: object, timeoutS = 900): Promise<{ wallS: number; jobId: string; chunks: number }> {
+async function renderAndWait(
+  key: string,
+  body: object,
+  timeoutS = 900,
+): Promise<{ wallS: number; jobId: string; chunks: number }> {
   const { job_id } = await call(key, 'POST', '/render-build', body);
   return waitJob(key, job_id, timeoutS);
 }
 
-async function waitJob(key: string, jobId: string, timeoutS = 900): Promise<{ wallS: number; jobId: string; chunks: number }> {
+async function waitJob(
+  key: string,
+  jobId: string,
+  timeoutS = 900,
+): Promise<{ wallS: number; jobId: string; chunks: number }> {
   const deadline = Date.now() + timeoutS * 1000;
   for (;;) {
     const j = await call(key, 'GET', `/render-build/${jobId}`);
@@ -193,8 +200,20 @@ try {
     await stopWorkers(ws);
     const name = `video ${VIDEO.width}x${VIDEO.height} cinematic`;
     rows.push([name, '1 worker, one task (today)', `${f1(whole.wallS)} s`, '1.00x', `CPU ${f1(wholeCpu)} s`]);
-    rows.push([name, `1 worker, ${split1.chunks} chunks`, `${f1(split1.wallS)} s`, `${f2(whole.wallS / split1.wallS)}x`, `CPU ${f1(splitCpu)} s = ${f2(splitCpu / wholeCpu)}x (goal <= 1.10)`]);
-    rows.push([name, `2 workers, ${split2.chunks} chunks`, `${f1(split2.wallS)} s`, `${f2(whole.wallS / split2.wallS)}x`, CORES < 2 ? 'one core only' : '']);
+    rows.push([
+      name,
+      `1 worker, ${split1.chunks} chunks`,
+      `${f1(split1.wallS)} s`,
+      `${f2(whole.wallS / split1.wallS)}x`,
+      `CPU ${f1(splitCpu)} s = ${f2(splitCpu / wholeCpu)}x (goal <= 1.10)`,
+    ]);
+    rows.push([
+      name,
+      `2 workers, ${split2.chunks} chunks`,
+      `${f1(split2.wallS)} s`,
+      `${f2(whole.wallS / split2.wallS)}x`,
+      CORES < 2 ? 'one core only' : '',
+    ]);
   }
 
   if (!SKIP.has('fairness')) {
@@ -202,7 +221,9 @@ try {
     const ws = [await startWorker(0, 10), await startWorker(1, 10)];
     await Promise.all([renderAndWait(keyB, fresh(small)), renderAndWait(keyB, fresh(small))]);
     const batch = async () => {
-      const jobs = await Promise.all(Array.from({ length: SMALL_N }, () => call(keyB, 'POST', '/render-build', fresh(small))));
+      const jobs = await Promise.all(
+        Array.from({ length: SMALL_N }, () => call(keyB, 'POST', '/render-build', fresh(small))),
+      );
       const walls = (await Promise.all(jobs.map((j) => waitJob(keyB, j.job_id)))).map((r) => r.wallS);
       // where the time went: waiting for a worker vs rendering
       const { rows: split } = await db.pool.query(
@@ -212,21 +233,32 @@ try {
       );
       const waits = split.map((r) => r.wait as number);
       const runs = split.map((r) => r.run as number);
-      console.log(`  B batch: wait for a worker p50 ${f1(pct(waits, 50))} s p95 ${f1(pct(waits, 95))} s; render p50 ${f1(pct(runs, 50))} s p95 ${f1(pct(runs, 95))} s`);
+      console.log(
+        `  B batch: wait for a worker p50 ${f1(pct(waits, 50))} s p95 ${f1(pct(waits, 95))} s; render p50 ${f1(pct(runs, 50))} s p95 ${f1(pct(runs, 95))} s`,
+      );
       return walls;
     };
     const idle = await batch();
     const huge = await call(keyA, 'POST', '/render-build', fresh({ format: 'video', ...HUGE, profile: 'cinematic' }));
     // B arrives while A's chunks hold both workers
     for (let i = 0; i < 600; i++) {
-      const { rows: r } = await db.pool.query(`SELECT count(*)::int AS n FROM render_chunks c JOIN jobs j ON j.render_id = c.render_id WHERE j.id = $1 AND c.status = 'processing'`, [huge.job_id]);
+      const { rows: r } = await db.pool.query(
+        `SELECT count(*)::int AS n FROM render_chunks c JOIN jobs j ON j.render_id = c.render_id WHERE j.id = $1 AND c.status = 'processing'`,
+        [huge.job_id],
+      );
       if (r[0].n >= Math.min(2, CORES)) break;
       await new Promise((res) => setTimeout(res, 200));
     }
     const busy = await batch();
     const hugeDone = await waitJob(keyA, huge.job_id, 1800);
     await stopWorkers(ws);
-    rows.push([`fairness: ${SMALL_N} sprites 256 fast (B)`, 'idle farm (2 workers)', `p50 ${f1(pct(idle, 50))} s`, `p95 ${f1(pct(idle, 95))} s`, '']);
+    rows.push([
+      `fairness: ${SMALL_N} sprites 256 fast (B)`,
+      'idle farm (2 workers)',
+      `p50 ${f1(pct(idle, 50))} s`,
+      `p95 ${f1(pct(idle, 95))} s`,
+      '',
+    ]);
     rows.push([
       `fairness: ${SMALL_N} sprites 256 fast (B)`,
       `during A's ${HUGE.width}x${HUGE.height} cinematic video (${hugeDone.chunks} chunks, ${f1(hugeDone.wallS)} s)`,
@@ -249,7 +281,13 @@ try {
 
   if (!SKIP.has('thumbnails')) {
     const t = await thumbnailRate(THUMB_PARTS);
-    rows.push([`thumbnails, ${t.parts} OpenDB parts`, 'batched, 1 process', `${f1(t.perSecond)} /s`, `${f1(t.seconds)} s`, `29,454 parts: ~${f1(29454 / t.perSecond / 60)} min`]);
+    rows.push([
+      `thumbnails, ${t.parts} OpenDB parts`,
+      'batched, 1 process',
+      `${f1(t.perSecond)} /s`,
+      `${f1(t.seconds)} s`,
+      `29,454 parts: ~${f1(29454 / t.perSecond / 60)} min`,
+    ]);
   }
 } finally {
   await server.close();
@@ -260,7 +298,12 @@ try {
 const header = ['case', 'setup', 'result', 'ratio', 'note'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (r: string[]) => r.map((c, i) => (c ?? '').padEnd(widths[i]!)).join(' | ');
-console.log(`\nbench:farm on ${CORES} cores (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `\nbench:farm on ${CORES} cores (${os.cpus()[0]?.model ?? '?'}), load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
 for (const r of rows) console.log(line(r));
@@ -271,7 +314,14 @@ for (const r of rows) console.log(line(r));
  * (RENDER_FARM_MAX_FRAME_MEGAPIXELS, 4096x4096), cinematic: the bound a chunk of any admitted
  * render stays within (a chunk renders frames of the request's size, one at a time).
  */
-async function memoryAtLargestFrame(): Promise<{ width: number; height: number; frames: number; peakMiB: number; idleMiB: number; secondsPerFrame: number }> {
+async function memoryAtLargestFrame(): Promise<{
+  width: number;
+  height: number;
+  frames: number;
+  peakMiB: number;
+  idleMiB: number;
+  secondsPerFrame: number;
+}> {
   const { createRenderEngine } = await import('../src/render/engine.js');
   const { resolveRenderOptions } = await import('../src/model/render-options.js');
   const { resolveBuildParts } = await import('../src/catalog/resolve-build.js');
@@ -307,13 +357,26 @@ async function memoryAtLargestFrame(): Promise<{ width: number; height: number; 
     const frames = 3;
     const started = performance.now();
     try {
-      await engine.render({ build: { parts: resolved.parts, state: null }, options, outDir, frameLimit: frames, outputs: { video: true } });
+      await engine.render({
+        build: { parts: resolved.parts, state: null },
+        options,
+        outDir,
+        frameLimit: frames,
+        outputs: { video: true },
+      });
     } finally {
       clearInterval(sampler);
       await fs.rm(outDir, { recursive: true, force: true });
     }
     peakMiB = Math.max(peakMiB, await pss());
-    return { width: side, height: side, frames, peakMiB, idleMiB, secondsPerFrame: (performance.now() - started) / 1000 / frames };
+    return {
+      width: side,
+      height: side,
+      frames,
+      peakMiB,
+      idleMiB,
+      secondsPerFrame: (performance.now() - started) / 1000 / frames,
+    };
   } finally {
     await engine.close();
   }
@@ -322,7 +385,11 @@ async function memoryAtLargestFrame(): Promise<{ width: number; height: number; 
 /** Thumbnails/s of the batched path (real OpenDB parts), measured by bench/thumbnails.ts in its own process and database. */
 async function thumbnailRate(parts: number): Promise<{ parts: number; seconds: number; perSecond: number }> {
   const out = await new Promise<string>((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench/thumbnails.ts'), '--parts', String(parts), '--single', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('bench/thumbnails.ts'), '--parts', String(parts), '--single', '0', '--json'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let s = '';
     p.stdout.on('data', (d: Buffer) => (s += d.toString()));
     p.on('exit', (c) => (c === 0 ? resolve(s) : reject(new Error(`bench/thumbnails.ts exited ${c}`))));
@@ -330,4 +397,3 @@ async function thumbnailRate(parts: number): Promise<{ parts: number; seconds: n
   const { batch } = JSON.parse(out) as { batch: { parts: number; seconds: number; perSecond: number } };
   return batch;
 }
-

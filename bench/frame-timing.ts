@@ -14,7 +14,11 @@ import { measured } from './proc-cpu.js';
  * waits for the GPU (llvmpipe) to finish every queued frame: wall ms per frame as the page saw
  * it, CPU ms per frame of every process, and by process kind.
  */
-export async function timeFrames(page: Page, frames: number, skip: readonly StagePass[] = []): Promise<{ ms: number; cpu: number; byKind: Record<string, number> }> {
+export async function timeFrames(
+  page: Page,
+  frames: number,
+  skip: readonly StagePass[] = [],
+): Promise<{ ms: number; cpu: number; byKind: Record<string, number> }> {
   const s = JSON.stringify(skip);
   await page.evaluate(`(() => {
     window.renderStage.renderFrame(0, ${s});
@@ -31,19 +35,30 @@ export async function timeFrames(page: Page, frames: number, skip: readonly Stag
         return performance.now() - t0;
       })()`)) as number,
   );
-  return { ms: m.value / frames, cpu: m.cpu / frames, byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])) };
+  return {
+    ms: m.value / frames,
+    cpu: m.cpu / frames,
+    byKind: Object.fromEntries(Object.entries(m.byKind).map(([k, ms]) => [k, ms / frames])),
+  };
 }
 
 /** The pure render loop: `frames` frames back to back in one page task, then a 1-pixel read. */
-export async function pureLoop(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<{ ms: number; cpu: number; loadCpu: number; byKind: Record<string, number>; triangles: number }> {
+export async function pureLoop(
+  pool: BrowserPool,
+  o: ResolvedRenderOptions,
+  frames: number,
+  build: StageBuild,
+): Promise<{ ms: number; cpu: number; loadCpu: number; byKind: Record<string, number>; triangles: number }> {
   return pool.use(async ({ page }) => {
     // the stage load's CPU, to take out of the full pipeline's CPU (its time is excluded too)
     const loading = await measured(
-      async () => (await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`)) as { triangles: number },
+      async () =>
+        (await page.evaluate(
+          `window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`,
+        )) as { triangles: number },
     );
     const m = await timeFrames(page, frames);
     await page.evaluate('window.renderStage.dispose()');
     return { ...m, loadCpu: loading.cpu, triangles: loading.value.triangles };
   });
 }
-

@@ -29,7 +29,14 @@ function table(summary: ImportSummary): string {
     String(c.partsPerSecond),
   ]);
   const t = summary.total;
-  rows.push(['total', String(t.read), String(t.imported), String(t.skipped), (t.elapsedMs / 1000).toFixed(2), String(t.partsPerSecond)]);
+  rows.push([
+    'total',
+    String(t.read),
+    String(t.imported),
+    String(t.skipped),
+    (t.elapsedMs / 1000).toFixed(2),
+    String(t.partsPerSecond),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
   return [line(head), ...rows.map(line)].join('\n');
@@ -52,7 +59,9 @@ async function main(): Promise<void> {
     const { cfg } = scratch;
     t = Date.now();
     const db = await openDatabase(cfg, { migrate: true });
-    console.log(`database ready (${db.embedded ? 'embedded' : 'DATABASE_URL'}) in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+    console.log(
+      `database ready (${db.embedded ? 'embedded' : 'DATABASE_URL'}) in ${((Date.now() - t) / 1000).toFixed(1)} s\n`,
+    );
     try {
       let lastLine = 0;
       const first = await importOpenDb(db, tmp, {
@@ -64,14 +73,17 @@ async function main(): Promise<void> {
         },
       });
       console.log(`\nfirst import\n${table(first)}`);
-      for (const r of first.total.reasons) console.log(`  skipped ${r.count}: ${r.reason} (e.g. ${r.examples.join(', ')})`);
+      for (const r of first.total.reasons)
+        console.log(`  skipped ${r.count}: ${r.reason} (e.g. ${r.examples.join(', ')})`);
       const again = await importOpenDb(db, tmp);
       console.log(`\nre-import\n${table(again)}`);
       console.log(
         `  inserted ${again.total.inserted}, updated ${again.total.updated}, unchanged ${again.total.unchanged}\n`,
       );
       const verdict = first.total.elapsedMs < 60_000 ? 'under' : 'OVER';
-      console.log(`full import: ${first.total.imported} parts in ${(first.total.elapsedMs / 1000).toFixed(1)} s (${verdict} the 60 s target); re-import ${(again.total.elapsedMs / 1000).toFixed(1)} s`);
+      console.log(
+        `full import: ${first.total.imported} parts in ${(first.total.elapsedMs / 1000).toFixed(1)} s (${verdict} the 60 s target); re-import ${(again.total.elapsedMs / 1000).toFixed(1)} s`,
+      );
     } finally {
       await db.close();
     }

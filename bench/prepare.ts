@@ -26,16 +26,40 @@ import { ModelSketch } from '../src/part-models/model-sketch.js';
 import { prepareModelIsolated } from '../src/part-models/prepare-isolated.js';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 2;
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000, ...DEFAULT_PREPARE_LIMITS };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+  ...DEFAULT_PREPARE_LIMITS,
+};
 
 /** 30k triangles of ridged shell and 15,000 separate 4 mm screw heads (180k), joined into one mesh as exporters do. */
 async function case211k(): Promise<ModelSketch> {
   const f = new ModelSketch('case');
   f.doc.setLogger(new Logger(Logger.Verbosity.WARN));
-  f.box({ size: [0.23, 0.485, 0.47], at: [0, 0.2425, 0], subdivisions: 50, relief: 0.002, color: '#202020', material: 'steel' }, 'shell');
+  f.box(
+    {
+      size: [0.23, 0.485, 0.47],
+      at: [0, 0.2425, 0],
+      subdivisions: 50,
+      relief: 0.002,
+      color: '#202020',
+      material: 'steel',
+    },
+    'shell',
+  );
   for (let i = 0; i < 15_000; i++) {
     const [x, y, z] = [i % 25, Math.floor(i / 25) % 24, Math.floor(i / 600)];
-    f.box({ size: [0.004, 0.004, 0.004], at: [-0.108 + 0.009 * x, 0.02 + 0.019 * y, -0.22 + 0.018 * z], color: '#808080', material: 'screw' }, `screw${i}`);
+    f.box(
+      {
+        size: [0.004, 0.004, 0.004],
+        at: [-0.108 + 0.009 * x, 0.02 + 0.019 * y, -0.22 + 0.018 * z],
+        color: '#808080',
+        material: 'screw',
+      },
+      `screw${i}`,
+    );
   }
   // one node per material, as an export with applied transforms and joined objects has
   await f.doc.transform(join({ keepNamed: false }), prune());
@@ -44,16 +68,26 @@ async function case211k(): Promise<ModelSketch> {
 
 async function gpu4k(): Promise<ModelSketch> {
   const f = new ModelSketch('gpu');
-  await f.texturedBox(4096, { size: [0.126, 0.061, 0.305], color: '#ffffff', material: 'shroud', subdivisions: 20, relief: 0.002 }, 'shroud');
+  await f.texturedBox(
+    4096,
+    { size: [0.126, 0.061, 0.305], color: '#ffffff', material: 'shroud', subdivisions: 20, relief: 0.002 },
+    'shroud',
+  );
   return f;
 }
 
 async function draco(f: ModelSketch): Promise<Uint8Array> {
-  const draco3d = createRequire(import.meta.url)('draco3dgltf') as { createEncoderModule(o: object): Promise<unknown>; createDecoderModule(o: object): Promise<unknown> };
+  const draco3d = createRequire(import.meta.url)('draco3dgltf') as {
+    createEncoderModule(o: object): Promise<unknown>;
+    createDecoderModule(o: object): Promise<unknown>;
+  };
   f.doc.createExtension(KHRDracoMeshCompression).setRequired(true);
   return new NodeIO()
     .registerExtensions(ALL_EXTENSIONS)
-    .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule({}), 'draco3d.decoder': await draco3d.createDecoderModule({}) })
+    .registerDependencies({
+      'draco3d.encoder': await draco3d.createEncoderModule({}),
+      'draco3d.decoder': await draco3d.createDecoderModule({}),
+    })
     .writeBinary(f.doc);
 }
 
@@ -76,7 +110,12 @@ async function measure(name: string, bytes: Uint8Array, part: ReturnType<typeof 
     }, 25);
     const t0 = performance.now();
     try {
-      const p = await prepareModelIsolated(modelInputFromBytes(`${name}.glb`, bytes), part, { limits }, { onChild: (p) => (pid = p) });
+      const p = await prepareModelIsolated(
+        modelInputFromBytes(`${name}.glb`, bytes),
+        part,
+        { limits },
+        { onChild: (p) => (pid = p) },
+      );
       outcome = `${p.originalTriangles} -> ${p.triangles} triangles${p.simplification ? ` (error ${p.simplification.error}${p.simplification.sloppy ? ', sloppy' : ''})` : ''}, ${(p.preparedBytes / 1024).toFixed(0)} KiB`;
     } catch (err) {
       outcome = `refused: ${(err as Error).message.slice(0, 140)}`;
@@ -85,7 +124,9 @@ async function measure(name: string, bytes: Uint8Array, part: ReturnType<typeof 
     clearInterval(poll);
     peak = Math.max(peak, high);
   }
-  console.log(`| ${name} | ${(bytes.byteLength / 1024 / 1024).toFixed(2)} MiB | ${(best / 1000).toFixed(2)} s | ${peak.toFixed(0)} MB | ${outcome} |`);
+  console.log(
+    `| ${name} | ${(bytes.byteLength / 1024 / 1024).toFixed(2)} MiB | ${(best / 1000).toFixed(2)} s | ${peak.toFixed(0)} MB | ${outcome} |`,
+  );
 }
 
 const pcCase = demoPart('caseAeroGlass');

@@ -27,7 +27,8 @@ function processKind(name: string, pid: number): string {
   } catch {
     // gone meanwhile
   }
-  kind = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? (/chrom/i.test(name) ? 'browser' : /ffmpeg/.test(name) ? 'ffmpeg' : 'node');
+  kind =
+    /--type=([a-z-]+)/.exec(cmd)?.[1] ?? (/chrom/i.test(name) ? 'browser' : /ffmpeg/.test(name) ? 'ffmpeg' : 'node');
   kinds.set(pid, kind);
   return kind;
 }
@@ -44,7 +45,13 @@ export function descendants(): ProcStat[] {
         // utime + stime (+ cutime + cstime: children that ended, such as ffmpeg at the end of
         // a render, count with the process that reaped them) in USER_HZ (100); rss in 4 KiB pages
         const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-        all.set(+d, { ppid: +f[1]!, name, kind: processKind(name, +d), cpuMs: ((+f[11]! + +f[12]! + +f[13]! + +f[14]!) * 1000) / 100, rssMb: (+f[21]! * 4096) / 1e6 });
+        all.set(+d, {
+          ppid: +f[1]!,
+          name,
+          kind: processKind(name, +d),
+          cpuMs: ((+f[11]! + +f[12]! + +f[13]! + +f[14]!) * 1000) / 100,
+          rssMb: (+f[21]! * 4096) / 1e6,
+        });
       } catch {
         // the process ended meanwhile
       }
@@ -53,12 +60,12 @@ export function descendants(): ProcStat[] {
     return [];
   }
   const ours = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p !== undefined && p > 1; p = all.get(p)?.ppid) if (p === process.pid) return true;
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = all.get(p)?.ppid)
+      if (p === process.pid) return true;
     return false;
   };
   return [...all].filter(([pid]) => ours(pid)).map(([, stat]) => stat);
 }
-
 
 /** Resident memory (MB) of this run's Chromium processes. */
 export function chromiumRssMb(): number {
@@ -80,7 +87,9 @@ export function treeCpuMs(): number {
 }
 
 /** Runs fn, returning its result, wall ms and CPU ms (whole process tree, and by process kind). */
-export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number; byKind: Record<string, number> }> {
+export async function measured<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T; wall: number; cpu: number; byKind: Record<string, number> }> {
   const c0 = cpuByKind();
   const t0 = performance.now();
   const value = await fn();
@@ -90,4 +99,3 @@ export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; wal
   const byKind = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
   return { value, wall, cpu: Object.values(byKind).reduce((a, b) => a + b, 0), byKind };
 }
-

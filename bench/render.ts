@@ -83,8 +83,14 @@ const CASES: Array<{ name: string; options: RenderOptions }> = [
 ];
 /** Minutes each: run only when --only names them. */
 const LARGE_CASES: Array<{ name: string; options: RenderOptions }> = [
-  { name: 'sprite-1365-standard-fast', options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'standard' } },
-  { name: 'sprite-1365-high-fast', options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'high' } },
+  {
+    name: 'sprite-1365-standard-fast',
+    options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'standard' },
+  },
+  {
+    name: 'sprite-1365-high-fast',
+    options: { format: 'sprite', width: 1365, height: 1365, profile: 'fast', frameQuality: 'high' },
+  },
 ];
 const caseByName = (name: string) => [...CASES, ...LARGE_CASES].find((x) => x.name === name)!;
 
@@ -101,7 +107,16 @@ if (args.includes('--sheets')) {
     for (let r = 0; r < layout.rows; r++) sheet.addRow(r, randomFillSync(row));
     const used = await sheet.writeWebp(path.join(dir, `${q}.webp`));
     const size = `${layout.columns * layout.frame_width}x${layout.rows * layout.frame_height}`;
-    console.log(JSON.stringify({ sheet: `noise-1365-${q}`, size, used: stepName(used), mb: +(used.bytes / 1e6).toFixed(1), total_ms: used.tries.reduce((n, t) => n + t.ms, 0), tries: used.tries }));
+    console.log(
+      JSON.stringify({
+        sheet: `noise-1365-${q}`,
+        size,
+        used: stepName(used),
+        mb: +(used.bytes / 1e6).toFixed(1),
+        total_ms: used.tries.reduce((n, t) => n + t.ms, 0),
+        tries: used.tries,
+      }),
+    );
     await rm(path.join(dir, `${q}.webp`));
   }
   await rm(dir, { recursive: true, force: true });
@@ -121,9 +136,17 @@ const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-render-'));
  * whole frame less the frame without it (wall and CPU ms per frame, best of the rounds), and
  * "main" is what is left: the scene drawn once, its shadow lookups and the sky.
  */
-async function passCosts(pool: BrowserPool, o: ResolvedRenderOptions, frames: number, build: StageBuild, rounds = 2): Promise<Record<string, { ms: number; cpu: number }>> {
+async function passCosts(
+  pool: BrowserPool,
+  o: ResolvedRenderOptions,
+  frames: number,
+  build: StageBuild,
+  rounds = 2,
+): Promise<Record<string, { ms: number; cpu: number }>> {
   return pool.use(async ({ page }) => {
-    await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`);
+    await page.evaluate(
+      `window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify({ ...o, transparent: false })})`,
+    );
     const variants: Array<StagePass | 'none'> = ['none', ...STAGE_PASSES];
     const best = new Map<string, { ms: number; cpu: number }>();
     for (let k = 0; k < rounds; k++) {
@@ -163,11 +186,35 @@ async function naive(pool: BrowserPool, o: ResolvedRenderOptions, frames: number
     }
   });
   if (o.format === 'video') {
-    await run(ffmpegPath, ['-y', '-loglevel', 'error', '-framerate', '30', '-i', path.join(dir, 'f%04d.png'), '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', path.join(dir, 'out.mp4')]);
+    await run(ffmpegPath, [
+      '-y',
+      '-loglevel',
+      'error',
+      '-framerate',
+      '30',
+      '-i',
+      path.join(dir, 'f%04d.png'),
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      path.join(dir, 'out.mp4'),
+    ]);
   } else {
     const cols = Math.min(12, frames);
-    const composites = Array.from({ length: frames }, (_, i) => ({ input: path.join(dir, `f${String(i).padStart(4, '0')}.png`), left: (i % cols) * o.width, top: Math.floor(i / cols) * o.height }));
-    await sharp({ create: { width: cols * o.width, height: Math.ceil(frames / cols) * o.height, channels: 3, background: '#000' } }).composite(composites).webp({ quality: 90 }).toFile(path.join(dir, 'out.webp'));
+    const composites = Array.from({ length: frames }, (_, i) => ({
+      input: path.join(dir, `f${String(i).padStart(4, '0')}.png`),
+      left: (i % cols) * o.width,
+      top: Math.floor(i / cols) * o.height,
+    }));
+    await sharp({
+      create: { width: cols * o.width, height: Math.ceil(frames / cols) * o.height, channels: 3, background: '#000' },
+    })
+      .composite(composites)
+      .webp({ quality: 90 })
+      .toFile(path.join(dir, 'out.webp'));
   }
   await rm(dir, { recursive: true, force: true });
   return (performance.now() - started) / frames;
@@ -177,7 +224,9 @@ async function naive(pool: BrowserPool, o: ResolvedRenderOptions, frames: number
  * The stage of another commit: a detached temporary worktree at `ref` that borrows this
  * checkout's node_modules, bundled by that commit's own farm/build.ts.
  */
-async function baselineStage(ref: string): Promise<{ bundle: () => Promise<{ html: string; js: string }>; commit: string; cleanup: () => Promise<void> }> {
+async function baselineStage(
+  ref: string,
+): Promise<{ bundle: () => Promise<{ html: string; js: string }>; commit: string; cleanup: () => Promise<void> }> {
   const root = (await run('git', ['rev-parse', '--show-toplevel'])).stdout.trim();
   const commit = (await run('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: root })).stdout.trim();
   const wt = path.join(tmp, `baseline-${commit}`);
@@ -187,7 +236,9 @@ async function baselineStage(ref: string): Promise<{ bundle: () => Promise<{ htm
   };
   try {
     symlinkSync(path.join(root, 'node_modules'), path.join(wt, 'node_modules'), 'dir');
-    const mod = (await import(pathToFileURL(path.join(wt, 'farm', 'build.ts')).href)) as { buildStageBundle: () => Promise<{ html: string; js: string }> };
+    const mod = (await import(pathToFileURL(path.join(wt, 'farm', 'build.ts')).href)) as {
+      buildStageBundle: () => Promise<{ html: string; js: string }>;
+    };
     const built = await mod.buildStageBundle();
     return { bundle: async () => built, commit, cleanup };
   } catch (err) {
@@ -207,14 +258,37 @@ interface CaseResult {
 }
 
 /** One timing of a case on one stage: the pure loop, then the full pipeline. */
-async function timeCase(pool: BrowserPool, name: string, o: ResolvedRenderOptions, frames: number, build: StageBuild): Promise<CaseResult> {
+async function timeCase(
+  pool: BrowserPool,
+  name: string,
+  o: ResolvedRenderOptions,
+  frames: number,
+  build: StageBuild,
+): Promise<CaseResult> {
   const pure = await pureLoop(pool, o, frames, build);
   const m = await measured(() =>
-    renderBuild({ pool, ffmpegPath, build, options: o, outDir: path.join(tmp, name), outputs: { [o.format]: true }, frameLimit, videoEncoder: args.includes('--x264') ? 'x264' : 'auto' }),
+    renderBuild({
+      pool,
+      ffmpegPath,
+      build,
+      options: o,
+      outDir: path.join(tmp, name),
+      outputs: { [o.format]: true },
+      frameLimit,
+      videoEncoder: args.includes('--x264') ? 'x264' : 'auto',
+    }),
   );
   const full = (m.value.timings.render + m.value.timings.encode) / m.value.frames;
-  const perFrame = (k: Record<string, number>) => Object.fromEntries(Object.entries(k).map(([kind, ms]) => [kind, ms / m.value.frames]));
-  return { pure, full, cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames, fullByKind: perFrame(m.byKind), r: m.value, triangles: pure.triangles };
+  const perFrame = (k: Record<string, number>) =>
+    Object.fromEntries(Object.entries(k).map(([kind, ms]) => [kind, ms / m.value.frames]));
+  return {
+    pure,
+    full,
+    cpuFull: Math.max(0, m.cpu - pure.loadCpu) / m.value.frames,
+    fullByKind: perFrame(m.byKind),
+    r: m.value,
+    triangles: pure.triangles,
+  };
 }
 
 interface BenchModels {
@@ -250,7 +324,9 @@ async function benchModels(): Promise<BenchModels> {
   }
   const served = withOverrides(null, [...glbs, ...variants]);
   const build: StageBuild = { ...demo, models: Object.fromEntries(ids.map((id, i) => [id, served.shas[i]!])) };
-  console.log(`models: ${triangles.join(', ')} triangles (case, GPU, cooler, board) and 32 GPU variants prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `models: ${triangles.join(', ')} triangles (case, GPU, cooler, board) and 32 GPU variants prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return { pool: (await createRenderEngine(cfg, { models: served.source })).pool, build, triangles, variants };
 }
 
@@ -263,7 +339,9 @@ async function modelProbes(m: BenchModels): Promise<void> {
   const options = { ...o, transparent: false };
   const timeLoad = (pool: BrowserPool, b: StageBuild) =>
     pool.use(async ({ page }) => {
-      const t = await measured(async () => page.evaluate(`window.renderStage.load(${JSON.stringify(b)}, ${JSON.stringify(options)})`));
+      const t = await measured(async () =>
+        page.evaluate(`window.renderStage.load(${JSON.stringify(b)}, ${JSON.stringify(options)})`),
+      );
       await page.evaluate('window.renderStage.dispose()');
       return t.wall;
     });
@@ -278,13 +356,27 @@ async function modelProbes(m: BenchModels): Promise<void> {
   try {
     const cold = await timeLoad(memPool, coldBuild(0));
     const warmOne = await timeLoad(memPool, coldBuild(0));
-    console.log(JSON.stringify({ probe: 'stage load 720p cinematic', procedural_ms: Math.round(procedural), one_50k_gpu_model_cold_ms: Math.round(cold), same_warm_ms: Math.round(warmOne), four_models_warm_ms: Math.round(Math.min(warm, again)), cold_extra_ms: Math.round(cold - procedural) }));
+    console.log(
+      JSON.stringify({
+        probe: 'stage load 720p cinematic',
+        procedural_ms: Math.round(procedural),
+        one_50k_gpu_model_cold_ms: Math.round(cold),
+        same_warm_ms: Math.round(warmOne),
+        four_models_warm_ms: Math.round(Math.min(warm, again)),
+        cold_extra_ms: Math.round(cold - procedural),
+      }),
+    );
     const mem: Record<string, number> = { before: Math.round(chromiumRssMb()) };
     for (let i = 1; i < 32; i++) {
       await timeLoad(memPool, coldBuild(i));
       if ((i + 1) % 8 === 0) mem[`after_${i + 1}_models`] = Math.round(chromiumRssMb());
     }
-    console.log(JSON.stringify({ probe: 'Chromium RSS MB (all of this run), 32 distinct GPU models through one page, library keeps 16', ...mem }));
+    console.log(
+      JSON.stringify({
+        probe: 'Chromium RSS MB (all of this run), 32 distinct GPU models through one page, library keeps 16',
+        ...mem,
+      }),
+    );
   } finally {
     await memPool.close();
   }
@@ -292,7 +384,9 @@ async function modelProbes(m: BenchModels): Promise<void> {
 
 /** "gpu-process 150->170 renderer 2->14 ...": CPU ms per frame by process kind, pure -> full. */
 function byProcess(pure: Record<string, number>, full: Record<string, number>): string {
-  const keys = [...new Set([...Object.keys(pure), ...Object.keys(full)])].filter((k) => Math.max(pure[k] ?? 0, full[k] ?? 0) >= 0.5);
+  const keys = [...new Set([...Object.keys(pure), ...Object.keys(full)])].filter(
+    (k) => Math.max(pure[k] ?? 0, full[k] ?? 0) >= 0.5,
+  );
   keys.sort((a, b) => (full[b] ?? 0) - (full[a] ?? 0));
   return keys.map((k) => `${k} ${Math.round(pure[k] ?? 0)}->${Math.round(full[k] ?? 0)}`).join(' ');
 }
@@ -333,8 +427,12 @@ try {
       // interleaved, in alternating order, so both stages see the same machine load
       const oldFirst = k % 2 === 0;
       // --models: "new" is the build with models, "old" the procedural one, both on this stage
-      const nowRun = () => (models ? timeCase(models.pool, `${c.name}-models`, o, frames, models.build) : timeCase(fast, c.name, o, frames, demo));
-      const thenRun = () => (models ? timeCase(fast, c.name, o, frames, demo) : timeCase(old!, `${c.name}-old`, o, frames, demo));
+      const nowRun = () =>
+        models
+          ? timeCase(models.pool, `${c.name}-models`, o, frames, models.build)
+          : timeCase(fast, c.name, o, frames, demo);
+      const thenRun = () =>
+        models ? timeCase(fast, c.name, o, frames, demo) : timeCase(old!, `${c.name}-old`, o, frames, demo);
       if (old && oldFirst) then = better(then, await thenRun());
       now = better(now, await nowRun());
       if (old && !oldFirst) then = better(then, await thenRun());
@@ -380,7 +478,14 @@ try {
       const p = await passCosts(fast, o, Math.min(frames, 48), demo, 3);
       const fmt = (x: { ms: number; cpu: number }) => `${x.ms.toFixed(1)}/${Math.round(x.cpu)}`;
       passRows.push({ case: c.name, ...Object.fromEntries(Object.entries(p).map(([k, v]) => [k, fmt(v)])) });
-      console.log(JSON.stringify({ case: c.name, passes_ms_cpu: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, { ms: +v.ms.toFixed(1), cpu: Math.round(v.cpu) }])) }));
+      console.log(
+        JSON.stringify({
+          case: c.name,
+          passes_ms_cpu: Object.fromEntries(
+            Object.entries(p).map(([k, v]) => [k, { ms: +v.ms.toFixed(1), cpu: Math.round(v.cpu) }]),
+          ),
+        }),
+      );
     }
   }
 } finally {
@@ -397,7 +502,14 @@ if (naiveFrames > 0) {
     const n = await naive(slow, o, Math.min(naiveFrames, o.frames));
     row.naive_ms = +n.toFixed(1);
     row.naive_over_full = +(n / (row.full_ms as number)).toFixed(2);
-    console.log(JSON.stringify({ case: row.case, naive_ms: row.naive_ms, naive_over_full: row.naive_over_full, naive_frames: Math.min(naiveFrames, o.frames) }));
+    console.log(
+      JSON.stringify({
+        case: row.case,
+        naive_ms: row.naive_ms,
+        naive_over_full: row.naive_over_full,
+        naive_frames: Math.min(naiveFrames, o.frames),
+      }),
+    );
   }
   await slow.close();
 }
@@ -428,6 +540,8 @@ else if (baseline || models) {
   );
 } else console.table(rows);
 if (passRows.length > 0 && !args.includes('--json')) {
-  console.log('\nper pass, this tree: wall ms / CPU ms per frame (a pass = the frame less the frame without it; main = the rest)');
+  console.log(
+    '\nper pass, this tree: wall ms / CPU ms per frame (a pass = the frame less the frame without it; main = the rest)',
+  );
   console.table(passRows);
 }

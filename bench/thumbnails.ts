@@ -149,17 +149,45 @@ async function main(): Promise<void> {
       const parts = (await partsNeedingThumbnails(db)).slice(0, count);
       const store = await openArtifactStore(cfg);
       const info = await engine.info();
-      say(`${parts.length} OpenDB parts over ${new Set(parts.map((p) => p.category)).size} categories; ${info.backend} (${info.glRenderer}); ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      say(
+        `${parts.length} OpenDB parts over ${new Set(parts.map((p) => p.category)).size} categories; ${info.backend} (${info.glRenderer}); ${os.cpus().length} cores, load ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
       const batch = await measureThumbnails({ db, store, engine, parts, path: 'batch', batchSize });
-      say(`batch  (${batchSize}/batch): ${batch.parts} in ${batch.seconds} s, ${batch.perSecond}/s, ${batch.cpuMsPerPart} CPU ms/part (Node ${batch.nodeCpuMsPerPart}), ${batch.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
-      const single = singleCount > 0 ? await measureThumbnails({ db, store, engine, parts: parts.slice(0, singleCount), path: 'single' }) : null;
-      if (single) say(`single: ${single.parts} in ${single.seconds} s, ${single.perSecond}/s, ${single.cpuMsPerPart} CPU ms/part (Node ${single.nodeCpuMsPerPart}), ${single.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`);
+      say(
+        `batch  (${batchSize}/batch): ${batch.parts} in ${batch.seconds} s, ${batch.perSecond}/s, ${batch.cpuMsPerPart} CPU ms/part (Node ${batch.nodeCpuMsPerPart}), ${batch.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+      const single =
+        singleCount > 0
+          ? await measureThumbnails({ db, store, engine, parts: parts.slice(0, singleCount), path: 'single' })
+          : null;
+      if (single)
+        say(
+          `single: ${single.parts} in ${single.seconds} s, ${single.perSecond}/s, ${single.cpuMsPerPart} CPU ms/part (Node ${single.nodeCpuMsPerPart}), ${single.failed} failed; load ${os.loadavg()[0]!.toFixed(1)}`,
+        );
       const minutes = (m: { perSecond: number }) => Math.round((FULL_CATALOG_PARTS / m.perSecond / 60) * 10) / 10;
       const ratio = single ? Math.round((batch.perSecond / single.perSecond) * 10) / 10 : null;
-      if (json) console.log(JSON.stringify({ batch, single, ratio, projectedMinutes: { batch: minutes(batch), single: single ? minutes(single) : null }, loadavg: os.loadavg() }, null, 2));
+      if (json)
+        console.log(
+          JSON.stringify(
+            {
+              batch,
+              single,
+              ratio,
+              projectedMinutes: { batch: minutes(batch), single: single ? minutes(single) : null },
+              loadavg: os.loadavg(),
+            },
+            null,
+            2,
+          ),
+        );
       else {
         if (ratio !== null) say(`batch/single: ${ratio}x`);
-        say(`projected for ${FULL_CATALOG_PARTS} parts on one worker: batch ${minutes(batch)} min${single ? `, single ${minutes(single)} min` : ''} (goal: under 30 min, ~16/s)`);
+        say(
+          `projected for ${FULL_CATALOG_PARTS} parts on one worker: batch ${minutes(batch)} min${single ? `, single ${minutes(single)} min` : ''} (goal: under 30 min, ~16/s)`,
+        );
       }
     } finally {
       await engine.close();

@@ -34,7 +34,9 @@ const externals = {
   name: 'externals',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      INLINE.some((p) => args.path === p || args.path.startsWith(`${p}/`)) ? undefined : { path: args.path, external: true },
+      INLINE.some((p) => args.path === p || args.path.startsWith(`${p}/`))
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };

@@ -31,7 +31,12 @@ function* files(dir) {
 }
 
 const RULES = [
-  { dirs: ['src', 'farm'], allow: ['src/config.ts'], pattern: /\bprocess\.env\b/, message: 'reads process.env: add the setting to src/config.ts and take it from Config' },
+  {
+    dirs: ['src', 'farm'],
+    allow: ['src/config.ts'],
+    pattern: /\bprocess\.env\b/,
+    message: 'reads process.env: add the setting to src/config.ts and take it from Config',
+  },
   {
     dirs: ['src', 'farm'],
     allow: [
@@ -45,7 +50,13 @@ const RULES = [
     pattern: /\bas unknown as\b/,
     message: 'casts through unknown: parse the value with its zod schema (or type the column) instead',
   },
-  { dirs: ['src'], allow: [], skip: /^src\/cli\//, pattern: /\bprocess\.(exit\b|exitCode\b|abort\()/, message: 'ends the process: throw an error from errors.ts and let the CLI decide' },
+  {
+    dirs: ['src'],
+    allow: [],
+    skip: /^src\/cli\//,
+    pattern: /\bprocess\.(exit\b|exitCode\b|abort\()/,
+    message: 'ends the process: throw an error from errors.ts and let the CLI decide',
+  },
   {
     dirs: ['src'],
     // graphile-logger: graphile-worker's own warnings, also from commands that have no logger (installQueue)
@@ -54,8 +65,18 @@ const RULES = [
     pattern: /\bconsole\.\w+\(|\bprocess\.std(out|err)\.write\(/,
     message: 'writes to the terminal: log through log.ts (only src/cli/ and the ink screens print)',
   },
-  { dirs: ['src'], allow: ['src/render/call-stage.ts'], pattern: /\.(evaluate|evaluateHandle|waitForFunction)\s*\(/, message: 'evaluates in the page: call the stage through callStage (src/render/call-stage.ts)' },
-  { dirs: ['src'], allow: ['src/jobs/queue/graphile-tables.ts'], pattern: /\bgraphile_worker\./, message: "queries graphile-worker's schema: add a function to src/jobs/queue/graphile-tables.ts and call it" },
+  {
+    dirs: ['src'],
+    allow: ['src/render/call-stage.ts'],
+    pattern: /\.(evaluate|evaluateHandle|waitForFunction)\s*\(/,
+    message: 'evaluates in the page: call the stage through callStage (src/render/call-stage.ts)',
+  },
+  {
+    dirs: ['src'],
+    allow: ['src/jobs/queue/graphile-tables.ts'],
+    pattern: /\bgraphile_worker\./,
+    message: "queries graphile-worker's schema: add a function to src/jobs/queue/graphile-tables.ts and call it",
+  },
   {
     dirs: ['test'],
     allow: [
@@ -65,14 +86,16 @@ const RULES = [
       'test/fixtures/openapi-client/render-flow.ts', // an integrator's program polling a job at an interval, run as a child process (not a test's wait)
     ],
     pattern: /\b(setTimeout|sleep|delay)\(/,
-    message: 'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',
+    message:
+      'waits a fixed time: wait for the condition (test/helpers/wait-for.ts) or bound the promise (test/helpers/time-bounds.ts)',
   },
   {
     dirs: ['src', 'farm', 'bench', 'tools', 'scripts', 'test'],
     allow: ['scripts/lint-rules.mjs'], // the rule's own text
     // `await import(...)` (lazy loading) stays; a type written as import('x').T is an import the header does not show
     pattern: /(?<!await\s*)(?<![\w.])import\((['"])[^'"]+\1\)\.[A-Za-z_$]/,
-    message: "inline type import: write `import type { T } from '...'` at the top (erased at build time, so lazy loading is kept)",
+    message:
+      "inline type import: write `import type { T } from '...'` at the top (erased at build time, so lazy loading is kept)",
   },
 ];
 
@@ -91,7 +114,8 @@ for (const rule of RULES) {
 }
 for (const dir of ['src', 'farm']) {
   for (const file of files(dir)) {
-    for (const p of pageCodeInStrings(readFileSync(path.join(root, file), 'utf8'))) problems.push(`${file}:${p.line}: ${p.message}`);
+    for (const p of pageCodeInStrings(readFileSync(path.join(root, file), 'utf8')))
+      problems.push(`${file}:${p.line}: ${p.message}`);
   }
 }
 for (const p of problems) console.error(p);

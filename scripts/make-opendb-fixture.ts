@@ -32,7 +32,8 @@ function features(category: (typeof CATEGORIES)[number], record: unknown): Map<s
   const f = new Map<string, number>();
   const walk = (v: unknown, p: string): void => {
     f.set(`shape ${p}:${typeOf(v)}`, 10);
-    if (typeof v === 'string' && v.length <= 24 && !p.startsWith('metadata') && !p.includes('sku')) f.set(`value ${p}=${v}`, 1);
+    if (typeof v === 'string' && v.length <= 24 && !p.startsWith('metadata') && !p.includes('sku'))
+      f.set(`value ${p}=${v}`, 1);
     if (typeof v === 'number' && !Number.isInteger(v)) f.set(`fraction ${p}`, 3);
     if (Array.isArray(v)) v.forEach((x) => walk(x, `${p}[]`));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
@@ -51,7 +52,10 @@ function features(category: (typeof CATEGORIES)[number], record: unknown): Map<s
 fs.rmSync(path.join(out, 'open-db'), { recursive: true, force: true });
 for (const category of CATEGORIES) {
   const dir = path.join(source, 'open-db', category);
-  const files = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort();
   const all = files.map((file) => ({ file, text: fs.readFileSync(path.join(dir, file), 'utf8') }));
   const feats = all.map(({ text }) => features(category, JSON.parse(text)));
   const seen = new Set<string>();

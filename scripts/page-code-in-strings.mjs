@@ -25,10 +25,23 @@ export function pageCodeInStrings(text) {
   const problems = [];
   const lineAt = (i) => text.slice(0, i).split('\n').length;
   // on the whole text: the argument may start on the next line
-  for (const m of text.matchAll(CALL)) problems.push({ line: lineAt(m.index), message: 'evaluates source text in the page: put the code in the stage (farm/src/) and call it through callStage' });
-  for (const m of text.matchAll(SCRIPT_TAG)) problems.push({ line: lineAt(m.index), message: 'injects source text into the page: put the code in the stage (farm/src/) and call it through callStage' });
+  for (const m of text.matchAll(CALL))
+    problems.push({
+      line: lineAt(m.index),
+      message: 'evaluates source text in the page: put the code in the stage (farm/src/) and call it through callStage',
+    });
+  for (const m of text.matchAll(SCRIPT_TAG))
+    problems.push({
+      line: lineAt(m.index),
+      message: 'injects source text into the page: put the code in the stage (farm/src/) and call it through callStage',
+    });
   for (const t of templateLiterals(text)) {
-    if (!t.tagged && CODE.test(t.text)) problems.push({ line: lineAt(t.start), message: 'a template literal holds functions (page code in a string?): write it as TypeScript in farm/src/ and call it through callStage' });
+    if (!t.tagged && CODE.test(t.text))
+      problems.push({
+        line: lineAt(t.start),
+        message:
+          'a template literal holds functions (page code in a string?): write it as TypeScript in farm/src/ and call it through callStage',
+      });
   }
   return problems.sort((a, b) => a.line - b.line);
 }
@@ -76,7 +89,13 @@ function templateLiterals(text) {
       i = skipQuoted(text, i, c);
       significant = c;
     } else if (c === '`') {
-      open.push({ start: i, text: '', inText: true, depth: 0, tagged: BEFORE_TAG.test(significant) && !KEYWORD.test(significant) });
+      open.push({
+        start: i,
+        text: '',
+        inText: true,
+        depth: 0,
+        tagged: BEFORE_TAG.test(significant) && !KEYWORD.test(significant),
+      });
       i++;
     } else if (c === '/' && BEFORE_REGEX.test(significant)) {
       i = skipRegex(text, i);
@@ -91,7 +110,8 @@ function templateLiterals(text) {
       significant = c;
       i++;
     } else {
-      if (!/\s/.test(c)) significant = /[\w$]/.test(c) ? (/[\w$]/.test(significant.slice(-1)) ? significant + c : c) : c;
+      if (!/\s/.test(c))
+        significant = /[\w$]/.test(c) ? (/[\w$]/.test(significant.slice(-1)) ? significant + c : c) : c;
       i++;
     }
   }

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { UserError } from './errors.js';
 
 const bool = z
-  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])], { error: 'expected true or false (or 1/0, yes/no)' })
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])], {
+    error: 'expected true or false (or 1/0, yes/no)',
+  })
   .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
 const optionalString = z
@@ -24,7 +26,8 @@ function proxyEntryProblem(entry: string): string | null {
   const [addr, bits, ...rest] = entry.split('/');
   const family = net.isIP(addr);
   if (!family || rest.length) return `"${entry}" is not an IP address, a CIDR or one of ${PROXY_RANGES.join(', ')}`;
-  if (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))) return `"${entry}" has a bad prefix length`;
+  if (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)))
+    return `"${entry}" has a bad prefix length`;
   return null;
 }
 
@@ -33,21 +36,22 @@ function proxyEntryProblem(entry: string): string | null {
  * peer: only behind a proxy that overwrites them), a hop count, or a comma list of addresses,
  * CIDRs and the named ranges.
  */
-const trustProxy = z
-  .union([z.boolean(), z.number(), z.string()])
-  .transform((v, ctx): boolean | number | string[] => {
-    if (typeof v !== 'string') return v;
-    const s = v.trim().toLowerCase();
-    if (s === 'true' || s === 'false') return s === 'true';
-    if (/^\d+$/.test(s)) return Number(s);
-    const list = s.split(',').map((e) => e.trim()).filter(Boolean);
-    for (const entry of list) {
-      const problem = proxyEntryProblem(entry);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }
-    if (!list.length) ctx.addIssue({ code: 'custom', message: 'empty: use false to trust no proxy' });
-    return list;
-  });
+const trustProxy = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): boolean | number | string[] => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (s === 'true' || s === 'false') return s === 'true';
+  if (/^\d+$/.test(s)) return Number(s);
+  const list = s
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }
+  if (!list.length) ctx.addIssue({ code: 'custom', message: 'empty: use false to trust no proxy' });
+  return list;
+});
 
 /** `a.b.c.d/n,ip6::/n,...` (a bare address is a /32 or /128) -> the list. */
 const cidrList = z
@@ -55,7 +59,10 @@ const cidrList = z
   .optional()
   .transform((v, ctx) => {
     if (v === undefined) return [] as string[];
-    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const c of list) {
       const [addr, bits, extra] = c.split('/');
       const family = net.isIP(addr ?? '');
@@ -72,7 +79,10 @@ export const configSchema = z.object({
   dataDir: z.string().min(1).default('./.render-farm'),
   /** external PostgreSQL 14+; when set nothing embedded starts */
   databaseUrl: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
   ),
   /** port of the embedded PostgreSQL */
   embeddedPgPort: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -105,9 +115,17 @@ export const configSchema = z.object({
   /** failed authentications an address may have at once before the per-minute rate applies */
   authFailureBurst: z.coerce.number().int().min(1).max(100_000).default(30),
   /** how long a web console sign-in lasts, seconds (the cookie's Max-Age and the session row's expiry) */
-  consoleSessionTtlSeconds: z.coerce.number().int().min(60).max(30 * 86_400).default(8 * 3600),
+  consoleSessionTtlSeconds: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(8 * 3600),
   /** JSON body limit (413 above) */
-  bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb').default('100kb'),
+  bodyLimit: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 100kb or 1mb')
+    .default('100kb'),
   /** log level; keys and tokens are never logged */
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** auto: human lines on a terminal, JSON otherwise */
@@ -155,7 +173,13 @@ export const configSchema = z.object({
    * directory; `s3://bucket/optional/prefix` = an S3-compatible bucket (see the s3* keys).
    */
   storageUrl: optionalString.pipe(
-    z.string().regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?|file:\/\/\/.+)$/, 'must be s3://bucket[/prefix] or file:///absolute/dir').optional(),
+    z
+      .string()
+      .regex(
+        /^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?|file:\/\/\/.+)$/,
+        'must be s3://bucket[/prefix] or file:///absolute/dir',
+      )
+      .optional(),
   ),
   /** S3-compatible endpoint (MinIO, R2, ...); unset = AWS `https://s3.<region>.amazonaws.com` */
   s3Endpoint: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
@@ -187,7 +211,12 @@ export const configSchema = z.object({
   /** bound on one webhook POST, seconds */
   webhookTimeoutSeconds: z.coerce.number().int().min(1).max(120).default(10),
   /** Part models (src/part-models/): the largest model file (a .gltf with its files: all together), bytes; 413 above */
-  modelMaxBytes: z.coerce.number().int().min(1024).max(2 ** 31).default(64 * 1024 * 1024),
+  modelMaxBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 31)
+    .default(64 * 1024 * 1024),
   /** triangles one part's prepared model may have: more are simplified down to it (meshoptimizer) */
   modelMaxTriangles: z.coerce.number().int().min(100).max(10_000_000).default(150_000),
   /** a prepared model's textures are resized to at most this many pixels a side */
@@ -202,7 +231,12 @@ export const configSchema = z.object({
    * Storage lifecycle (src/jobs/artifact-retention.ts, row-retention.ts): renders' files beyond
    * this many bytes are removed, least recently requested first (0: no byte budget)
    */
-  storeMaxBytes: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(50 * 1024 ** 3),
+  storeMaxBytes: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(50 * 1024 ** 3),
   /** renders' files not requested for this many days are removed (0: no age limit) */
   storeMaxAgeDays: z.coerce.number().min(0).max(36_500).default(30),
   /** files of a render finished or requested this recently are never removed, whatever the budget */
@@ -340,8 +374,16 @@ export const SETTING_FLAGS = {
   publicBaseUrl: { arg: 'url', help: 'base of returned URLs behind a proxy' },
   glBackend: { flag: '--gl', arg: 'backend', help: 'WebGL backend' },
   workerConcurrency: { flag: '--concurrency', arg: 'n', help: 'renders at once', note: 'rendering is CPU-bound' },
-  renderTimeoutSeconds: { flag: '--render-timeout', arg: 'seconds', help: 'abort (and retry) a render after this long' },
-  drainTimeoutSeconds: { flag: '--drain-timeout', arg: 'seconds', help: 'on SIGTERM, wait this long for the running render' },
+  renderTimeoutSeconds: {
+    flag: '--render-timeout',
+    arg: 'seconds',
+    help: 'abort (and retry) a render after this long',
+  },
+  drainTimeoutSeconds: {
+    flag: '--drain-timeout',
+    arg: 'seconds',
+    help: 'on SIGTERM, wait this long for the running render',
+  },
 } satisfies Partial<Record<keyof ConfigInput, SettingFlag>>;
 
 export type FlagSetting = keyof typeof SETTING_FLAGS;
@@ -392,7 +434,13 @@ export function describeSetting(cfg: Config, key: keyof ConfigInput, what: strin
 
 /** A zod issue in words a user of the CLI or the environment reads. */
 function issueText(issue: z.core.$ZodIssue): string {
-  const i = issue as z.core.$ZodIssue & { expected?: string; minimum?: unknown; maximum?: unknown; values?: unknown[]; origin?: string };
+  const i = issue as z.core.$ZodIssue & {
+    expected?: string;
+    minimum?: unknown;
+    maximum?: unknown;
+    values?: unknown[];
+    origin?: string;
+  };
   // a message written in the schema already reads well; zod's own start like this
   if (!/^(Invalid|Too (small|big))/.test(i.message)) return i.message;
   if (i.code === 'invalid_type' && i.expected === 'number') return 'expected a number';
@@ -473,7 +521,10 @@ export function baseUrl(cfg: Config, listeningPort?: number): string {
  * The environment a child program inherits (Chromium: the GPU probe reads LD_LIBRARY_PATH and
  * VK_DRIVER_FILES from it and sets them for the launch), with `extra` on top.
  */
-export function childEnvironment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+export function childEnvironment(
+  extra: Record<string, string> = {},
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string | undefined> {
   return { ...env, ...extra };
 }
 

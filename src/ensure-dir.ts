@@ -18,7 +18,10 @@ export class DirectoryError extends UserError {
     reason: string,
   ) {
     // a bad setting: exit 2 like a bad flag; in the API (an unusable artifact dir) a 500 that says why
-    super('unusable_directory', `${setting}: cannot use ${dir} as a directory: ${reason}`, { exitCode: 2, status: 500 });
+    super('unusable_directory', `${setting}: cannot use ${dir} as a directory: ${reason}`, {
+      exitCode: 2,
+      status: 500,
+    });
     this.name = 'DirectoryError';
   }
 }
@@ -84,7 +87,14 @@ export async function ensureDirCreating(dir: string, setting: string): Promise<{
       created.push(level);
     } catch (err) {
       // another process may have created it meanwhile
-      if (code(err) === 'EEXIST' && (await fs.stat(level).then((s) => s.isDirectory(), () => false))) continue;
+      if (
+        code(err) === 'EEXIST' &&
+        (await fs.stat(level).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      )
+        continue;
       if (code(err) === 'EEXIST') throw fail(`${level} exists and is not a directory`);
       throw fail(why(err, level));
     }
@@ -101,6 +111,12 @@ export async function ensureDirCreating(dir: string, setting: string): Promise<{
 export async function removeCreatedDirs(created: readonly string[]): Promise<void> {
   for (const level of [...created].reverse()) {
     // ENOTEMPTY: something was written there after all; keep it and its parents
-    if (!(await fs.rmdir(level).then(() => true, () => false))) return;
+    if (
+      !(await fs.rmdir(level).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
   }
 }

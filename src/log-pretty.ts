@@ -37,7 +37,12 @@ export function formatRecord(line: string, color: boolean): string {
   const head = color ? `\x1b[90m${time}\x1b[0m ${tint}${label}\x1b[0m` : `${time} ${label}`;
   let out = `${head} ${String(r.msg ?? '')}${fields.length ? `  ${color ? '\x1b[90m' : ''}${fields.join(' ')}${color ? '\x1b[0m' : ''}` : ''}\n`;
   const stack = typeof err === 'object' ? err?.stack : undefined;
-  if (stack && Number(r.level) >= 50) out += stack.split('\n').slice(1).map((l) => `    ${l.trim()}\n`).join('');
+  if (stack && Number(r.level) >= 50)
+    out += stack
+      .split('\n')
+      .slice(1)
+      .map((l) => `    ${l.trim()}\n`)
+      .join('');
   return out;
 }
 

@@ -52,7 +52,8 @@ export async function sweepStaleTempDirs(dir: string = os.tmpdir()): Promise<str
  * removes it when done; if the process dies first, a later process's sweep does.
  */
 export async function makeTempDir(kind: string): Promise<string> {
-  if (!/^[a-z]+(-[a-z]+)*$/.test(kind)) throw new Error(`temp dir kind must be lower-case letters and dashes, got "${kind}"`);
+  if (!/^[a-z]+(-[a-z]+)*$/.test(kind))
+    throw new Error(`temp dir kind must be lower-case letters and dashes, got "${kind}"`);
   swept ??= sweepStaleTempDirs().catch(() => []);
   await swept;
   const base = os.tmpdir();

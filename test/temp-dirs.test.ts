@@ -86,7 +86,22 @@ describe('scratch directories', () => {
     const dir = path.join(tmp, 'killed');
     await fs.mkdir(dir);
     const env = { ...process.env, TMPDIR: dir, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: path.join(tmp, 'data') };
-    const child = spawn(process.execPath, [bin, 'render', '--share-code', 'DEMO-GLASS', '--format', 'video', '--profile', 'fast', '--out', path.join(tmp, 'out')], { env, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'render',
+        '--share-code',
+        'DEMO-GLASS',
+        '--format',
+        'video',
+        '--profile',
+        'fast',
+        '--out',
+        path.join(tmp, 'out'),
+      ],
+      { env, stdio: 'ignore' },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const profile = new RegExp(`^render-farm-chromium-${child.pid}-`);
     await waitFor(
@@ -94,7 +109,8 @@ describe('scratch directories', () => {
       async () => {
         const names = await fs.readdir(dir);
         if (names.some((n) => profile.test(n))) return true;
-        if (child.exitCode !== null) throw new Error(`the render exited ${child.exitCode} before it made its Chromium profile`);
+        if (child.exitCode !== null)
+          throw new Error(`the render exited ${child.exitCode} before it made its Chromium profile`);
         return false;
       },
       { timeoutMs: 90_000, intervalMs: 200 },
@@ -105,13 +121,26 @@ describe('scratch directories', () => {
     expect(left.some((n) => profile.test(n))).toBe(true);
 
     // Chromium, orphaned by the kill, exits once its pipe closes: wait for it to stop writing
-    await waitFor('the orphaned Chromium to exit', () => processesUsing(dir), { until: (pids) => pids.length === 0, timeoutMs: 30_000, intervalMs: 300 });
+    await waitFor('the orphaned Chromium to exit', () => processesUsing(dir), {
+      until: (pids) => pids.length === 0,
+      timeoutMs: 30_000,
+      intervalMs: 300,
+    });
     expect(await processesUsing(dir)).toEqual([]);
 
     // a fresh process: its first scratch dir sweeps the dead one's away
-    const next = await run(process.execPath, ['--import', 'tsx', '-e', "const m = await import('./src/temp-dirs.ts'); console.log(await m.makeTempDir('job'));"], {
-      env: { ...process.env, TMPDIR: dir },
-    });
+    const next = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "const m = await import('./src/temp-dirs.ts'); console.log(await m.makeTempDir('job'));",
+      ],
+      {
+        env: { ...process.env, TMPDIR: dir },
+      },
+    );
     const names = await fs.readdir(dir);
     expect(names.filter((n) => profile.test(n))).toEqual([]);
     expect(names).toContain(path.basename(next.stdout.trim()));

@@ -71,7 +71,8 @@ const MARKERS: [RegExp, Need][] = [
   [/\bdist\/cli\b|bin\/render-farm\b/, 'render'],
 ];
 
-const IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function resolveLocal(from: string, spec: string): string | null {
   const base = path.join(path.dirname(from), spec).replace(/\.(js|ts|tsx)$/, '');

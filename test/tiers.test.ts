@@ -42,7 +42,11 @@ describe('test tiers', () => {
       const tier = tierOf(f);
       const u = usage(f);
       const extra = [...u.needs].filter((n) => !ALLOWED[tier].includes(n));
-      return extra.length ? [`${f} is in the ${tier} tier but uses ${extra.join(' and ')}: ${u.reasons.join('; ')} (move it in test/tiers.ts)`] : [];
+      return extra.length
+        ? [
+            `${f} is in the ${tier} tier but uses ${extra.join(' and ')}: ${u.reasons.join('; ')} (move it in test/tiers.ts)`,
+          ]
+        : [];
     });
     expect(wrong).toEqual([]);
   });

@@ -55,7 +55,6 @@ export interface LoadResult {
   wallS: number;
 }
 
-
 function pickShape(r: number): Shape {
   let acc = 0;
   for (const s of SHAPES) {
@@ -70,7 +69,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const rand = createRng(o.salt + 1);
   const bodies: Record<string, unknown>[] = [];
-  const res: LoadResult = { jobIds: [], submitted: 0, repeats: 0, cached: 0, completed: 0, failed: 0, refused: {}, submitMs: [], pollMs: [], polls: 0, wallS: 0 };
+  const res: LoadResult = {
+    jobIds: [],
+    submitted: 0,
+    repeats: 0,
+    cached: 0,
+    completed: 0,
+    failed: 0,
+    refused: {},
+    submitMs: [],
+    pollMs: [],
+    polls: 0,
+    wallS: 0,
+  };
   const refuse = (status: number) => (res.refused[String(status)] = (res.refused[String(status)] ?? 0) + 1);
   type Answer = { status: number; json: Record<string, unknown> };
   const failed: Answer = { status: 599, json: {} };

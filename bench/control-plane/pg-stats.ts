@@ -28,7 +28,10 @@ export async function treeCpuSeconds(root: number): Promise<number> {
     if (!s) continue;
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
     // after the name: state ppid ... utime(11) stime(12) cutime(13) cstime(14), counted from state
-    stats.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK });
+    stats.set(Number(d), {
+      ppid: Number(f[1]),
+      cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK,
+    });
   }
   let total = 0;
   for (const [pid, st] of stats) {
@@ -54,7 +57,10 @@ export async function sampleConnections(pool: pg.Pool): Promise<ConnectionSample
   const { rows } = await pool.query<{ app: string; n: number }>(
     `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`,
   );
-  return { total: rows.reduce((s, r) => s + r.n, 0), perWorker: rows.filter((r) => r.app.startsWith('render-farm worker')).map((r) => r.n) };
+  return {
+    total: rows.reduce((s, r) => s + r.n, 0),
+    perWorker: rows.filter((r) => r.app.startsWith('render-farm worker')).map((r) => r.n),
+  };
 }
 
 export interface ConnectionSummary {
@@ -85,7 +91,10 @@ export function connectionSampler(pool: pg.Pool, everyMs = 500): { stop(): Promi
       return {
         maxTotal: Math.max(0, ...samples.map((s) => s.total)),
         maxPerWorker: Math.max(0, ...samples.flatMap((s) => s.perWorker)),
-        meanPerWorker: withWorkers.length ? withWorkers.reduce((a, s) => a + s.perWorker.reduce((x, y) => x + y, 0) / s.perWorker.length, 0) / withWorkers.length : 0,
+        meanPerWorker: withWorkers.length
+          ? withWorkers.reduce((a, s) => a + s.perWorker.reduce((x, y) => x + y, 0) / s.perWorker.length, 0) /
+            withWorkers.length
+          : 0,
         samples: samples.length,
       };
     },

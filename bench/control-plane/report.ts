@@ -1,7 +1,8 @@
 /** The control-plane bench's report as text: one row per worker count, the growth ratios, the query times. */
 import type { ControlPlaneReport } from './run.js';
 
-const row = (cells: readonly (string | number | null)[]) => `| ${cells.map((c) => (c === null ? 'n/a' : String(c))).join(' | ')} |`;
+const row = (cells: readonly (string | number | null)[]) =>
+  `| ${cells.map((c) => (c === null ? 'n/a' : String(c))).join(' | ')} |`;
 
 export function formatReport(r: ControlPlaneReport): string {
   const o = r.options;
@@ -11,7 +12,20 @@ export function formatReport(r: ControlPlaneReport): string {
   );
   lines.push('');
   lines.push(
-    row(['workers x conc.', 'renders ok', 'tasks (render/chunk/assemble)', 'jobs claimed/s', 'claim p50 ms', 'claim p99 ms', 'submit p99 ms', 'poll p99 ms', 'conns max total', 'conns max/worker (pool)', 'DB CPU s /1000 renders', 'DB cores']),
+    row([
+      'workers x conc.',
+      'renders ok',
+      'tasks (render/chunk/assemble)',
+      'jobs claimed/s',
+      'claim p50 ms',
+      'claim p99 ms',
+      'submit p99 ms',
+      'poll p99 ms',
+      'conns max total',
+      'conns max/worker (pool)',
+      'DB CPU s /1000 renders',
+      'DB cores',
+    ]),
   );
   lines.push(row(Array.from({ length: 12 }, (_, i) => (i === 0 ? '---' : '---:'))));
   for (const f of r.runs) {
@@ -36,17 +50,26 @@ export function formatReport(r: ControlPlaneReport): string {
     if (!f.topStatements.length) continue;
     lines.push('');
     lines.push(`${f.label}: statements by database time (pg_stat_statements)`);
-    for (const st of f.topStatements.slice(0, 5)) lines.push(`  ${st.totalMs} ms total, ${st.calls} calls, ${st.meanMs} ms mean: ${st.query}`);
+    for (const st of f.topStatements.slice(0, 5))
+      lines.push(`  ${st.totalMs} ms total, ${st.calls} calls, ${st.meanMs} ms mean: ${st.query}`);
   }
   if (r.growth) {
     lines.push('');
     lines.push(`growth ${r.growth.from} -> ${r.growth.to} workers (ratio of the figures):`);
-    lines.push(Object.entries(r.growth.ratios).map(([k, v]) => `${k} x${v ?? 'n/a'}`).join(', '));
+    lines.push(
+      Object.entries(r.growth.ratios)
+        .map(([k, v]) => `${k} x${v ?? 'n/a'}`)
+        .join(', '),
+    );
   }
   if (r.queries && r.seeded) {
     lines.push('');
     lines.push(`queries on ${r.seeded.renders} renders / ${r.seeded.events} render_events (median ms):`);
-    lines.push(Object.entries(r.queries).map(([k, v]) => `${k} ${v.ms}`).join(', '));
+    lines.push(
+      Object.entries(r.queries)
+        .map(([k, v]) => `${k} ${v.ms}`)
+        .join(', '),
+    );
   }
   return lines.join('\n');
 }

@@ -112,7 +112,12 @@ async function topStatements(db: Db, n = 8): Promise<StatementTime[]> {
       ORDER BY total_exec_time DESC LIMIT $1`,
     [n],
   );
-  return rows.map((r) => ({ query: r.query.slice(0, 160), calls: Number(r.calls), totalMs: Math.round(r.total), meanMs: Math.round(r.mean * 100) / 100 }));
+  return rows.map((r) => ({
+    query: r.query.slice(0, 160),
+    calls: Number(r.calls),
+    totalMs: Math.round(r.total),
+    meanMs: Math.round(r.mean * 100) / 100,
+  }));
 }
 
 export function pct(xs: readonly number[], p: number): number {
@@ -123,7 +128,14 @@ export function pct(xs: readonly number[], p: number): number {
 
 /** Task counts and claim latencies (runnable -> started, database times) of the renders behind these jobs. */
 async function taskFigures(db: Db, jobIds: readonly string[]) {
-  const { rows } = await db.pool.query<{ renders: number; started: number; split: number; chunks: number; lat: number[] | null; clat: number[] | null }>(
+  const { rows } = await db.pool.query<{
+    renders: number;
+    started: number;
+    split: number;
+    chunks: number;
+    lat: number[] | null;
+    clat: number[] | null;
+  }>(
     `WITH r AS (SELECT DISTINCT r.* FROM renders r JOIN jobs j ON j.render_id = r.id WHERE j.id = ANY($1::uuid[]))
      SELECT (SELECT count(*) FROM r)::int AS renders,
             (SELECT count(*) FROM r WHERE started_at IS NOT NULL)::int AS started,
@@ -156,7 +168,7 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
   const cfg = loadConfig(
     {
       dataDir,
-        databaseUrl,
+      databaseUrl,
       port: 0,
       logLevel: 'silent',
       rateLimitPerMinute: 0,
@@ -168,14 +180,28 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
     {},
   );
   const log = createLogger({ logLevel: 'silent' });
-  const db = await openDatabase(cfg, { migrate: true, applicationName: 'render-farm bench serve' }).catch(async (err) => {
-    await embedded?.stop();
-    throw err;
-  });
+  const db = await openDatabase(cfg, { migrate: true, applicationName: 'render-farm bench serve' }).catch(
+    async (err) => {
+      await embedded?.stop();
+      throw err;
+    },
+  );
   const statements = await enableStatements(db);
   const server = await startServer(cfg, { db, log });
   const report: ControlPlaneReport = {
-    options: { workers: o.workers, comparePool: o.comparePool, concurrency: o.concurrency, renders: o.renders, rate: o.rate, customers: o.customers, frameMs: o.frameMs, repeatShare: o.repeatShare, pollMs: o.pollMs, seedRows: o.seedRows, workerEnv: o.workerEnv },
+    options: {
+      workers: o.workers,
+      comparePool: o.comparePool,
+      concurrency: o.concurrency,
+      renders: o.renders,
+      rate: o.rate,
+      customers: o.customers,
+      frameMs: o.frameMs,
+      repeatShare: o.repeatShare,
+      pollMs: o.pollMs,
+      seedRows: o.seedRows,
+      workerEnv: o.workerEnv,
+    },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?' },
     runs: [],
     growth: null,
@@ -201,9 +227,17 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
     const plan = o.workers.map((n) => ({ n, pool: 0 }));
     if (o.comparePool && o.workers.length) plan.push({ n: o.workers.at(-1)!, pool: o.comparePool });
     for (const [runIdx, { n, pool }] of plan.entries()) {
-      say(`run ${runIdx + 1}/${plan.length}: starting ${n} workers x concurrency ${o.concurrency}${pool ? `, pool ${pool}` : ''}...`);
+      say(
+        `run ${runIdx + 1}/${plan.length}: starting ${n} workers x concurrency ${o.concurrency}${pool ? `, pool ${pool}` : ''}...`,
+      );
       const env = { ...o.workerEnv, ...(pool ? { RENDER_FARM_WORKER_DB_POOL: String(pool) } : {}) };
-      const workers = await startBenchWorkers(n, { databaseUrl, dataDir, concurrency: o.concurrency, frameMs: o.frameMs, env });
+      const workers = await startBenchWorkers(n, {
+        databaseUrl,
+        dataDir,
+        concurrency: o.concurrency,
+        frameMs: o.frameMs,
+        env,
+      });
       try {
         if (statements) await db.pool.query('SELECT pg_stat_statements_reset()');
         const sampler = connectionSampler(db.pool);
@@ -236,18 +270,26 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
           tasks,
           splitRenders: t.split,
           wallS: Math.round(load.wallS * 10) / 10,
-          jobsClaimedPerS: Math.round(((tasks.render + tasks.chunk + tasks.assemble) / Math.max(load.wallS, 1e-3)) * 10) / 10,
+          jobsClaimedPerS:
+            Math.round(((tasks.render + tasks.chunk + tasks.assemble) / Math.max(load.wallS, 1e-3)) * 10) / 10,
           claimMs: { p50: pct(t.lat, 50), p99: pct(t.lat, 99), n: t.lat.length },
           submitMs: { p50: pct(load.submitMs, 50), p99: pct(load.submitMs, 99) },
           pollMs: { p50: pct(load.pollMs, 50), p99: pct(load.pollMs, 99), n: load.polls },
-          connections: { maxTotal: conns.maxTotal, maxPerWorker: conns.maxPerWorker, meanPerWorker: Math.round(conns.meanPerWorker * 10) / 10, poolSizePerWorker: workerPoolSize(o.concurrency, pool) },
+          connections: {
+            maxTotal: conns.maxTotal,
+            maxPerWorker: conns.maxPerWorker,
+            meanPerWorker: Math.round(conns.meanPerWorker * 10) / 10,
+            poolSizePerWorker: workerPoolSize(o.concurrency, pool),
+          },
           dbCpuS,
           dbCpuSPer1000: dbCpuS !== null ? Math.round((dbCpuS / Math.max(1, t.renders)) * 1000 * 100) / 100 : null,
           dbCores: dbCpuS !== null ? Math.round((dbCpuS / Math.max(load.wallS, 1e-3)) * 1000) / 1000 : null,
           topStatements: statements ? await topStatements(db) : [],
         };
         report.runs.push(fig);
-        say(`run ${runIdx + 1}: ${fig.completed}/${fig.renders} completed in ${fig.wallS} s, ${fig.jobsClaimedPerS} jobs/s, claim p99 ${fig.claimMs.p99} ms, ${conns.maxTotal} connections`);
+        say(
+          `run ${runIdx + 1}: ${fig.completed}/${fig.renders} completed in ${fig.wallS} s, ${fig.jobsClaimedPerS} jobs/s, claim p99 ${fig.claimMs.p99} ms, ${conns.maxTotal} connections`,
+        );
       } finally {
         await stopBenchWorkers(workers);
       }
@@ -255,7 +297,8 @@ export async function runControlPlaneBench(o: BenchOptions): Promise<ControlPlan
     const first = report.runs[0];
     const last = report.runs[o.workers.length - 1];
     if (first && last && last !== first) {
-      const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && a > 0 ? Math.round((b / a) * 100) / 100 : null);
+      const ratio = (a: number | null, b: number | null) =>
+        a !== null && b !== null && a > 0 ? Math.round((b / a) * 100) / 100 : null;
       report.growth = {
         from: first.workers,
         to: last.workers,

@@ -17,7 +17,11 @@ import { farmSnapshot } from '../../src/top/farm-snapshot.js';
 /** render_events per seeded render (queued, processing, two progress, completed) */
 export const EVENTS_PER_RENDER = 5;
 
-export async function seedRows(db: Db, customerIds: readonly string[], renders: number): Promise<{ renders: number; events: number; seconds: number }> {
+export async function seedRows(
+  db: Db,
+  customerIds: readonly string[],
+  renders: number,
+): Promise<{ renders: number; events: number; seconds: number }> {
   const t = performance.now();
   await db.pool.query(
     `INSERT INTO renders (id, cache_key, status, format, request, progress, artifacts, error, estimated_cost_s, render_ms, attempts,
@@ -57,7 +61,10 @@ export interface QueryTiming {
   runs: number;
 }
 
-export type QueryTimings = Record<'sweeperTick' | 'ageing' | 'top' | 'topWithout0014' | 'health' | 'submitInFlightCost', QueryTiming>;
+export type QueryTimings = Record<
+  'sweeperTick' | 'ageing' | 'top' | 'topWithout0014' | 'health' | 'submitInFlightCost',
+  QueryTiming
+>;
 
 /** The indexes of sql/0014 (the fix the numbers called for: `top` scanned every render). */
 export const FIX_0014_INDEXES = ['renders_finished', 'renders_failed'];

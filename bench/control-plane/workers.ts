@@ -59,7 +59,9 @@ export function startBenchWorker(w: WorkerEnv): Promise<BenchWorker> {
     };
     proc.stdout!.on('data', check);
     proc.stderr!.on('data', check);
-    void exited.then((code) => reject(new Error(`worker ${proc.pid} exited ${code} before taking jobs:\n${out.slice(-3000)}`)));
+    void exited.then((code) =>
+      reject(new Error(`worker ${proc.pid} exited ${code} before taking jobs:\n${out.slice(-3000)}`)),
+    );
   });
 }
 
@@ -67,7 +69,8 @@ export function startBenchWorker(w: WorkerEnv): Promise<BenchWorker> {
 export async function startBenchWorkers(n: number, w: WorkerEnv, batch = 8): Promise<BenchWorker[]> {
   const all: BenchWorker[] = [];
   try {
-    for (let i = 0; i < n; i += batch) all.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => startBenchWorker(w)))));
+    for (let i = 0; i < n; i += batch)
+      all.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => startBenchWorker(w)))));
   } catch (err) {
     await stopBenchWorkers(all);
     throw err;

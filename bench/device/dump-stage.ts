@@ -16,7 +16,13 @@ const out = process.argv[2] ?? 'out';
 mkdirSync(out, { recursive: true });
 const b = await buildStageBundle();
 writeFileSync(path.join(out, 'stage.js'), b.js);
-writeFileSync(path.join(out, 'stage.html'), b.html.replace('<script src="./stage.js"></script>', '<script src="./stage.js"></script>\n<script src="./bench.js"></script>'));
+writeFileSync(
+  path.join(out, 'stage.html'),
+  b.html.replace(
+    '<script src="./stage.js"></script>',
+    '<script src="./stage.js"></script>\n<script src="./bench.js"></script>',
+  ),
+);
 const CASES: Array<{ name: string; options: RenderOptions }> = [
   { name: 'video-720p-cinematic', options: { format: 'video', profile: 'cinematic' } },
   { name: 'video-1080p-cinematic', options: { format: 'video', width: 1920, height: 1080, profile: 'cinematic' } },
@@ -25,7 +31,10 @@ const CASES: Array<{ name: string; options: RenderOptions }> = [
 ];
 writeFileSync(
   path.join(out, 'cases.json'),
-  JSON.stringify({ build: demoStageBuild('DEMO-GLASS'), cases: CASES.map((c) => ({ name: c.name, options: { ...resolveRenderOptions(c.options), transparent: false } })) }),
+  JSON.stringify({
+    build: demoStageBuild('DEMO-GLASS'),
+    cases: CASES.map((c) => ({ name: c.name, options: { ...resolveRenderOptions(c.options), transparent: false } })),
+  }),
 );
 copyFileSync(fileURLToPath(new URL('./bench.js', import.meta.url)), path.join(out, 'bench.js'));
 console.log(`wrote ${out}`);

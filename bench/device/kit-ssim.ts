@@ -35,12 +35,26 @@ async function frame(file: string, n: number, out: string): Promise<string> {
   const layout = spriteLayout(512, 512, resolveRenderOptions({ format: 'sprite' }).frameQuality);
   const left = (n % layout.columns) * layout.frame_width;
   const top = Math.floor(n / layout.columns) * layout.frame_height;
-  await sharp(file, { limitInputPixels: false }).extract({ left, top, width: layout.frame_width, height: layout.frame_height }).png().toFile(out);
+  await sharp(file, { limitInputPixels: false })
+    .extract({ left, top, width: layout.frame_width, height: layout.frame_height })
+    .png()
+    .toFile(out);
   return out;
 }
 
 async function ssim(a: string, b: string): Promise<number> {
-  const res = await run(ffmpeg, ['-hide_banner', '-i', a, '-i', b, '-lavfi', '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim', '-f', 'null', '-']);
+  const res = await run(ffmpeg, [
+    '-hide_banner',
+    '-i',
+    a,
+    '-i',
+    b,
+    '-lavfi',
+    '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim',
+    '-f',
+    'null',
+    '-',
+  ]);
   const all = /All:([\d.]+)/.exec(res.stderr)?.[1];
   if (!all) throw new Error(`no SSIM from ffmpeg for ${a}`);
   return Number(all);
@@ -60,7 +74,12 @@ try {
     for (const n of FRAMES) {
       const a = await frame(path.join(gpuDir, name), n, path.join(tmp, `g-${n}-${name}.png`));
       const b = await frame(other, n, path.join(tmp, `c-${n}-${name}.png`));
-      rows.push({ output: name, frame: n, ssim: +(await ssim(a, b)).toFixed(4), mean_abs: +(await meanAbs(a, b)).toFixed(2) });
+      rows.push({
+        output: name,
+        frame: n,
+        ssim: +(await ssim(a, b)).toFixed(4),
+        mean_abs: +(await meanAbs(a, b)).toFixed(2),
+      });
     }
   }
   console.table(rows);

@@ -73,25 +73,39 @@ const demo: StageBuild = demoStageBuild('DEMO-GLASS');
 const emit = (o: Record<string, unknown>) => console.log(JSON.stringify({ label, ...o }));
 const round = (x: number, d = 1) => +x.toFixed(d);
 const perFrame = (byKind: Record<string, number>, frames: number) =>
-  Object.fromEntries(Object.entries(byKind).filter(([, ms]) => ms / frames >= 0.5).map(([k, ms]) => [k, round(ms / frames)]));
+  Object.fromEntries(
+    Object.entries(byKind)
+      .filter(([, ms]) => ms / frames >= 0.5)
+      .map(([k, ms]) => [k, round(ms / frames)]),
+  );
 
 /** An engine on the kit's tools only (no system Chromium or ffmpeg, no model store, the prebuilt stage). */
 const engine = (): Promise<RenderEngine> =>
-  createRenderEngine({ glBackend: gl, chromiumPath, ffmpegPath, systemTools: false }, { stage: async () => stage, models: null, log: (line) => emit({ log: line }) });
+  createRenderEngine(
+    { glBackend: gl, chromiumPath, ffmpegPath, systemTools: false },
+    { stage: async () => stage, models: null, log: (line) => emit({ log: line }) },
+  );
 
 await mkdir(outDir, { recursive: true });
 const main = await engine();
 try {
   const t0 = performance.now();
   const info = await main.info();
-  emit({ info: { backend: info.backend, renderer: info.glRenderer, gpu: info.gpu, note: info.note ?? null }, cold_start_ms: Math.round(performance.now() - t0), cpus: os.cpus().length, node: process.version });
+  emit({
+    info: { backend: info.backend, renderer: info.glRenderer, gpu: info.gpu, note: info.note ?? null },
+    cold_start_ms: Math.round(performance.now() - t0),
+    cpus: os.cpus().length,
+    node: process.version,
+  });
 
   for (const name of cases) {
     const o = resolveRenderOptions(CASES[name]!);
     const frames = Math.min(o.frames, frameLimit ?? o.frames);
     const pure = await pureLoop(main.pool, o, frames, demo);
     const work = path.join(outDir, `work-${label}-${name}`);
-    const m = await measured(() => main.render({ build: demo, options: o, outDir: work, outputs: { [o.format]: true }, frameLimit, videoFrames }));
+    const m = await measured(() =>
+      main.render({ build: demo, options: o, outDir: work, outputs: { [o.format]: true }, frameLimit, videoFrames }),
+    );
     const r = m.value;
     const full = (r.timings.render + r.timings.encode) / r.frames;
     emit({
@@ -126,7 +140,18 @@ for (const n of concurrency) {
     // every browser launched and its GL checked before the clock starts
     const infos = await Promise.all(engines.map((e) => e.info()));
     const m = await measured(() =>
-      Promise.all(engines.map((e, i) => e.render({ build: demo, options: o, outDir: path.join(outDir, `conc-${label}-${n}-${i}`), outputs: { [o.format]: true }, frameLimit, videoFrames }))),
+      Promise.all(
+        engines.map((e, i) =>
+          e.render({
+            build: demo,
+            options: o,
+            outDir: path.join(outDir, `conc-${label}-${n}-${i}`),
+            outputs: { [o.format]: true },
+            frameLimit,
+            videoFrames,
+          }),
+        ),
+      ),
     );
     const frames = m.value.reduce((sum, r) => sum + r.frames, 0);
     emit({
@@ -144,6 +169,8 @@ for (const n of concurrency) {
     });
   } finally {
     await Promise.all(engines.map((e) => e.close()));
-    await Promise.all(engines.map((_, i) => rm(path.join(outDir, `conc-${label}-${n}-${i}`), { recursive: true, force: true })));
+    await Promise.all(
+      engines.map((_, i) => rm(path.join(outDir, `conc-${label}-${n}-${i}`), { recursive: true, force: true })),
+    );
   }
 }

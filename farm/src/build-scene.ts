@@ -12,7 +12,14 @@ import type { CaseFanSpecs, Category, Part, SpecsByCategory } from '../../src/mo
 import type { InteractiveState } from '../../src/model/interactive-state.js';
 import type { StageBuild, StageDetail } from '../../src/model/stage-contract.js';
 import { canonicalBuild } from './layout/canonical-build.js';
-import { computeCaseLayout, boardToCase, chamberCenterX, FRONT_ZONE, WALL, type CaseLayout } from './layout/case-layout.js';
+import {
+  computeCaseLayout,
+  boardToCase,
+  chamberCenterX,
+  FRONT_ZONE,
+  WALL,
+  type CaseLayout,
+} from './layout/case-layout.js';
 import { dimmFillOrder } from './layout/board-layout.js';
 import { caseStyle, normalizeSpecs } from '../../src/model/normalize-specs.js';
 import { applyPartModels, type ModelTemplates } from './layout/model-placement.js';
@@ -71,7 +78,12 @@ function rgbSettings(state: InteractiveState | null | undefined): RgbSettings {
   return { color, off: rgb?.mode === 'off' };
 }
 
-function named(g: THREE.Object3D, category: Category | 'Cables', id: string, extra: Record<string, unknown> = {}): THREE.Object3D {
+function named(
+  g: THREE.Object3D,
+  category: Category | 'Cables',
+  id: string,
+  extra: Record<string, unknown> = {},
+): THREE.Object3D {
   // not merged here: the stage merges the whole build once (merge.ts), tests need the groups
   g.name = `${category}:${id}`;
   g.userData = { ...g.userData, category, partId: id, ...extra };
@@ -105,7 +117,9 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
 
   const cases = partsOf(build, 'PCCase', warnings);
   const boards = partsOf(build, 'Motherboard', warnings);
-  const all = (['CPU', 'CPUCooler', 'GPU', 'RAM', 'Storage', 'PSU', 'CaseFan'] as const).map((c) => partsOf(build, c, warnings));
+  const all = (['CPU', 'CPUCooler', 'GPU', 'RAM', 'Storage', 'PSU', 'CaseFan'] as const).map((c) =>
+    partsOf(build, c, warnings),
+  );
   const [cpus, coolers, gpus, rams, drives, psus, fans] = all as [
     Normalized<'CPU'>[],
     Normalized<'CPUCooler'>[],
@@ -116,13 +130,23 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
     Normalized<'CaseFan'>[],
   ];
 
-  const pcCase = firstOf(cases, 'PCCase', warnings) ?? fallback('PCCase', warnings, 'no PCCase in the build; drew a default ATX mid tower');
-  const board = firstOf(boards, 'Motherboard', warnings) ?? fallback('Motherboard', warnings, 'no Motherboard in the build; drew a default ATX board');
+  const pcCase =
+    firstOf(cases, 'PCCase', warnings) ??
+    fallback('PCCase', warnings, 'no PCCase in the build; drew a default ATX mid tower');
+  const board =
+    firstOf(boards, 'Motherboard', warnings) ??
+    fallback('Motherboard', warnings, 'no Motherboard in the build; drew a default ATX board');
   const cpu = firstOf(cpus, 'CPU', warnings);
   const cooler = firstOf(coolers, 'CPUCooler', warnings);
   const psu = firstOf(psus, 'PSU', warnings);
 
-  const layout = computeCaseLayout(pcCase.specs, board.specs, psu?.specs ?? null, warnings, caseStyle(pcCase.raw, pcCase.specs));
+  const layout = computeCaseLayout(
+    pcCase.specs,
+    board.specs,
+    psu?.specs ?? null,
+    warnings,
+    caseStyle(pcCase.raw, pcCase.specs),
+  );
   const bl = layout.board;
   group.add(named(buildCase(kit, layout, pcCase.specs), 'PCCase', pcCase.id));
 
@@ -145,7 +169,9 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
       const room = top.x - layout.windowX - 3;
       let specs = cooler.specs;
       if (specs.heightMm > room) {
-        warnings.push(`CPUCooler ${cooler.id}: ${Math.round(specs.heightMm)} mm tower is taller than the case allows (${Math.round(room)} mm); drawn at ${Math.round(room)} mm`);
+        warnings.push(
+          `CPUCooler ${cooler.id}: ${Math.round(specs.heightMm)} mm tower is taller than the case allows (${Math.round(room)} mm); drawn at ${Math.round(room)} mm`,
+        );
         specs = { ...specs, heightMm: room };
       }
       const air = buildAirCooler(kit, specs, cooler.name);
@@ -166,15 +192,18 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
           .divideScalar(radiator.slots.length)
           .addScaledVector(inward, -(3 + 12.5));
         // local z -> into the case; local x -> along the panel's row (z for top/bottom, y otherwise)
-        const along = radiator.panel === 'top' || radiator.panel === 'bottom' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0, 1, 0);
+        const along =
+          radiator.panel === 'top' || radiator.panel === 'bottom'
+            ? new THREE.Vector3(0, 0, 1)
+            : new THREE.Vector3(0, 1, 0);
         const third = new THREE.Vector3().crossVectors(inward, along);
         rad.quaternion.setFromRotationMatrix(new THREE.Matrix4().makeBasis(along, third, inward));
         rad.position.copy(centre);
         parts.add(rad);
         // tubes into the end tank nearest the pump
         const half = (rad.userData.length as number) / 2 - 11;
-        const ends = [centre.clone().addScaledVector(along, half), centre.clone().addScaledVector(along, -half)].map((p) =>
-          p.addScaledVector(inward, RADIATOR_CORE + 2),
+        const ends = [centre.clone().addScaledVector(along, half), centre.clone().addScaledVector(along, -half)].map(
+          (p) => p.addScaledVector(inward, RADIATOR_CORE + 2),
         );
         const fittings = PUMP_FITTINGS.map((f) => f.clone().add(top));
         const end = ends[0]!.distanceTo(fittings[0]!) < ends[1]!.distanceTo(fittings[0]!) ? ends[0]! : ends[1]!;
@@ -200,16 +229,20 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
     pcie.push(powerConnector(gpu.specs).add(card.position));
     const room = layout.depth / 2 - WALL - z0 - 4;
     if (gpu.specs.lengthMm > Math.min(room, pcCase.specs.maxGpuLengthMm)) {
-      warnings.push(`GPU ${gpu.id}: ${Math.round(gpu.specs.lengthMm)} mm card is longer than the case allows (${Math.round(Math.min(room, pcCase.specs.maxGpuLengthMm))} mm)`);
+      warnings.push(
+        `GPU ${gpu.id}: ${Math.round(gpu.specs.lengthMm)} mm card is longer than the case allows (${Math.round(Math.min(room, pcCase.specs.maxGpuLengthMm))} mm)`,
+      );
     }
-    if (layout.boardFaceX - CARD_HEIGHT < layout.windowX) warnings.push(`GPU ${gpu.id}: the case is too narrow for the card`);
+    if (layout.boardFaceX - CARD_HEIGHT < layout.windowX)
+      warnings.push(`GPU ${gpu.id}: the case is too narrow for the card`);
     group.add(named(card, 'GPU', gpu.id, { slot: i }));
   });
 
   // RAM: every stick of every kit, in the board's fill order
   const sticks = rams.flatMap((r) => Array.from({ length: r.specs.modules }, () => r));
   const order = dimmFillOrder(bl.dimmU.length, sticks.length);
-  if (sticks.length > bl.dimmU.length) warnings.push(`${sticks.length} RAM sticks but ${bl.dimmU.length} DIMM slots; drew ${bl.dimmU.length}`);
+  if (sticks.length > bl.dimmU.length)
+    warnings.push(`${sticks.length} RAM sticks but ${bl.dimmU.length} DIMM slots; drew ${bl.dimmU.length}`);
   const stickY = layout.boardTopY - (bl.dimmV[0] + bl.dimmV[1]) / 2;
   order.forEach((slotIndex, k) => {
     const r = sticks[k]!;
@@ -229,7 +262,9 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
       pcie,
     };
     const light = new THREE.Color(pcCase.specs.color).getHSL({ h: 0, s: 0, l: 0 }).l > 0.6;
-    group.add(named(buildCables(kit, layout, ends, light), 'Cables', 'set', { atx: !!ends.atx, eps: true, pcie: pcie.length }));
+    group.add(
+      named(buildCables(kit, layout, ends, light), 'Cables', 'set', { atx: !!ends.atx, eps: true, pcie: pcie.length }),
+    );
   }
 
   if (psu) {
@@ -245,11 +280,21 @@ export function buildBuildGroup(input: StageBuild, options: BuildOptions = {}): 
   const fanNames = new Map(fans.map((f) => [f.id, f.name]));
   for (const f of placedFans) {
     const label = brandOf(fanNames.get(f.partId) ?? '');
-    group.add(named(placeFan(kit, f.specs, f.slot.center, f.slot.inward, label), 'CaseFan', f.partId, { slot: f.slot.id }));
+    group.add(
+      named(placeFan(kit, f.specs, f.slot.center, f.slot.inward, label), 'CaseFan', f.partId, { slot: f.slot.id }),
+    );
   }
 
   const models = options.models?.size ? applyPartModels(group, options.models, kit, layout, warnings) : [];
-  return { group, warnings, triangles: countTriangles(group), models, layout, placement: { fans: placedFans, radiator }, kit };
+  return {
+    group,
+    warnings,
+    triangles: countTriangles(group),
+    models,
+    layout,
+    placement: { fans: placedFans, radiator },
+    kit,
+  };
 }
 
 /** Coolant tubes are black, or white on white coolers. */
@@ -263,7 +308,13 @@ export function brandOf(name: string): string {
   return (name.trim().split(/\s+/)[0] ?? '').replace(/[^\p{L}\p{N}!.-]/gu, '').slice(0, 12);
 }
 
-function placeFan(kit: MaterialKit, specs: CaseFanSpecs, center: [number, number, number], inward: [number, number, number], label: string): THREE.Group {
+function placeFan(
+  kit: MaterialKit,
+  specs: CaseFanSpecs,
+  center: [number, number, number],
+  inward: [number, number, number],
+  label: string,
+): THREE.Group {
   const fan = buildFan(kit, { sizeMm: specs.sizeMm, color: specs.color, rgb: specs.rgb, label });
   fan.traverse((o) => (o.castShadow = o.receiveShadow = true));
   const holder = new THREE.Group();
@@ -274,7 +325,13 @@ function placeFan(kit: MaterialKit, specs: CaseFanSpecs, center: [number, number
 }
 
 /** M.2 drives on the board's sockets; 2.5" behind the tray; 3.5" in a cage at the bottom front. */
-function placeDrives(group: THREE.Group, kit: MaterialKit, layout: CaseLayout, drives: Normalized<'Storage'>[], warnings: string[]): void {
+function placeDrives(
+  group: THREE.Group,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  drives: Normalized<'Storage'>[],
+  warnings: string[],
+): void {
   let m2 = 0;
   let ssd = 0;
   let hdd = 0;

@@ -106,7 +106,10 @@ export class StageSession {
     r.toneMappingExposure = preset.exposure;
     r.outputColorSpace = THREE.SRGBColorSpace;
     // the shadow map need not be finer than the frame: 512 for a 512 sprite, 1024 from 720p up
-    const shadowMapSize = profile.shadowMapSize > 0 ? Math.min(profile.shadowMapSize, Math.max(512, 2 ** Math.ceil(Math.log2(Math.max(o.width, o.height) * 0.8)))) : 0;
+    const shadowMapSize =
+      profile.shadowMapSize > 0
+        ? Math.min(profile.shadowMapSize, Math.max(512, 2 ** Math.ceil(Math.log2(Math.max(o.width, o.height) * 0.8))))
+        : 0;
     r.shadowMap.enabled = shadowMapSize > 0;
     r.shadowMap.type = THREE.PCFShadowMap;
     // drawn once per frame, on request (renderFrame), whichever pass comes first
@@ -122,7 +125,9 @@ export class StageSession {
 
     if (!o.transparent) {
       this.scene.background = this.bakeBackground(buildBackground(preset, !o.showBackground, 60));
-      const footprint = lone ? { width: 0.3, depth: 0.3 } : { width: (modelBox.max.x - modelBox.min.x) * 0.9, depth: (modelBox.max.z - modelBox.min.z) * 0.9 };
+      const footprint = lone
+        ? { width: 0.3, depth: 0.3 }
+        : { width: (modelBox.max.x - modelBox.min.x) * 0.9, depth: (modelBox.max.z - modelBox.min.z) * 0.9 };
       const ground = buildGround(footprint, floorY, radius, preset.shadowOpacity, profile.shadowMapSize > 0);
       if (profile.contactShadow) this.turntable.add(ground);
       this.trackTree(ground);
@@ -209,7 +214,9 @@ export class StageSession {
 
   /** Compiles shaders ahead of the first frame so frame timings are steady; counts a frame's draw calls. */
   async warm(): Promise<void> {
-    const r = this.renderer as THREE.WebGLRenderer & { compileAsync?: (s: THREE.Object3D, c: THREE.Camera) => Promise<unknown> };
+    const r = this.renderer as THREE.WebGLRenderer & {
+      compileAsync?: (s: THREE.Object3D, c: THREE.Camera) => Promise<unknown>;
+    };
     if (r.compileAsync) await r.compileAsync(this.scene, this.camera);
     this.renderFrame(0);
     // a second frame 0 with the counters summed over every pass (the first paid for uploads)

@@ -6,7 +6,15 @@
  * page (`/models/<sha256>.glb`) and kept parsed across loads (models/glb-library.ts).
  */
 import * as THREE from 'three';
-import { parseStageOptions, type GlInfo, type StageApi, type StageBuild, type StageInfo, type StageOptions, type StagePass } from '../../src/model/stage-contract.js';
+import {
+  parseStageOptions,
+  type GlInfo,
+  type StageApi,
+  type StageBuild,
+  type StageInfo,
+  type StageOptions,
+  type StagePass,
+} from '../../src/model/stage-contract.js';
 import { disposeEnvironments } from './scene/environment.js';
 import { GlbLibrary } from './models/glb-library.js';
 import { lodReady } from './models/model-lod.js';
@@ -33,7 +41,12 @@ function ensureRenderer(): THREE.WebGLRenderer {
   if (renderer) return renderer;
   const c = ensureCanvas();
   // probe first: three's own error on a missing context is vague
-  const probe = c.getContext('webgl2', { preserveDrawingBuffer: true, alpha: true, antialias: false, premultipliedAlpha: true });
+  const probe = c.getContext('webgl2', {
+    preserveDrawingBuffer: true,
+    alpha: true,
+    antialias: false,
+    premultipliedAlpha: true,
+  });
   if (!probe) {
     throw new Error(
       'WebGL2 is not available in this browser: start Chromium with a GL backend (e.g. --use-gl=angle --use-angle=swiftshader or gl-egl) and without --disable-gpu',
@@ -85,7 +98,11 @@ async function load(build: StageBuild, input: StageOptions): Promise<StageInfo> 
   if (options.warm) await next.warm();
   session = next;
   loadedKey = JSON.stringify([build, options]);
-  return { ...next.info, warnings: [...next.info.warnings], models: { kept: library.size, parses: library.parses, triangles: next.modelTriangles } };
+  return {
+    ...next.info,
+    warnings: [...next.info.warnings],
+    models: { kept: library.size, parses: library.parses, triangles: next.modelTriangles },
+  };
 }
 
 /** The IDs of the parts of a build (JSON from Node: trust nothing). */
@@ -93,7 +110,9 @@ function partIdsOf(build: StageBuild): Set<string> {
   const ids = new Set<string>();
   for (const list of Object.values((build?.parts ?? {}) as Record<string, unknown>)) {
     if (!Array.isArray(list)) continue;
-    for (const p of list) if (p && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string') ids.add((p as { id: string }).id);
+    for (const p of list)
+      if (p && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string')
+        ids.add((p as { id: string }).id);
   }
   return ids;
 }

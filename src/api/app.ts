@@ -39,10 +39,21 @@ export function createApp(ctx: ApiContext): Express {
   app.use(assetRoutes(ctx));
   // S3 artifacts are fetched from the bucket (public or presigned URLs), not through the API
   if (ctx.store.kind === 'fs') {
-    const onRead = artifactReadRecorder(ctx.db.db, (err) => ctx.log.debug({ err: err.message }, 'last-requested not recorded'));
+    const onRead = artifactReadRecorder(ctx.db.db, (err) =>
+      ctx.log.debug({ err: err.message }, 'last-requested not recorded'),
+    );
     app.use(artifactRoutes({ store: ctx.store, log: ctx.log, onRead }));
   }
-  for (const routes of [authRoutes, partsRoutes, buildRoutes, renderRoutes, jobEventRoutes, webhookRoutes, legacyRoutes]) app.use(routes(ctx));
+  for (const routes of [
+    authRoutes,
+    partsRoutes,
+    buildRoutes,
+    renderRoutes,
+    jobEventRoutes,
+    webhookRoutes,
+    legacyRoutes,
+  ])
+    app.use(routes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.log, ctx.dbAvailability));
   return app;

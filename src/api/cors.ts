@@ -6,7 +6,14 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 
-const EXPOSED = ['X-Service-Auth-Deprecation', 'Retry-After', 'ETag', 'Content-Range', 'Accept-Ranges', 'Content-Length'];
+const EXPOSED = [
+  'X-Service-Auth-Deprecation',
+  'Retry-After',
+  'ETag',
+  'Content-Range',
+  'Accept-Ranges',
+  'Content-Length',
+];
 
 export function cors(req: Request, res: Response, next: NextFunction): void {
   const origin = req.get('origin');

@@ -16,14 +16,19 @@ export interface OpenApiHelpers {
 }
 
 const SIGNATURE_DOC =
-  'Every request carries `Render-Farm-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256, keyed with the webhook\'s secret, ' +
+  "Every request carries `Render-Farm-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256, keyed with the webhook's secret, " +
   'over the string `<t>.<raw body>`; recompute it over the bytes received, compare in constant time, and refuse t more than 5 minutes from now. ' +
   '`Render-Farm-Event` names the event and `Render-Farm-Delivery` the delivery id (the same id may arrive twice: deduplicate on it). ' +
   'Answer 2xx within 10 s; anything else (or a redirect, or a time-out) is retried with exponential backoff (about e^n seconds after attempt n) up to 10 attempts (about 3 hours), ' +
   'then the delivery is marked failed. Deliveries never delay renders.';
 
 export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
-  const uuidParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  const uuidParam = (name: string) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  });
   return {
     '/render-build/{jobId}/events': {
       get: {
@@ -42,8 +47,20 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
         parameters: [
           uuidParam('jobId'),
           h.envParam,
-          { name: 'access_token', in: 'query', required: false, description: 'a session token, for EventSource (which cannot set Authorization)', schema: { type: 'string' } },
-          { name: 'Last-Event-ID', in: 'header', required: false, description: 'the id of the last event received; `?lastEventId=` works too', schema: { type: 'string' } },
+          {
+            name: 'access_token',
+            in: 'query',
+            required: false,
+            description: 'a session token, for EventSource (which cannot set Authorization)',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description: 'the id of the last event received; `?lastEventId=` works too',
+            schema: { type: 'string' },
+          },
         ],
         responses: {
           200: {
@@ -57,7 +74,12 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
                   'id: 47\nevent: completed\ndata: {"job_id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","status":"completed","job_type":"render","url":"…","progress":1,…}\n\n',
               },
             },
-            'x-event-data': { status: h.json(w.jobEventData, 'output'), progress: h.json(w.jobEventData, 'output'), completed: h.json(renderJobResponse, 'output'), error: h.json(renderJobResponse, 'output') },
+            'x-event-data': {
+              status: h.json(w.jobEventData, 'output'),
+              progress: h.json(w.jobEventData, 'output'),
+              completed: h.json(renderJobResponse, 'output'),
+              error: h.json(renderJobResponse, 'output'),
+            },
           },
           204: { description: 'the final event was already delivered (Last-Event-ID): do not reconnect' },
           ...h.errors(400, 401, 403, 404, 413, 415, 429, 500, 503),
@@ -75,7 +97,10 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
           SIGNATURE_DOC,
         ...h.secured(null),
         requestBody: h.body(w.createWebhookBody),
-        responses: { 201: h.ok(w.createdWebhookResponse, 'registered'), ...h.errors(400, 401, 413, 415, 429, 500, 503) },
+        responses: {
+          201: h.ok(w.createdWebhookResponse, 'registered'),
+          ...h.errors(400, 401, 413, 415, 429, 500, 503),
+        },
       },
       get: {
         operationId: 'listWebhooks',
@@ -97,7 +122,8 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
       get: {
         operationId: 'listWebhookDeliveries',
         summary: 'Delivery log of a webhook, newest first (API key only)',
-        description: 'status: pending (being tried; attempts so far), delivered, failed (gave up, or the target was refused). response_status and last_error are from the latest attempt.',
+        description:
+          'status: pending (being tried; attempts so far), delivered, failed (gave up, or the target was refused). response_status and last_error are from the latest attempt.',
         ...h.secured(null),
         parameters: [uuidParam('id'), h.envParam],
         responses: { 200: h.ok(w.deliveryListResponse), ...h.errors(400, 401, 404, 413, 415, 429, 500, 503) },
@@ -109,8 +135,19 @@ export function eventPaths(h: OpenApiHelpers): Record<string, unknown> {
 /** OpenAPI 3.1 `webhooks`: the requests a registered URL receives. */
 export function eventWebhooks(h: OpenApiHelpers): Record<string, unknown> {
   const headers = [
-    { name: 'Render-Farm-Signature', in: 'header', required: true, schema: { type: 'string' }, example: 't=1700000000,v1=51be9920773f454007b9aaf2ef84578604f287a1ad8b1cf6918458c66aac6bd8' },
-    { name: 'Render-Farm-Event', in: 'header', required: true, schema: { type: 'string', enum: ['job.completed', 'job.error'] } },
+    {
+      name: 'Render-Farm-Signature',
+      in: 'header',
+      required: true,
+      schema: { type: 'string' },
+      example: 't=1700000000,v1=51be9920773f454007b9aaf2ef84578604f287a1ad8b1cf6918458c66aac6bd8',
+    },
+    {
+      name: 'Render-Farm-Event',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', enum: ['job.completed', 'job.error'] },
+    },
     { name: 'Render-Farm-Delivery', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
   ];
   const op = (event: string, operationId: string) => ({
@@ -125,5 +162,8 @@ export function eventWebhooks(h: OpenApiHelpers): Record<string, unknown> {
       responses: { 200: { description: 'any 2xx acknowledges the delivery' } },
     },
   });
-  return { 'job.completed': op('job.completed', 'jobCompletedWebhook'), 'job.error': op('job.error', 'jobErrorWebhook') };
+  return {
+    'job.completed': op('job.completed', 'jobCompletedWebhook'),
+    'job.error': op('job.error', 'jobErrorWebhook'),
+  };
 }

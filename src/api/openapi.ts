@@ -10,7 +10,11 @@ import { modelPaths } from './openapi-models.js';
 
 type Schema = z.ZodType;
 const json = (schema: Schema, io: 'input' | 'output') => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
   return rest;
 };
 
@@ -36,22 +40,32 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; retry
   },
   403: {
     name: 'Forbidden',
-    description: 'missing_scope: the credential lacks the scope the operation needs (its security requirement names it); admin_key_required: models:write is on admin API keys only, never on session tokens',
+    description:
+      'missing_scope: the credential lacks the scope the operation needs (its security requirement names it); admin_key_required: models:write is on admin API keys only, never on session tokens',
   },
   404: {
     name: 'NotFound',
-    description: 'not found; the code says what: part_not_found (naming the IDs), build_not_found, job_not_found (also another customer\'s job), job_expired (deleted by row retention), webhook_not_found, artifact_not_found, not_pregenerated',
+    description:
+      "not found; the code says what: part_not_found (naming the IDs), build_not_found, job_not_found (also another customer's job), job_expired (deleted by row retention), webhook_not_found, artifact_not_found, not_pregenerated",
   },
   409: {
     name: 'Conflict',
-    description: 'cancel_refused: the job has already ended, or another customer\'s identical request shares its render (only an operator can cancel it)',
+    description:
+      "cancel_refused: the job has already ended, or another customer's identical request shares its render (only an operator can cancel it)",
   },
-  413: { name: 'PayloadTooLarge', description: 'payload_too_large: the request body is over the limit (RENDER_FARM_BODY_LIMIT, default 100kb)' },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'payload_too_large: the request body is over the limit (RENDER_FARM_BODY_LIMIT, default 100kb)',
+  },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'unsupported_media_type: a request body that is not JSON (send Content-Type: application/json; an operation that takes no body: send none), or unsupported_encoding',
+    description:
+      'unsupported_media_type: a request body that is not JSON (send Content-Type: application/json; an operation that takes no body: send none), or unsupported_encoding',
   },
-  416: { name: 'RangeNotSatisfiable', description: 'range_not_satisfiable: the range is outside the file (Content-Range: bytes */size)' },
+  416: {
+    name: 'RangeNotSatisfiable',
+    description: 'range_not_satisfiable: the range is outside the file (Content-Range: bytes */size)',
+  },
   422: {
     name: 'RenderRefused',
     description:
@@ -63,10 +77,15 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; retry
       'rate limited (per session token or API key, under a per-customer ceiling), too_many_auth_failures from this address, or (render endpoints) customer_busy: your queued and processing renders would pass the per-customer in-flight cap (RENDER_FARM_MAX_CUSTOMER_IN_FLIGHT estimated seconds, default 3600). Retry-After says when to retry',
     retryAfter: 'seconds to wait before retrying',
   },
-  500: { name: 'InternalError', description: 'internal_error: a bug or a failed dependency; logged on the server with the details (the body never carries a stack trace)' },
+  500: {
+    name: 'InternalError',
+    description:
+      'internal_error: a bug or a failed dependency; logged on the server with the details (the body never carries a stack trace)',
+  },
   503: {
     name: 'ServiceUnavailable',
-    description: 'database_unavailable: the database is unreachable (Retry-After says when to retry); events_unavailable: this server streams no job events (poll instead)',
+    description:
+      'database_unavailable: the database is unreachable (Retry-After says when to retry); events_unavailable: this server streams no job events (poll instead)',
     retryAfter: 'seconds to wait before retrying (database_unavailable)',
   },
 };
@@ -76,7 +95,9 @@ const errorResponses = Object.fromEntries(
     name,
     {
       description,
-      ...(retryAfter ? { headers: { 'Retry-After': { description: retryAfter, schema: { type: 'integer', minimum: 0 } } } } : {}),
+      ...(retryAfter
+        ? { headers: { 'Retry-After': { description: retryAfter, schema: { type: 'integer', minimum: 0 } } } }
+        : {}),
       content: { 'application/json': { schema: errorRef } },
     },
   ]),
@@ -96,12 +117,16 @@ const ok = (schema: Schema, description = 'OK') => ({
   description,
   content: { 'application/json': { schema: json(schema, 'output') } },
 });
-const body = (schema: Schema) => ({ required: true, content: { 'application/json': { schema: json(schema, 'input') } } });
+const body = (schema: Schema) => ({
+  required: true,
+  content: { 'application/json': { schema: json(schema, 'input') } },
+});
 const envParam = {
   name: 'environment',
   in: 'query',
   required: false,
-  description: 'prod (default: the credential\'s environment) or staging; a token is bound to the environment it was minted for',
+  description:
+    "prod (default: the credential's environment) or staging; a token is bound to the environment it was minted for",
   schema: { type: 'string', enum: ['prod', 'staging'] },
 };
 const secured = (scope: string | null) => ({
@@ -115,13 +140,19 @@ const submitResponses = () => ({
   202: ok(s.renderJobResponse, 'accepted: a new job, or (internal-render) still running at the wait bound'),
   ...errors(400, 401, 403, 404, 413, 415, 422, 429, 500, 503),
 });
-const jobIdParams = () => [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }, envParam];
+const jobIdParams = () => [
+  { name: 'jobId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+  envParam,
+];
 
 /**
  * The document without `servers`, which depend on the request (withServer). `cfg`: the model
  * limits the document quotes (default: the built-in defaults).
  */
-export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes' | 'modelMaxTriangles' | 'modelMaxTextureSize' | 'modelMaxNodes'>): Record<string, unknown> {
+export function buildOpenApi(
+  version: string,
+  cfg?: Pick<Config, 'modelMaxBytes' | 'modelMaxTriangles' | 'modelMaxTextureSize' | 'modelMaxNodes'>,
+): Record<string, unknown> {
   const helpers = { json, ok, body, errors, secured, envParam };
   return {
     openapi: '3.1.0',
@@ -201,7 +232,7 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           operationId: 'renderBuild',
           summary: 'Submit an asynchronous render job',
           description:
-            'Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again. Admission: a new render is estimated (seconds of worker time from pixels x frames x profile) and refused with 422 over the per-job limits, or 429 customer_busy when the customer\'s in-flight work would pass its cap; a cache hit or an in-flight reuse adds no work and is never refused by the cap. Scheduling: a new render is queued behind the customer\'s own in-flight work (a customer with a large backlog does not delay other customers\' small jobs).',
+            "Only the prod environment (400 otherwise). New job: 202 {job_id, status: processing}. Cache hit (identical request already rendered): 200 {job_id, status: completed, url, video_url|sprite_url, screenshot_url, cached: true}. In-flight reuse (identical request queued or rendering): 200 {job_id, status: processing, reused: true}. Unknown part IDs: 404 naming them. Identical requests are rendered once and shared across customers; each customer gets its own pollable job id. A failed render is tried again when submitted again. Admission: a new render is estimated (seconds of worker time from pixels x frames x profile) and refused with 422 over the per-job limits, or 429 customer_busy when the customer's in-flight work would pass its cap; a cache hit or an in-flight reuse adds no work and is never refused by the cap. Scheduling: a new render is queued behind the customer's own in-flight work (a customer with a large backlog does not delay other customers' small jobs).",
           ...secured('render:submit'),
           requestBody: body(s.renderBuildBody),
           responses: submitResponses(),
@@ -233,7 +264,8 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
         post: {
           operationId: 'renderByShareCode',
           summary: 'Render a saved build (its interactive state is applied)',
-          description: 'Same responses as /render-build, plus share_code. The build\'s saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404. Admission and scheduling as for /render-build (422, 429 customer_busy).',
+          description:
+            "Same responses as /render-build, plus share_code. The build's saved interactive state (fan slots, radiator slot, RGB colour) is applied. Unknown share code: 404. Admission and scheduling as for /render-build (422, 429 customer_busy).",
           ...secured('render:submit'),
           requestBody: body(s.renderByShareCodeBody),
           responses: submitResponses(),
@@ -263,11 +295,32 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
             'and, in a solid-panel case, the parts inside it except the motherboard, liquid coolers and over-long cards (the PSU counts by its ATX/SFX footprint). ' +
             'A combination that has not been pregenerated: 404 not_pregenerated. Never renders on demand. The response header X-Pregenerated-Key names the cache entry.',
           ...secured('render:submit'),
-          parameters: [envParam, { name: 'Range', in: 'header', required: false, description: 'a single byte range, e.g. bytes=0-1023', schema: { type: 'string' } }],
+          parameters: [
+            envParam,
+            {
+              name: 'Range',
+              in: 'header',
+              required: false,
+              description: 'a single byte range, e.g. bytes=0-1023',
+              schema: { type: 'string' },
+            },
+          ],
           requestBody: body(s.renderBuildBody),
           responses: {
-            200: { description: 'the pregenerated bytes', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
-            206: { description: 'the requested byte range (Content-Range)', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
+            200: {
+              description: 'the pregenerated bytes',
+              content: {
+                'video/mp4': { schema: { type: 'string', format: 'binary' } },
+                'image/webp': { schema: { type: 'string', format: 'binary' } },
+              },
+            },
+            206: {
+              description: 'the requested byte range (Content-Range)',
+              content: {
+                'video/mp4': { schema: { type: 'string', format: 'binary' } },
+                'image/webp': { schema: { type: 'string', format: 'binary' } },
+              },
+            },
             ...errors(400, 401, 403, 404, 413, 415, 416, 429, 500, 503),
           },
         },
@@ -287,7 +340,10 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           operationId: 'getMetrics',
           summary: 'Prometheus metrics (no auth; keep the API on a private network or scrape through a proxy)',
           security: [],
-          responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errors(400, 413, 415, 500) },
+          responses: {
+            200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } },
+            ...errors(400, 413, 415, 500),
+          },
         },
       },
       '/artifacts/{key}': {
@@ -303,14 +359,43 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
               in: 'path',
               required: true,
               schema: { type: 'string' },
-              description: 'the path after /artifacts/ in a job object\'s URL, e.g. renders/ab/abcdef…/turntable.mp4; its slashes may be sent as is or percent-encoded (%2F)',
+              description:
+                "the path after /artifacts/ in a job object's URL, e.g. renders/ab/abcdef…/turntable.mp4; its slashes may be sent as is or percent-encoded (%2F)",
             },
-            { name: 'Range', in: 'header', required: false, description: 'a single byte range, e.g. bytes=0-1023', schema: { type: 'string' } },
-            { name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of a copy you hold: 304 when it still matches', schema: { type: 'string' } },
+            {
+              name: 'Range',
+              in: 'header',
+              required: false,
+              description: 'a single byte range, e.g. bytes=0-1023',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'If-None-Match',
+              in: 'header',
+              required: false,
+              description: 'the ETag of a copy you hold: 304 when it still matches',
+              schema: { type: 'string' },
+            },
           ],
           responses: {
-            200: { description: 'the file', content: Object.fromEntries(['video/mp4', 'image/webp', 'image/png', 'model/gltf-binary'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
-            206: { description: 'the requested byte range (Content-Range)', content: Object.fromEntries(['video/mp4', 'image/webp', 'image/png', 'model/gltf-binary'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+            200: {
+              description: 'the file',
+              content: Object.fromEntries(
+                ['video/mp4', 'image/webp', 'image/png', 'model/gltf-binary'].map((t) => [
+                  t,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            },
+            206: {
+              description: 'the requested byte range (Content-Range)',
+              content: Object.fromEntries(
+                ['video/mp4', 'image/webp', 'image/png', 'model/gltf-binary'].map((t) => [
+                  t,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            },
             304: { description: 'not modified (If-None-Match matched the ETag)' },
             ...errors(400, 404, 413, 415, 416, 500),
           },
@@ -323,11 +408,17 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           description:
             'A rendered product shot of the part alone (256x256 WebP, transparent background), made by `render-farm pregen --thumbnails` ' +
             'or by the low-priority thumbnail job that `catalog import` queues; until it is rendered, an SVG placeholder for the category. ' +
-            'The URL is stable while the image changes with the part\'s data: revalidate with the ETag (If-None-Match -> 304).',
+            "The URL is stable while the image changes with the part's data: revalidate with the ETag (If-None-Match -> 304).",
           security: [],
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
-            200: { description: 'image', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } }, 'image/svg+xml': { schema: { type: 'string' } } } },
+            200: {
+              description: 'image',
+              content: {
+                'image/webp': { schema: { type: 'string', format: 'binary' } },
+                'image/svg+xml': { schema: { type: 'string' } },
+              },
+            },
             304: { description: 'not modified (If-None-Match matched the ETag)' },
             ...errors(400, 404, 413, 415, 500, 503),
           },
@@ -338,7 +429,13 @@ export function buildOpenApi(version: string, cfg?: Pick<Config, 'modelMaxBytes'
           operationId: 'getOpenApiDocument',
           summary: 'This document (no auth); the interactive docs are at /api-docs/',
           security: [],
-          responses: { 200: { description: 'the OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors(400, 413, 415, 500) },
+          responses: {
+            200: {
+              description: 'the OpenAPI 3.1 document',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            ...errors(400, 413, 415, 500),
+          },
         },
       },
     },

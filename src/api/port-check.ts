@@ -34,10 +34,17 @@ export async function assertApiPortFree(cfg: Pick<Config, 'port' | 'host'>): Pro
   if (free === true) return;
   const pick = `pick another with --port N or PORT=N (--port 0 takes any free one)`;
   if (free === 'EADDRINUSE') {
-    const farm = await renderFarmAt(cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host, cfg.port, 1_000);
+    const farm = await renderFarmAt(
+      cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host,
+      cfg.port,
+      1_000,
+    );
     const by = farm ? `a running render-farm ${farm} (another "up" or "serve")` : 'another program';
     throw new PortInUseError(`port ${cfg.port} on ${cfg.host} is in use by ${by}: ${pick}`);
   }
-  if (free === 'EACCES') throw new PortInUseError(`port ${cfg.port} on ${cfg.host} needs privileges to listen on (${free}): ${pick}`);
-  throw new PortInUseError(`cannot listen on ${cfg.host}:${cfg.port} (${free}): check --host/HOST names an address of this machine, or ${pick}`);
+  if (free === 'EACCES')
+    throw new PortInUseError(`port ${cfg.port} on ${cfg.host} needs privileges to listen on (${free}): ${pick}`);
+  throw new PortInUseError(
+    `cannot listen on ${cfg.host}:${cfg.port} (${free}): check --host/HOST names an address of this machine, or ${pick}`,
+  );
 }

@@ -29,7 +29,11 @@ export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKey
     const address = req.ip ?? 'unknown';
     const wait = ctx.authFailures.wait(address);
     if (wait > 0) {
-      throw tooManyRequests('too_many_auth_failures', `too many failed authentications from this address; retry in ${wait} s`, wait);
+      throw tooManyRequests(
+        'too_many_auth_failures',
+        `too many failed authentications from this address; retry in ${wait} s`,
+        wait,
+      );
     }
     let result;
     try {
@@ -53,10 +57,16 @@ export function requireAuth(ctx: ApiContext, scope: Scope | null, opts: { apiKey
     if (scope && !hasScope(result.principal.scopes, scope)) {
       // admin scopes: the caller authenticated fine but with the wrong kind of credential, so say which one works
       if (isAdminScope(scope) && result.principal.kind === 'session') {
-        throw forbidden('admin_key_required', `session tokens cannot carry ${scope}: call this endpoint with an admin API key (render-farm keys create --admin)`);
+        throw forbidden(
+          'admin_key_required',
+          `session tokens cannot carry ${scope}: call this endpoint with an admin API key (render-farm keys create --admin)`,
+        );
       }
       if (isAdminScope(scope)) {
-        throw forbidden('missing_scope', `this API key lacks the ${scope} scope: use an admin API key (render-farm keys create --admin)`);
+        throw forbidden(
+          'missing_scope',
+          `this API key lacks the ${scope} scope: use an admin API key (render-farm keys create --admin)`,
+        );
       }
       throw forbidden('missing_scope', `this token lacks the ${scope} scope`);
     }

@@ -22,7 +22,10 @@ const httpOrigin = text().transform((s, ctx) => {
   if (isNullOrigin(s)) return undefined;
   const origin = normaliseOrigin(s);
   if (origin === null) {
-    ctx.addIssue({ code: 'custom', message: 'origin must be an http(s) origin like https://shop.example (scheme, host and optional port only)' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'origin must be an http(s) origin like https://shop.example (scheme, host and optional port only)',
+    });
     return z.NEVER;
   }
   return origin;
@@ -54,7 +57,9 @@ export const renderSessionBody = z
     origin: httpOrigin.optional(),
   })
   .strict()
-  .meta({ description: 'ttl_seconds (or ttlSeconds) 30..300, default 120; scopes default [render:submit, render:status].' });
+  .meta({
+    description: 'ttl_seconds (or ttlSeconds) 30..300, default 120; scopes default [render:submit, render:status].',
+  });
 
 export const sessionTokenResponse = z.object({
   session_token: z.string(),
@@ -68,7 +73,9 @@ export const sessionTokenResponse = z.object({
 
 export const categoryParam = z.enum(CATEGORIES, {
   error: (i) =>
-    i.input === undefined ? 'category is required' : `unknown category ${JSON.stringify(i.input)}: one of ${CATEGORIES.join(', ')}`,
+    i.input === undefined
+      ? 'category is required'
+      : `unknown category ${JSON.stringify(i.input)}: one of ${CATEGORIES.join(', ')}`,
 });
 
 export const MAX_LIMIT = 100;
@@ -126,35 +133,53 @@ export const modelPutQuery = z.object({
     .enum(['true', 'false'], { error: 'fit must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .meta({ description: 'scale a model of the part\'s proportions but the wrong size (no unit brings it within 2x) to the part\'s real size' }),
+    .meta({
+      description:
+        "scale a model of the part's proportions but the wrong size (no unit brings it within 2x) to the part's real size",
+    }),
   force: z
     .enum(['true', 'false'], { error: 'force must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .meta({ description: 'store a model whose proportions are not the part\'s anyway (with a warning)' }),
+    .meta({ description: "store a model whose proportions are not the part's anyway (with a warning)" }),
   // checked by model-orientation.ts parseOverrides, whose 400 names the values it takes
-  up: text().max(8).optional().meta({ description: "the file's axis that points up: +x, -x, +y, -y, +z, -z (a + may be sent unescaped); default detected" }),
-  front: text().max(8).optional().meta({ description: "the file's axis that points to the part's front (+x ... -z); default detected" }),
-  units: text().max(8).optional().meta({ description: 'what one unit of the file is: m, cm, mm or inch; default detected' }),
+  up: text().max(8).optional().meta({
+    description: "the file's axis that points up: +x, -x, +y, -y, +z, -z (a + may be sent unescaped); default detected",
+  }),
+  front: text()
+    .max(8)
+    .optional()
+    .meta({ description: "the file's axis that points to the part's front (+x ... -z); default detected" }),
+  units: text()
+    .max(8)
+    .optional()
+    .meta({ description: 'what one unit of the file is: m, cm, mm or inch; default detected' }),
   name: text()
     .min(1)
     .max(255)
     .regex(/^[^/\\]+$/, 'name is a file name, not a path')
     .optional()
-    .meta({ description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json)' }),
+    .meta({
+      description: 'the original file name, kept with the model (default <partId>.glb, or .gltf for model/gltf+json)',
+    }),
   environment: z.enum(['prod', 'staging']).optional(),
 });
 
 /** POST /models/:partId/rollback query. */
 export const modelRollbackQuery = z.object({
-  to: text().min(1).max(64).optional().meta({ description: 'the version to go back to: its `version` in GET /models/{partId}, or a sha256 prefix (4+ hex digits)' }),
+  to: text().min(1).max(64).optional().meta({
+    description: 'the version to go back to: its `version` in GET /models/{partId}, or a sha256 prefix (4+ hex digits)',
+  }),
   environment: z.enum(['prod', 'staging']).optional(),
 });
 
 /** GET /models query. */
 export const modelListQuery = z.object({
   category: z
-    .enum(MODEL_CATEGORIES, { error: (i) => `category must be one of ${MODEL_CATEGORIES.join(', ')} (the categories that take models), not ${JSON.stringify(i.input)}` })
+    .enum(MODEL_CATEGORIES, {
+      error: (i) =>
+        `category must be one of ${MODEL_CATEGORIES.join(', ')} (the categories that take models), not ${JSON.stringify(i.input)}`,
+    })
     .optional(),
   environment: z.enum(['prod', 'staging']).optional(),
 });
@@ -168,15 +193,29 @@ export const partModelResponse = z.object({
   bytes: z.number().int().meta({ description: 'size of the prepared GLB' }),
   original_bytes: z.number().int().meta({ description: 'size of the uploaded file (with its files)' }),
   original_name: z.string().nullable(),
-  scale: z.number().meta({ description: "the uniform scale applied: the file's units to metres, times ?fit=true's (1: none)" }),
-  rotation: z.string().nullable().meta({ description: 'the rotation applied: none, "+90 deg about Y", ...; null on models stored before it was recorded' }),
+  scale: z
+    .number()
+    .meta({ description: "the uniform scale applied: the file's units to metres, times ?fit=true's (1: none)" }),
+  rotation: z.string().nullable().meta({
+    description: 'the rotation applied: none, "+90 deg about Y", ...; null on models stored before it was recorded',
+  }),
   units: z.enum(['m', 'cm', 'mm', 'in']).nullable().meta({ description: 'what one unit of the file was taken to be' }),
   up_axis: z.string().nullable().meta({ description: "the file's axis that became up (+Y)" }),
   front_axis: z.string().nullable().meta({ description: "the file's axis that became the front (+Z)" }),
-  orientation_guessed: z.boolean().nullable().meta({ description: 'which way the front faces was a guess (nothing in the file or the request said)' }),
-  version: z.number().int().optional().meta({ description: "its position in the part's history, oldest 1 (GET /models/{partId}); POST .../rollback?to= takes it" }),
-  placed: z.string().optional().meta({ description: 'what was applied, in words (PUT only): "rotated: +90 deg about Y; units: mm -> m"' }),
-  warnings: z.array(z.string()).optional().meta({ description: 'what preparation changed or noticed (PUT only): simplification, resized textures, validator warnings' }),
+  orientation_guessed: z
+    .boolean()
+    .nullable()
+    .meta({ description: 'which way the front faces was a guess (nothing in the file or the request said)' }),
+  version: z.number().int().optional().meta({
+    description: "its position in the part's history, oldest 1 (GET /models/{partId}); POST .../rollback?to= takes it",
+  }),
+  placed: z
+    .string()
+    .optional()
+    .meta({ description: 'what was applied, in words (PUT only): "rotated: +90 deg about Y; units: mm -> m"' }),
+  warnings: z.array(z.string()).optional().meta({
+    description: 'what preparation changed or noticed (PUT only): simplification, resized textures, validator warnings',
+  }),
   created_by: z.string().nullable(),
   created_at: z.string().meta({ format: 'date-time' }),
   url: z.string().meta({ format: 'uri', description: 'the prepared GLB (model/gltf-binary, meshopt-compressed)' }),
@@ -188,14 +227,14 @@ export const partModelHistoryResponse = z.object({
   category: z.enum(CATEGORIES),
   current: partModelResponse.nullable().meta({ description: 'what renders use; null: the procedural model' }),
   history: z.array(partModelResponse.extend({ current: z.boolean(), retired_at: z.string().nullable() })).meta({
-    description: 'every model the part was given, newest first; POST /models/{partId}/rollback makes the one before the current one current again (?to=<version or sha256 prefix>: that one)',
+    description:
+      'every model the part was given, newest first; POST /models/{partId}/rollback makes the one before the current one current again (?to=<version or sha256 prefix>: that one)',
   }),
 });
 
 export const modelListResponse = z.object({
   models: z.array(partModelResponse.extend({ category: z.enum(CATEGORIES), name: z.string() })),
 });
-
 
 /** GET /build/:shareCode: control characters are 400; an unknown (or over-long) code is 404. */
 export const shareCodeParams = z.object({ shareCode: text() });
@@ -236,10 +275,10 @@ export const renderJobResponse = z.object({
   cached: z.boolean().optional(),
   reused: z.boolean().optional(),
   share_code: z.string().optional(),
-  chunks: z
-    .object({ total: z.number().int(), done: z.number().int() })
-    .optional()
-    .meta({ description: 'present when the render was split into frame-range chunks rendered by any workers (docs/operating.md, "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks' }),
+  chunks: z.object({ total: z.number().int(), done: z.number().int() }).optional().meta({
+    description:
+      'present when the render was split into frame-range chunks rendered by any workers (docs/operating.md, "Chunked renders"): how many, and how many are rendered; progress counts frames over all chunks',
+  }),
 });
 
 export const healthResponse = z.object({
@@ -255,11 +294,14 @@ export const healthResponse = z.object({
         thumbnail: z.object({ queued: z.number().int(), processing: z.number().int(), failed: z.number().int() }),
       })
       .optional()
-      .meta({ description: 'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render), counted in parts (a thumbnail job renders a batch of parts; processing counts every part of a running batch)' }),
-    chunks: z
-      .object({ queued: z.number().int(), processing: z.number().int() })
-      .optional()
-      .meta({ description: 'frame-range chunks of split renders waiting for and being rendered by workers (a split render counts once under processing)' }),
+      .meta({
+        description:
+          'queue depth by kind of job: renders, and part thumbnails queued by catalog import (low priority, after every render), counted in parts (a thumbnail job renders a batch of parts; processing counts every part of a running batch)',
+      }),
+    chunks: z.object({ queued: z.number().int(), processing: z.number().int() }).optional().meta({
+      description:
+        'frame-range chunks of split renders waiting for and being rendered by workers (a split render counts once under processing)',
+    }),
   }),
   workers: z.number().int(),
   renderers: z.array(z.record(z.string(), z.unknown())).optional(),

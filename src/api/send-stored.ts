@@ -25,13 +25,25 @@ function ifRangeAllows(req: Request, meta: StoredArtifact): boolean {
   return !ifRange || (!meta.etag.startsWith('W/') && ifRange.trim() === meta.etag);
 }
 
-export async function sendStored(req: Request, res: Response, store: ArtifactStore, meta: StoredArtifact, opts: SendOptions): Promise<void> {
+export async function sendStored(
+  req: Request,
+  res: Response,
+  store: ArtifactStore,
+  meta: StoredArtifact,
+  opts: SendOptions,
+): Promise<void> {
   const wanted = ifRangeAllows(req, meta) ? parseRangeHeader(req.get('range'), meta.size) : { kind: 'full' as const };
   if (wanted.kind === 'unsatisfiable') {
     // a JSON error body, so none of the entity's caching headers on it
-    throw new HttpError(416, 'range_not_satisfiable', `the file has ${meta.size} bytes; the requested range is outside it`, undefined, {
-      'Content-Range': `bytes */${meta.size}`,
-    });
+    throw new HttpError(
+      416,
+      'range_not_satisfiable',
+      `the file has ${meta.size} bytes; the requested range is outside it`,
+      undefined,
+      {
+        'Content-Range': `bytes */${meta.size}`,
+      },
+    );
   }
   const range = wanted.kind === 'partial' ? wanted.range : undefined;
   // opened before any header is set, so a file deleted since stat() still gets a clean error

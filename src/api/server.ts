@@ -35,7 +35,8 @@ export interface StartOptions {
 
 export async function startServer(cfg: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(cfg);
-  const db = opts.db ?? (await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }));
+  const db =
+    opts.db ?? (await openDatabase(cfg, { migrate: true, log: (l) => log.debug({ component: 'postgres' }, l) }));
   let stopSweeper = () => {};
   let stopListening = () => {};
   try {
@@ -72,7 +73,13 @@ export async function startServer(cfg: Config, opts: StartOptions = {}): Promise
       events,
       shutdown: shutdown.signal,
     };
-    stopSweeper = startSweeper(db, (r) => log.warn(r, 'freed the jobs of dead workers'), undefined, undefined, cfg.workerDeadAfterSeconds);
+    stopSweeper = startSweeper(
+      db,
+      (r) => log.warn(r, 'freed the jobs of dead workers'),
+      undefined,
+      undefined,
+      cfg.workerDeadAfterSeconds,
+    );
     const app = createApp(ctx);
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000;

@@ -47,7 +47,14 @@ export async function createApiKey(
     const customer = await ensureCustomer(trx, customerName);
     const row = await trx
       .insertInto('api_keys')
-      .values({ customer_id: customer.id, environment, prefix: key.slice(0, PREFIX_LENGTH), key_hash: hashApiKey(key), admin: opts.admin ?? false, console: opts.console ?? false })
+      .values({
+        customer_id: customer.id,
+        environment,
+        prefix: key.slice(0, PREFIX_LENGTH),
+        key_hash: hashApiKey(key),
+        admin: opts.admin ?? false,
+        console: opts.console ?? false,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return {
@@ -108,7 +115,11 @@ export async function isApiKeyRevoked(db: Kysely<Database>, id: string): Promise
 export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Promise<ApiKeyRecord | null> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
   const matches = await selectKeys(db)
-    .where(isUuid ? 'k.id' : 'k.prefix', isUuid ? '=' : 'like', isUuid ? idOrPrefix : `${idOrPrefix.replace(/[%_\\]/g, '\\$&')}%`)
+    .where(
+      isUuid ? 'k.id' : 'k.prefix',
+      isUuid ? '=' : 'like',
+      isUuid ? idOrPrefix : `${idOrPrefix.replace(/[%_\\]/g, '\\$&')}%`,
+    )
     .execute();
   if (matches.length !== 1) {
     if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} keys: give the key id`);

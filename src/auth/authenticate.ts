@@ -6,7 +6,15 @@
 import type { Kysely } from 'kysely';
 import { UserError } from '../errors.js';
 import type { Database } from '../db/schema.js';
-import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, CONSOLE_KEY_SCOPES, ENVIRONMENTS, isTokenScope, type Environment, type Scope } from './scopes.js';
+import {
+  ADMIN_KEY_SCOPES,
+  API_KEY_SCOPES,
+  CONSOLE_KEY_SCOPES,
+  ENVIRONMENTS,
+  isTokenScope,
+  type Environment,
+  type Scope,
+} from './scopes.js';
 import { API_KEY_PATTERN, findApiKey, hashApiKey, isApiKeyRevoked, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import type { AuthCaches } from './auth-caches.js';
 import { isNullOrigin, normaliseOrigin } from './origin.js';
@@ -104,7 +112,10 @@ export async function authenticate(
   }
 
   if (opts.allowSessionTokens === false) {
-    throw unauthorized('api_key_required', 'this endpoint takes a long-lived API key; a session token cannot mint tokens');
+    throw unauthorized(
+      'api_key_required',
+      'this endpoint takes a long-lived API key; a session token cannot mint tokens',
+    );
   }
   // a TokenError is a 401 token_expired / invalid_token already
   const claims = verifySessionToken(secret, token);
@@ -115,7 +126,8 @@ export async function authenticate(
     // origin binding protects browsers; non-browser clients could send any Origin anyway
     const bound = normaliseOrigin(claims.org) ?? claims.org;
     // "null" is an opaque origin: a browser (only browsers send it) that sent no usable Origin
-    const sent = req.origin === undefined || isNullOrigin(req.origin) ? undefined : (normaliseOrigin(req.origin) ?? req.origin);
+    const sent =
+      req.origin === undefined || isNullOrigin(req.origin) ? undefined : (normaliseOrigin(req.origin) ?? req.origin);
     if (sent !== undefined && sent !== bound) {
       throw unauthorized('origin_mismatch', `this token is bound to ${bound}`);
     }
@@ -126,7 +138,10 @@ export async function authenticate(
   // a token dies with the key that minted it (tokens minted locally by the CLI name no key);
   // last, as the only check of a token that may read the database
   if (claims.kid !== undefined && (await keyRevoked(db, claims.kid, opts.caches))) {
-    throw unauthorized('revoked_key', 'the API key that minted this token has been revoked: mint a new token with a valid key');
+    throw unauthorized(
+      'revoked_key',
+      'the API key that minted this token has been revoked: mint a new token with a valid key',
+    );
   }
   return {
     principal: {

@@ -112,7 +112,10 @@ export async function openConsoleSession(
   await db.deleteFrom('console_sessions').where('expires_at', '<', sql<Date>`now() - interval '1 day'`).execute();
   const row = await db
     .insertInto('console_sessions')
-    .values({ key_id: rec.id, expires_at: sql<Date>`date_trunc('second', now()) + make_interval(secs => ${ttlSeconds})` })
+    .values({
+      key_id: rec.id,
+      expires_at: sql<Date>`date_trunc('second', now()) + make_interval(secs => ${ttlSeconds})`,
+    })
     .returning(['id', 'expires_at'])
     .executeTakeFirstOrThrow();
   const expiresAt = new Date(row.expires_at);
@@ -129,7 +132,11 @@ export async function openConsoleSession(
 }
 
 /** The live session a cookie names; throws ConsoleSessionError otherwise. */
-export async function readConsoleSession(db: Kysely<Database>, secret: string, cookie: string | undefined): Promise<ConsoleSession> {
+export async function readConsoleSession(
+  db: Kysely<Database>,
+  secret: string,
+  cookie: string | undefined,
+): Promise<ConsoleSession> {
   const m = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/i.exec(cookie ?? '');
   if (!m) throw new ConsoleSessionError(undefined, !!cookie);
   const [, id, exp, sig] = m;
@@ -139,14 +146,27 @@ export async function readConsoleSession(db: Kysely<Database>, secret: string, c
     .selectFrom('console_sessions as s')
     .innerJoin('api_keys as k', 'k.id', 's.key_id')
     .innerJoin('customers as c', 'c.id', 'k.customer_id')
-    .select(['s.id', 's.key_id', 's.expires_at', 's.revoked_at', 'k.revoked_at as key_revoked_at', 'k.admin', 'k.console', 'k.environment', 'c.id as customer_id', 'c.name as customer_name'])
+    .select([
+      's.id',
+      's.key_id',
+      's.expires_at',
+      's.revoked_at',
+      'k.revoked_at as key_revoked_at',
+      'k.admin',
+      'k.console',
+      'k.environment',
+      'c.id as customer_id',
+      'c.name as customer_name',
+    ])
     .select(sql<boolean>`s.expires_at <= now()`.as('expired'))
     .where('s.id', '=', id!)
     .executeTakeFirst();
   if (!row || row.revoked_at) throw new ConsoleSessionError('signed out: sign in again');
   if (row.expired) throw new ConsoleSessionError('the console session has expired: sign in again');
-  if (row.key_revoked_at) throw new ConsoleSessionError('the API key of this session has been revoked: sign in with a valid key');
-  if (!row.console && !row.admin) throw new ConsoleSessionError('the API key of this session may no longer use the console');
+  if (row.key_revoked_at)
+    throw new ConsoleSessionError('the API key of this session has been revoked: sign in with a valid key');
+  if (!row.console && !row.admin)
+    throw new ConsoleSessionError('the API key of this session may no longer use the console');
   return {
     id: row.id,
     keyId: row.key_id,
@@ -160,5 +180,10 @@ export async function readConsoleSession(db: Kysely<Database>, secret: string, c
 
 /** Sign-out: the session's cookie stops working on every serve process. */
 export async function closeConsoleSession(db: Kysely<Database>, id: string): Promise<void> {
-  await db.updateTable('console_sessions').set({ revoked_at: sql<Date>`now()` }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('console_sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }

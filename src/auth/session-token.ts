@@ -110,13 +110,18 @@ export function verifySessionToken(secret: string, token: string, now?: Date): T
       audience: AUDIENCE,
       ...(now ? { clockTimestamp: Math.floor(now.getTime() / 1000) } : {}),
     }) as TokenClaims;
-    if (typeof claims.sub !== 'string' || !Array.isArray(claims.scp) || (claims.env !== 'prod' && claims.env !== 'staging')) {
+    if (
+      typeof claims.sub !== 'string' ||
+      !Array.isArray(claims.scp) ||
+      (claims.env !== 'prod' && claims.env !== 'staging')
+    ) {
       throw new TokenError('invalid', 'session token is missing required claims');
     }
     return claims;
   } catch (err) {
     if (err instanceof TokenError) throw err;
-    if (err instanceof jwt.TokenExpiredError) throw new TokenError('expired', 'session token has expired: mint a new one');
+    if (err instanceof jwt.TokenExpiredError)
+      throw new TokenError('expired', 'session token has expired: mint a new one');
     throw new TokenError('invalid', 'invalid session token');
   }
 }

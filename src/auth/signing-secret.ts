@@ -21,7 +21,11 @@ export const SIGNING_SECRET_SETTING = 'signing_secret';
 
 export async function resolveSigningSecret(cfg: Config, db: Kysely<Database>): Promise<string> {
   if (cfg.signingSecret) return cfg.signingSecret;
-  return getOrCreateSetting(db, SIGNING_SECRET_SETTING, async () => (await legacyFileSecret(cfg.dataDir)) ?? randomBytes(48).toString('base64url'));
+  return getOrCreateSetting(
+    db,
+    SIGNING_SECRET_SETTING,
+    async () => (await legacyFileSecret(cfg.dataDir)) ?? randomBytes(48).toString('base64url'),
+  );
 }
 
 async function legacyFileSecret(dataDir: string): Promise<string | null> {

@@ -42,7 +42,8 @@ export async function readBuildFile(file: string): Promise<BuildFile> {
   } catch (err) {
     throw new BuildFileError(file, (err as Error).message);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new BuildFileError(file, 'expected a JSON object {"parts": {"CATEGORY": ["id"]}, ...}');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new BuildFileError(file, 'expected a JSON object {"parts": {"CATEGORY": ["id"]}, ...}');
   // `state` is the one field a /render-build body lacks: a saved build's fans, radiators and RGB
   const { state: rawState, ...body } = json as Record<string, unknown>;
   const request = renderRequestSchema.safeParse(body);

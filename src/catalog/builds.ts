@@ -25,7 +25,14 @@ export interface BuildRow {
 /** Why a build cannot be created; `problems` names each offending value. */
 export class CatalogValidationError extends UserError {
   constructor(
-    public override readonly code: 'invalid_category' | 'invalid_parts' | 'unknown_part' | 'invalid_state' | 'invalid_share_code' | 'share_code_taken' | 'empty_parts',
+    public override readonly code:
+      | 'invalid_category'
+      | 'invalid_parts'
+      | 'unknown_part'
+      | 'invalid_state'
+      | 'invalid_share_code'
+      | 'share_code_taken'
+      | 'empty_parts',
     message: string,
     public readonly problems: string[] = [],
   ) {
@@ -71,7 +78,9 @@ export class BuildNotFoundError extends NotFoundError {
   ) {
     super(
       'build_not_found',
-      others.length ? `no builds with share codes ${[shareCode, ...others].map((c) => JSON.stringify(c)).join(', ')}` : `no build with share code ${JSON.stringify(shareCode)}`,
+      others.length
+        ? `no builds with share codes ${[shareCode, ...others].map((c) => JSON.stringify(c)).join(', ')}`
+        : `no build with share code ${JSON.stringify(shareCode)}`,
     );
     this.name = 'BuildNotFoundError';
   }
@@ -115,7 +124,10 @@ export interface BuildSummaryRow {
 export const MAX_BUILDS_PAGE = 100;
 
 /** One page of saved builds, newest first (share code breaks ties, so paging is stable). */
-export async function listBuilds(db: Db, page: { limit: number; skip: number }): Promise<{ items: BuildSummaryRow[]; total: number }> {
+export async function listBuilds(
+  db: Db,
+  page: { limit: number; skip: number },
+): Promise<{ items: BuildSummaryRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     db.db
       .selectFrom('builds')
@@ -125,12 +137,18 @@ export async function listBuilds(db: Db, page: { limit: number; skip: number }):
       .limit(Math.min(page.limit, MAX_BUILDS_PAGE))
       .offset(page.skip)
       .execute(),
-    db.db.selectFrom('builds').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    db.db
+      .selectFrom('builds')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   const items = rows.map((r) => ({
     shareCode: r.share_code,
     name: r.name,
-    partCount: Object.values(r.parts as Record<string, readonly string[]>).reduce((n, ids) => n + (ids?.length ?? 0), 0),
+    partCount: Object.values(r.parts as Record<string, readonly string[]>).reduce(
+      (n, ids) => n + (ids?.length ?? 0),
+      0,
+    ),
     createdAt: r.created_at,
   }));
   return { items, total: Number(count.n) };
@@ -162,10 +180,16 @@ async function validateBuild(db: Db, input: NewBuild): Promise<{ parts: PartIdMa
     }
     if (ids.length) parts[category] = ids as string[];
   }
-  if (Object.keys(parts).length === 0) throw new CatalogValidationError('empty_parts', 'a build needs at least one part');
+  if (Object.keys(parts).length === 0)
+    throw new CatalogValidationError('empty_parts', 'a build needs at least one part');
   // the same per-category limits as a render request: a saved build is rendered by its share code
   const counts = countProblems(parts);
-  if (counts.length) throw new CatalogValidationError('invalid_parts', counts.map((c) => c.message).join('; '), counts.map((c) => c.message));
+  if (counts.length)
+    throw new CatalogValidationError(
+      'invalid_parts',
+      counts.map((c) => c.message).join('; '),
+      counts.map((c) => c.message),
+    );
 
   let state: InteractiveState | null = null;
   if (input.interactiveState !== undefined && input.interactiveState !== null) {
@@ -190,7 +214,8 @@ async function validateBuild(db: Db, input: NewBuild): Promise<{ parts: PartIdMa
   }
   for (const id of stateFanIds) {
     const actual = found.get(id);
-    if (actual !== 'CaseFan') problems.push(`${id} (state fan): ${actual ? `is a ${actual}, not a CaseFan` : 'no such part'}`);
+    if (actual !== 'CaseFan')
+      problems.push(`${id} (state fan): ${actual ? `is a ${actual}, not a CaseFan` : 'no such part'}`);
   }
   if (problems.length) {
     throw new CatalogValidationError('unknown_part', `unknown or misplaced part IDs: ${problems.join('; ')}`, problems);
@@ -227,7 +252,10 @@ export async function createBuild(db: Db, input: NewBuild): Promise<BuildRow> {
       .executeTakeFirst();
     if (inserted) return toBuildRow(inserted);
     if (input.shareCode !== undefined) {
-      throw new CatalogValidationError('share_code_taken', `share code "${input.shareCode}" is already used by another build`);
+      throw new CatalogValidationError(
+        'share_code_taken',
+        `share code "${input.shareCode}" is already used by another build`,
+      );
     }
   }
   throw new Error('could not generate a free share code after 5 attempts');

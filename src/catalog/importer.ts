@@ -235,9 +235,18 @@ export async function importOpenDb(db: Db, dir: string, opts: ImportOptions = {}
       const parsed = await mapLimit(chunk, concurrency, async (file) => {
         const rel = `${category}/${file}`;
         try {
-          return { file: rel, record: JSON.parse(await fs.readFile(path.join(root, category, file), 'utf8')) as unknown };
+          return {
+            file: rel,
+            record: JSON.parse(await fs.readFile(path.join(root, category, file), 'utf8')) as unknown,
+          };
         } catch (err) {
-          return { file: rel, error: err instanceof SyntaxError ? 'invalid JSON' : `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+          return {
+            file: rel,
+            error:
+              err instanceof SyntaxError
+                ? 'invalid JSON'
+                : `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+          };
         }
       });
       for (const item of parsed) {
@@ -252,7 +261,9 @@ export async function importOpenDb(db: Db, dir: string, opts: ImportOptions = {}
         }
         const rec = item.record as Record<string, unknown>;
         const fromFile = path.basename(item.file, '.json');
-        const opendbId = (isOpenDbId(rec.opendb_id) ? rec.opendb_id : isOpenDbId(fromFile) ? fromFile : undefined)?.toLowerCase();
+        const opendbId = (
+          isOpenDbId(rec.opendb_id) ? rec.opendb_id : isOpenDbId(fromFile) ? fromFile : undefined
+        )?.toLowerCase();
         if (!opendbId) {
           tally.skip('no opendb_id (neither in the record nor as the file name)', item.file);
           continue;
@@ -260,12 +271,22 @@ export async function importOpenDb(db: Db, dir: string, opts: ImportOptions = {}
         const id = partIdFromOpenDbId(opendbId);
         const owner = seen.get(id);
         if (owner !== undefined) {
-          tally.skip(owner === opendbId ? 'duplicate opendb_id' : `part ID collision with opendb_id ${owner}`, item.file);
+          tally.skip(
+            owner === opendbId ? 'duplicate opendb_id' : `part ID collision with opendb_id ${owner}`,
+            item.file,
+          );
           continue;
         }
         seen.set(id, opendbId);
         fileOf.set(id, item.file);
-        rows.push({ id, category, name: mapped.name, specs: JSON.stringify(mapped.specs), raw: JSON.stringify(rec), opendb_id: opendbId });
+        rows.push({
+          id,
+          category,
+          name: mapped.name,
+          specs: JSON.stringify(mapped.specs),
+          raw: JSON.stringify(rec),
+          opendb_id: opendbId,
+        });
       }
       // read and map the next chunk while this one is written
       await pending;

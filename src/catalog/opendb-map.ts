@@ -37,7 +37,6 @@ export type OpenDbMapResult<C extends Category = Category> =
 
 type Rec = Record<string, unknown>;
 
-
 /** Whether a string is an OpenDB id (a UUID). */
 export function isOpenDbId(value: unknown): value is string {
   return typeof value === 'string' && isUuid(value);
@@ -205,7 +204,8 @@ function caseShape(type: string): CaseShape {
       ? { maxBoard: board, w: 300, h: 120, d: 320, gpu: 200, shroud: false, flat: true }
       : { maxBoard: board, w: 430, h: 170, d: 420, gpu: 300, shroud: false, flat: true };
   }
-  if (/full tower/.test(t)) return { maxBoard: board === 'ATX' ? 'E-ATX' : board, w: 240, h: 560, d: 540, gpu: 420, shroud: true, flat: false };
+  if (/full tower/.test(t))
+    return { maxBoard: board === 'ATX' ? 'E-ATX' : board, w: 240, h: 560, d: 540, gpu: 420, shroud: true, flat: false };
   if (/slim/.test(t)) return { maxBoard: board, w: 110, h: 360, d: 330, gpu: 200, shroud: false, flat: false };
   if (board === 'Mini-ITX') return { maxBoard: board, w: 185, h: 330, d: 340, gpu: 320, shroud: false, flat: false };
   if (/mini tower/.test(t)) {
@@ -260,7 +260,9 @@ function mapCase(rec: Rec, name: string): CaseSpecs {
           : 'solid';
   const c = colors(rec, name);
   // a card cannot be longer than the case is deep; keep the record's value when plausible
-  const maxGpuLengthMm = Math.round(Math.min(num(rec.max_video_card_length, 100, 600) ?? shape.gpu, Math.max(150, d - 20)));
+  const maxGpuLengthMm = Math.round(
+    Math.min(num(rec.max_video_card_length, 100, 600) ?? shape.gpu, Math.max(150, d - 20)),
+  );
   return {
     type,
     maxBoard,
@@ -318,7 +320,9 @@ function mapCpu(rec: Rec, name: string): CpuSpecs {
   return {
     socket: str(rec.socket) ?? 'Unknown',
     brand: brandOf(str(meta?.manufacturer), name) ?? 'Other',
-    cores: Math.round(num(cores?.total, 1, 256) ?? num(rec.core_count, 1, 256) ?? (threads ? Math.max(1, threads / 2) : 4)),
+    cores: Math.round(
+      num(cores?.total, 1, 256) ?? num(rec.core_count, 1, 256) ?? (threads ? Math.max(1, threads / 2) : 4),
+    ),
   };
 }
 
@@ -415,10 +419,10 @@ function mapGpu(rec: Rec, name: string): GpuSpecs {
 
 function mapRam(rec: Rec, name: string): RamSpecs {
   const modules = obj(rec.modules);
-  const count =
-    num(modules?.quantity, 1, 16) ?? fromName(name, /\((\d+)\s*x\s*\d+\s*GB\)/i, 1, 16) ?? 2;
+  const count = num(modules?.quantity, 1, 16) ?? fromName(name, /\((\d+)\s*x\s*\d+\s*GB\)/i, 1, 16) ?? 2;
   const per = num(modules?.capacity_gb, 1, 512);
-  const capacityGb = num(rec.capacity, 1, 4096) ?? (per ? per * count : undefined) ?? fromName(name, /(\d+)\s*GB/i, 1, 4096) ?? 16;
+  const capacityGb =
+    num(rec.capacity, 1, 4096) ?? (per ? per * count : undefined) ?? fromName(name, /(\d+)\s*GB/i, 1, 4096) ?? 16;
   const c = colors(rec, name);
   const rgb = hasRgb(rec, name, c);
   // no record carries a height: derive it from the look (bare PCB, low profile, RGB bar)
@@ -451,7 +455,9 @@ function mapStorage(rec: Rec, name: string): StorageSpecs {
             ? 'M.2'
             : '2.5';
   const tb = fromName(name, /(\d+(?:\.\d+)?)\s*TB/i, 0.1, 100);
-  const capacityGb = Math.round(num(rec.capacity, 1, 100_000) ?? (tb ? tb * 1000 : undefined) ?? fromName(name, /(\d+)\s*GB/i, 1, 100_000) ?? 1000);
+  const capacityGb = Math.round(
+    num(rec.capacity, 1, 100_000) ?? (tb ? tb * 1000 : undefined) ?? fromName(name, /(\d+)\s*GB/i, 1, 100_000) ?? 1000,
+  );
   return { formFactor, kind, capacityGb };
 }
 

@@ -40,7 +40,11 @@ export interface PartFilter {
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One page of parts (`catalog parts`), by category, then name, then id, so paging is stable. */
-export async function findParts(db: Db, filter: PartFilter, page: { limit: number; skip: number }): Promise<{ items: PartSummaryRow[]; total: number }> {
+export async function findParts(
+  db: Db,
+  filter: PartFilter,
+  page: { limit: number; skip: number },
+): Promise<{ items: PartSummaryRow[]; total: number }> {
   let q = db.db.selectFrom('parts');
   if (filter.category) q = q.where('category', '=', filter.category);
   const search = filter.search?.trim();
@@ -49,7 +53,14 @@ export async function findParts(db: Db, filter: PartFilter, page: { limit: numbe
     q = q.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('id', 'ilike', pattern)]));
   }
   const [items, count] = await Promise.all([
-    q.select(['id', 'category', 'name', 'image_key']).orderBy('category').orderBy('name').orderBy('id').limit(page.limit).offset(page.skip).execute(),
+    q
+      .select(['id', 'category', 'name', 'image_key'])
+      .orderBy('category')
+      .orderBy('name')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.skip)
+      .execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.n) };

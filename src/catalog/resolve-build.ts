@@ -33,7 +33,10 @@ export class UnknownPartsError extends NotFoundError {
 }
 
 /** Resolves a category -> IDs map to full parts; unknown categories' IDs count as missing. */
-export async function resolveBuildParts(db: Db, partIdMap: PartIdMap | Record<string, readonly string[]>): Promise<ResolvedParts> {
+export async function resolveBuildParts(
+  db: Db,
+  partIdMap: PartIdMap | Record<string, readonly string[]>,
+): Promise<ResolvedParts> {
   const entries = Object.entries(partIdMap) as [string, readonly string[] | undefined][];
   const unique = [...new Set(entries.flatMap(([, ids]) => ids ?? []))];
   // one statement for the parts and their current models: the submit path counts round trips,
@@ -73,7 +76,11 @@ export interface ResolvedBuild {
 }
 
 /** Resolves `parts` (and the saved state); throws UnknownPartsError naming IDs not in the catalog or listed under another category. */
-export async function resolveBuild(db: Db, parts: PartIdMap, state: InteractiveState | null = null): Promise<ResolvedBuild> {
+export async function resolveBuild(
+  db: Db,
+  parts: PartIdMap,
+  state: InteractiveState | null = null,
+): Promise<ResolvedBuild> {
   const resolved = await resolveBuildParts(db, parts);
   if (resolved.missing.length) throw new UnknownPartsError(resolved.missing);
   // no models: no `models` field, so a build without models is the build it always was

@@ -16,7 +16,9 @@ const SEED_LOCK = 72_460_190_021n;
 export async function seedDemoCatalog(db: Db): Promise<{ parts: number; builds: number }> {
   return db.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${SEED_LOCK.toString()}::bigint)`.execute(trx);
-    const used = await sql<{ used: boolean }>`SELECT EXISTS (SELECT 1 FROM parts) OR EXISTS (SELECT 1 FROM builds) AS used`.execute(trx);
+    const used = await sql<{
+      used: boolean;
+    }>`SELECT EXISTS (SELECT 1 FROM parts) OR EXISTS (SELECT 1 FROM builds) AS used`.execute(trx);
     if (used.rows[0]?.used) return { parts: 0, builds: 0 };
     const parts = await trx
       .insertInto('parts')

@@ -21,7 +21,10 @@ export async function catalogStats(db: Db): Promise<CatalogStats> {
     ])
     .groupBy('category')
     .execute();
-  const builds = await db.db.selectFrom('builds').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const builds = await db.db
+    .selectFrom('builds')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   const byCat = new Map(rows.map((r) => [r.category, r]));
   const categories = CATEGORIES.map((category) => {
     const r = byCat.get(category);

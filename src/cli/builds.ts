@@ -11,7 +11,9 @@ async function readState(file: string): Promise<unknown> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --state file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read --state file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -57,9 +59,23 @@ Examples:
       });
       const hasNext = skip + items.length < total;
       const next = hasNext ? `render-farm builds list --limit ${limit} --skip ${skip + limit}` : null;
-      if (opts.json) return printJson({ items, pagination: { total, limit, skip, hasNext, next: hasNext ? { skip: skip + limit, limit, command: next } : null } });
+      if (opts.json)
+        return printJson({
+          items,
+          pagination: {
+            total,
+            limit,
+            skip,
+            hasNext,
+            next: hasNext ? { skip: skip + limit, limit, command: next } : null,
+          },
+        });
       if (!items.length) {
-        process.stdout.write(total ? `no builds past ${skip} (there are ${total})\n` : 'no builds: create one with "render-farm builds create"\n');
+        process.stdout.write(
+          total
+            ? `no builds past ${skip} (there are ${total})\n`
+            : 'no builds: create one with "render-farm builds create"\n',
+        );
         return;
       }
       const { table } = await import('./table.js');
@@ -72,7 +88,12 @@ Examples:
     .command('create')
     .description('Save a build; every part ID must exist in its category. Prints the share code.')
     .requiredOption('--name <name>', 'build name')
-    .option('--parts <CAT=id,id...>', 'parts as CATEGORY=id[,id...] pairs (several after one flag, or repeat the flag)', collect, [])
+    .option(
+      '--parts <CAT=id,id...>',
+      'parts as CATEGORY=id[,id...] pairs (several after one flag, or repeat the flag)',
+      collect,
+      [],
+    )
     .option('--state <file.json>', 'saved interactive state: fan slots, radiator slot, RGB colour')
     .option('--share-code <code>', 'share code to use (default: generated, like B-7KQ2MZ4P)')
     .option('--description <text>', 'build description')
@@ -90,7 +111,14 @@ Examples:
     )
     .action(
       async (
-        opts: { name: string; parts: string[]; state?: string; shareCode?: string; description?: string; json?: boolean },
+        opts: {
+          name: string;
+          parts: string[];
+          state?: string;
+          shareCode?: string;
+          description?: string;
+          json?: boolean;
+        },
         cmd: Command,
       ) => {
         const parts = parsePartsFlags(opts.parts);
@@ -123,29 +151,35 @@ Examples:
       },
     );
 
-  subcommand(builds, 'show <share-code>', { description: 'Show a build: its parts by category (with names) and saved state.', json: true, examples: ['render-farm builds show DEMO-GLASS', 'render-farm builds show DEMO-AIO360 --json'] })
-    .action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
-      const { getBuild } = await import('../catalog/builds.js');
-      const { getPartsByIds } = await import('../catalog/parts.js');
-      const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
-      const cfg = configFor(cmd);
-      const result = await withExistingDb(cfg, async (db) => {
-        if (cfg.seedDemo) await seedDemoCatalog(db);
-        const build = await getBuild(db, code);
-        if (!build) return null;
-        const rows = await getPartsByIds(db, Object.values(build.parts).flat() as string[]);
-        return { build, names: new Map(rows.map((r) => [r.id, r.name])) };
-      });
-      // an unknown share code is unknown input, as in render and pregen: exit 2
-      if (!result) throw new UsageError(`no build with share code "${code}" (see: render-farm builds list)`);
-      const { build, names } = result;
-      if (opts.json) return printJson({ ...build, partNames: Object.fromEntries(names) });
-      const lines = [`${build.shareCode}: ${build.name}`];
-      if (build.description) lines.push(build.description);
-      for (const [category, ids] of Object.entries(build.parts)) {
-        for (const id of ids ?? []) lines.push(`  ${category.padEnd(11)} ${id}  ${names.get(id) ?? '(not in the catalog)'}`);
-      }
-      lines.push(build.interactiveState ? `state: ${JSON.stringify(build.interactiveState)}` : 'state: none (default placement)');
-      process.stdout.write(lines.join('\n') + '\n');
+  subcommand(builds, 'show <share-code>', {
+    description: 'Show a build: its parts by category (with names) and saved state.',
+    json: true,
+    examples: ['render-farm builds show DEMO-GLASS', 'render-farm builds show DEMO-AIO360 --json'],
+  }).action(async (code: string, opts: { json?: boolean }, cmd: Command) => {
+    const { getBuild } = await import('../catalog/builds.js');
+    const { getPartsByIds } = await import('../catalog/parts.js');
+    const { seedDemoCatalog } = await import('../catalog/seed-demo.js');
+    const cfg = configFor(cmd);
+    const result = await withExistingDb(cfg, async (db) => {
+      if (cfg.seedDemo) await seedDemoCatalog(db);
+      const build = await getBuild(db, code);
+      if (!build) return null;
+      const rows = await getPartsByIds(db, Object.values(build.parts).flat() as string[]);
+      return { build, names: new Map(rows.map((r) => [r.id, r.name])) };
     });
+    // an unknown share code is unknown input, as in render and pregen: exit 2
+    if (!result) throw new UsageError(`no build with share code "${code}" (see: render-farm builds list)`);
+    const { build, names } = result;
+    if (opts.json) return printJson({ ...build, partNames: Object.fromEntries(names) });
+    const lines = [`${build.shareCode}: ${build.name}`];
+    if (build.description) lines.push(build.description);
+    for (const [category, ids] of Object.entries(build.parts)) {
+      for (const id of ids ?? [])
+        lines.push(`  ${category.padEnd(11)} ${id}  ${names.get(id) ?? '(not in the catalog)'}`);
+    }
+    lines.push(
+      build.interactiveState ? `state: ${JSON.stringify(build.interactiveState)}` : 'state: none (default placement)',
+    );
+    process.stdout.write(lines.join('\n') + '\n');
+  });
 }

@@ -9,7 +9,9 @@ import { table } from './table.js';
 export default function register(program: Command): void {
   const cache = program
     .command('cache')
-    .description("The render cache (renders' files in the artifact store): its size and retention. See docs/operating.md, \"Storage lifecycle\".")
+    .description(
+      'The render cache (renders\' files in the artifact store): its size and retention. See docs/operating.md, "Storage lifecycle".',
+    )
     .addHelpText(
       'after',
       `
@@ -21,7 +23,9 @@ Examples:
 
   cache
     .command('stats')
-    .description('Bytes and renders held, hit rate, the least recently requested render, by format and profile, and the limits')
+    .description(
+      'Bytes and renders held, hit rate, the least recently requested render, by format and profile, and the limits',
+    )
     .option('--json', 'as JSON')
     .addHelpText(
       'after',
@@ -47,13 +51,22 @@ Examples:
           '',
         ];
         process.stdout.write(lines.join('\n'));
-        if (s.byKind.length) process.stdout.write('\n' + table(['FORMAT', 'PROFILE', 'RENDERS', 'BYTES'], s.byKind.map((g) => [g.format, g.profile, String(g.renders), formatBytes(g.bytes)])));
+        if (s.byKind.length)
+          process.stdout.write(
+            '\n' +
+              table(
+                ['FORMAT', 'PROFILE', 'RENDERS', 'BYTES'],
+                s.byKind.map((g) => [g.format, g.profile, String(g.renders), formatBytes(g.bytes)]),
+              ),
+          );
       });
     });
 
   cache
     .command('gc')
-    .description('Run one retention pass now (what the workers run every RENDER_FARM_RETENTION_SWEEP_MINUTES): remove files past the age or byte budget, then old rows')
+    .description(
+      'Run one retention pass now (what the workers run every RENDER_FARM_RETENTION_SWEEP_MINUTES): remove files past the age or byte budget, then old rows',
+    )
     .option('--dry-run', 'only say what would be removed')
     .option('--batch <n>', 'rows per statement and keys per delete (default 1000)')
     .option('--json', 'as JSON')

@@ -62,7 +62,13 @@ export function printJson(value: unknown): void {
 }
 
 /** A list command's output: the list as JSON with --json, else `empty` (a line) when there is nothing, else a table. */
-export function printList<T>(list: T[], json: boolean | undefined, empty: string, header: string[], row: (item: T) => string[]): void {
+export function printList<T>(
+  list: T[],
+  json: boolean | undefined,
+  empty: string,
+  header: string[],
+  row: (item: T) => string[],
+): void {
   if (json) return printJson(list);
   if (!list.length) return void process.stdout.write(empty);
   process.stdout.write(table(header, list.map(row)));
@@ -72,7 +78,8 @@ export function printList<T>(list: T[], json: boolean | undefined, empty: string
 export function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
 }
 
@@ -80,18 +87,28 @@ export function intFlag(name: string, value: string | undefined, min: number, ma
  * Checks a flag that takes one of a few values; the usage error echoes what was typed and
  * lists the choices, so a typo is seen at once (`--format sprit`).
  */
-export function choiceFlag<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+export function choiceFlag<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
 
 /** choiceFlag for a comma list (`--formats video,sprite`): each value checked, the bad ones echoed; duplicates dropped. */
 export function choiceListFlag<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
-  const values = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const values = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
   if (bad.length || !values.length) {
-    throw new UsageError(`--${name} takes a comma list of ${allowed.join(', ')}, got "${bad.length ? bad.join(',') : value}"`);
+    throw new UsageError(
+      `--${name} takes a comma list of ${allowed.join(', ')}, got "${bad.length ? bad.join(',') : value}"`,
+    );
   }
   return [...new Set(values)] as T[];
 }

@@ -34,6 +34,13 @@ Examples:
       if (opts.json) printJson(report);
       // clipped to the terminal's width; full lines when piped
       else process.stdout.write(formatReport(report, process.stdout.isTTY ? process.stdout.columns || 120 : Infinity));
-      if (!report.ok) throw new ExitError(1, `${report.checks.filter((c) => c.status === 'fail').map((c) => c.id).join(', ')} failed`);
+      if (!report.ok)
+        throw new ExitError(
+          1,
+          `${report.checks
+            .filter((c) => c.status === 'fail')
+            .map((c) => c.id)
+            .join(', ')} failed`,
+        );
     });
 }

@@ -33,7 +33,8 @@ export function reportErrorsAsJson(on: boolean): void {
 
 /** The API's error body (src/http/errors.ts) for a CLI failure: scripts read one shape from both. */
 function errorJson(err: unknown): { error: string; message: string; details?: unknown[] } {
-  if (err instanceof UserError) return { error: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) };
+  if (err instanceof UserError)
+    return { error: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) };
   if (err instanceof UnavailableError || err instanceof InternalError) return { error: err.code, message: err.message };
   return { error: isBug(err) ? 'internal_error' : 'failed', message: err instanceof Error ? err.message : String(err) };
 }
@@ -43,7 +44,12 @@ function errorJson(err: unknown): { error: string; message: string; details?: un
  * (2 for user errors, 1 for unavailable and internal ones), 1 for any other failure. A bug
  * (TypeError and its kin) says so, with its stack when `debug`.
  */
-export function reportError(err: unknown, write: (text: string) => void, debug: boolean, writeOut?: (text: string) => void): number {
+export function reportError(
+  err: unknown,
+  write: (text: string) => void,
+  debug: boolean,
+  writeOut?: (text: string) => void,
+): number {
   // an ExitError follows output the command printed itself (models import's JSON report)
   if (jsonErrors && writeOut && !(err instanceof ExitError)) writeOut(`${JSON.stringify(errorJson(err))}\n`);
   if (err instanceof ExitError) {

@@ -76,7 +76,12 @@ export async function main(argv: string[]): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
       return 2;
     }
-    return reportError(err, (t) => void process.stderr.write(t), debugLevel(program), (t) => void process.stdout.write(t));
+    return reportError(
+      err,
+      (t) => void process.stderr.write(t),
+      debugLevel(program),
+      (t) => void process.stdout.write(t),
+    );
   }
 }
 

@@ -27,14 +27,21 @@ export function formatJobSummary(d: JobDetail, chunks: readonly ChunkView[], url
     `${String(o.frames ?? '?')} frames${sprite?.columns ? ` (${sprite.columns}x${sprite.rows} sheet)` : ''}`,
   ];
   // categories in the catalog's order (the stored jsonb keeps its own)
-  const order = (c: string) => ((CATEGORIES as readonly string[]).indexOf(c) + 1 || CATEGORIES.length + 1);
+  const order = (c: string) => (CATEGORIES as readonly string[]).indexOf(c) + 1 || CATEGORIES.length + 1;
   const parts = Object.entries(d.parts)
     .sort(([a], [b]) => order(a) - order(b))
     .map(([c, ids]) => `${c}=${ids.join(',')}`)
     .join(' ');
   const state =
-    d.status === 'processing' ? `processing ${Math.round(d.progress * 100)}%` : d.status === 'completed' ? 'completed' : d.status;
-  const took = d.renderMs !== null ? ` (took ${(d.renderMs / 1000).toFixed(1)} s${d.fps ? `, ${d.fps.toFixed(1)} frames/s` : ''})` : '';
+    d.status === 'processing'
+      ? `processing ${Math.round(d.progress * 100)}%`
+      : d.status === 'completed'
+        ? 'completed'
+        : d.status;
+  const took =
+    d.renderMs !== null
+      ? ` (took ${(d.renderMs / 1000).toFixed(1)} s${d.fps ? `, ${d.fps.toFixed(1)} frames/s` : ''})`
+      : '';
   const lines = [
     line('job', d.jobId),
     line('status', `${state}${d.attempts ? `, attempt ${d.attempts}` : ''}`),
@@ -52,8 +59,21 @@ export function formatJobSummary(d: JobDetail, chunks: readonly ChunkView[], url
   ];
   if (chunks.length) {
     lines.push(line('chunks', `${chunks.length}, ${chunks.filter((c) => c.status === 'done').length} done`));
-    const rows = chunks.map((c) => [String(c.chunk), c.frames, c.status, c.worker ?? '-', c.seconds === null ? '-' : c.seconds.toFixed(1), String(c.attempts), c.error ?? '']);
-    lines.push(...table(['CHUNK', 'FRAMES', 'STATUS', 'WORKER', 'SECONDS', 'ATTEMPTS', 'ERROR'], rows).trimEnd().split('\n').map((l) => `  ${l}`));
+    const rows = chunks.map((c) => [
+      String(c.chunk),
+      c.frames,
+      c.status,
+      c.worker ?? '-',
+      c.seconds === null ? '-' : c.seconds.toFixed(1),
+      String(c.attempts),
+      c.error ?? '',
+    ]);
+    lines.push(
+      ...table(['CHUNK', 'FRAMES', 'STATUS', 'WORKER', 'SECONDS', 'ATTEMPTS', 'ERROR'], rows)
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   }
   return lines.join('\n') + '\n';
 }

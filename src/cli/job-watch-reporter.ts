@@ -15,11 +15,16 @@ export interface WatchReporter {
 
 export async function watchReporter(mode: 'json' | 'tty' | 'plain', jobId: string): Promise<WatchReporter> {
   if (mode === 'json') {
-    return { event: (e) => process.stdout.write(JSON.stringify({ id: e.id, event: e.event, data: e.data }) + '\n'), stop: () => {} };
+    return {
+      event: (e) => process.stdout.write(JSON.stringify({ id: e.id, event: e.event, data: e.data }) + '\n'),
+      stop: () => {},
+    };
   }
   const finalLine = (e: JobEvent) => {
     const d = e.data as Small;
-    return e.event === 'completed' ? `${jobId}: completed ${d.url ?? ''}`.trimEnd() : `${jobId}: error: ${d.error ?? 'the render failed'}`;
+    return e.event === 'completed'
+      ? `${jobId}: completed ${d.url ?? ''}`.trimEnd()
+      : `${jobId}: error: ${d.error ?? 'the render failed'}`;
   };
   if (mode === 'plain') {
     let lastTenth = -1;
@@ -47,7 +52,9 @@ export async function watchReporter(mode: 'json' | 'tty' | 'plain', jobId: strin
     event(e) {
       const d = e.data as Small;
       if (e.event === 'completed' || e.event === 'error') {
-        bar.update(e.event === 'completed' ? 100 : Math.round((d.progress ?? 0) * 100), { status: d.status ?? e.event });
+        bar.update(e.event === 'completed' ? 100 : Math.round((d.progress ?? 0) * 100), {
+          status: d.status ?? e.event,
+        });
         bar.stop();
         stopped = true;
         process.stdout.write(finalLine(e) + '\n');

@@ -30,13 +30,24 @@ export interface PreviewFlags {
 /** Renders the preview; prints the written path (or a JSON summary with --json). */
 export async function previewCommand(partId: string, flags: PreviewFlags, cmd: Command): Promise<unknown> {
   if (!flags.out) throw new UsageError('--out <still.png> is required');
-  if (!/\.(png|webp)$/i.test(flags.out)) throw new UsageError(`--out ${flags.out}: the still is written as .png or .webp`);
+  if (!/\.(png|webp)$/i.test(flags.out))
+    throw new UsageError(`--out ${flags.out}: the still is written as .png or .webp`);
   // the render options' own lists and limits (the API's schema), reported under the flags' names
-  const { width, height, profile } = parseRenderOptionFlags({ width: flags.width, height: flags.height, profile: flags.profile });
+  const { width, height, profile } = parseRenderOptionFlags({
+    width: flags.width,
+    height: flags.height,
+    profile: flags.profile,
+  });
   const cfg = configFor(cmd);
-  const orientation = (await import('../part-models/model-orientation.js')).parseOverrides({ up: flags.up, front: flags.front, units: flags.units });
+  const orientation = (await import('../part-models/model-orientation.js')).parseOverrides({
+    up: flags.up,
+    front: flags.front,
+    units: flags.units,
+  });
   // a missing file or an external URI fails before anything starts
-  const input = flags.file ? await (await import('../part-models/model-input.js')).readModelFile(flags.file, cfg.modelMaxBytes) : null;
+  const input = flags.file
+    ? await (await import('../part-models/model-input.js')).readModelFile(flags.file, cfg.modelMaxBytes)
+    : null;
   let bytes: Uint8Array | null = null;
   // set inside the database callback: typed wide, or the compiler narrows it to null
   let placed = null as { summary: string; guessed: boolean; warnings: string[] } | null;
@@ -52,14 +63,27 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
       // prepared as `models add` would store it: what the preview shows is what a render would draw
       const { prepareModelIsolated } = await import('../part-models/prepare-isolated.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-      const prepared = await prepareModelIsolated(input, resolved, { limits: modelLimitsFrom(cfg), fit: flags.fit === true, force: flags.force === true, orientation });
+      const prepared = await prepareModelIsolated(input, resolved, {
+        limits: modelLimitsFrom(cfg),
+        fit: flags.fit === true,
+        force: flags.force === true,
+        orientation,
+      });
       bytes = prepared.glb;
-      placed = { summary: prepared.orientation.summary, guessed: prepared.orientation.guessed, warnings: prepared.warnings };
+      placed = {
+        summary: prepared.orientation.summary,
+        guessed: prepared.orientation.guessed,
+        warnings: prepared.warnings,
+      };
       return { part: resolved, sha256: null };
     }
     const sha = build.models?.[partId];
     // the library's error (404 no_model, as the API answers), with this command's own way out
-    if (!sha) throw new (await import('../part-models/model-library.js')).NoModelError(partId, 'preview a file with --file <file.glb>');
+    if (!sha)
+      throw new (await import('../part-models/model-library.js')).NoModelError(
+        partId,
+        'preview a file with --file <file.glb>',
+      );
     return { part: resolved, sha256: sha };
   });
   const { createRenderEngine } = await import('../render/engine.js');
@@ -72,7 +96,10 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
     else {
       process.stdout.write(`${result.path}  ${result.width}x${result.height}  model ${result.sha256}\n`);
       // a guessed side is what this still is for: say so beside it
-      if (placed) process.stdout.write(`placed: ${placed.summary}${placed.guessed ? ' (which way the front faces is a guess: check the still; --front sets it)' : ''}\n${placed.warnings.map((w) => `warning: ${w}\n`).join('')}`);
+      if (placed)
+        process.stdout.write(
+          `placed: ${placed.summary}${placed.guessed ? ' (which way the front faces is a guess: check the still; --front sets it)' : ''}\n${placed.warnings.map((w) => `warning: ${w}\n`).join('')}`,
+        );
     }
     return result;
   } finally {
@@ -84,10 +111,15 @@ export async function previewCommand(partId: string, flags: PreviewFlags, cmd: C
 export function registerModelsPreview(models: Command): Command {
   return models
     .command('preview <partId>')
-    .description('Render a part drawn as its model alone on the studio floor, hero angle (the stored model, or --file).')
+    .description(
+      'Render a part drawn as its model alone on the studio floor, hero angle (the stored model, or --file).',
+    )
     .option('--out <still.png>', 'where to write the still (.png or .webp)')
     .option('--file <model.glb>', 'preview this GLB instead of the stored model (nothing is stored)')
-    .option('--fit', "with --file: scale a model of the right proportions but the wrong size to the part's catalog size")
+    .option(
+      '--fit',
+      "with --file: scale a model of the right proportions but the wrong size to the part's catalog size",
+    )
     .option('--force', "with --file: draw a model whose proportions are not the part's anyway")
     .option('--up <axis>', "with --file: the file's axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
     .option('--front <axis>', "with --file: the file's axis that points to the part's front (default detected)")
@@ -96,7 +128,10 @@ export function registerModelsPreview(models: Command): Command {
     .option('--height <px>', `${MIN_SIZE}..${MAX_SIZE} (default 768)`)
     .option('--profile <name>', `${PROFILES.join(', ')} (default cinematic)`)
     .option('--json', 'print a JSON summary')
-    .addHelpText('after', '\nExamples:\n  $ render-farm models preview okgxgd18p --out gpu.png\n  $ render-farm models preview okgxgd18p --file ./rtx4070.glb --out try.png')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ render-farm models preview okgxgd18p --out gpu.png\n  $ render-farm models preview okgxgd18p --file ./rtx4070.glb --out try.png',
+    )
     .action(async (partId: string, flags: PreviewFlags, cmd: Command) => {
       await previewCommand(partId, flags, cmd);
     });

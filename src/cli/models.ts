@@ -11,7 +11,17 @@ import type { AddedModel, ImportItem, ModelRecord } from '../part-models/model-l
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ExitError, reportErrorsAsJson, UsageError } from './errors.js';
 import { CATEGORIES } from '../model/part.js';
-import { choiceFlag, CLI_PART_LISTING, configFor, intFlag, printJson, printList, subcommand, withDb, withExistingDb } from './common.js';
+import {
+  choiceFlag,
+  CLI_PART_LISTING,
+  configFor,
+  intFlag,
+  printJson,
+  printList,
+  subcommand,
+  withDb,
+  withExistingDb,
+} from './common.js';
 import type { Db } from '../db/database.js';
 
 /** Who the rows name as their author: the local user (an API key names itself instead). */
@@ -70,7 +80,8 @@ function placementText(r: ModelRecord): string {
 
 function addedText(a: AddedModel): string {
   const p = a.prepared;
-  if (a.unchanged) return `${a.part.category} ${a.part.id} (${a.part.name}) already has this model (${short(a.model.sha256)}): nothing changed\n`;
+  if (a.unchanged)
+    return `${a.part.category} ${a.part.id} (${a.part.name}) already has this model (${short(a.model.sha256)}): nothing changed\n`;
   const lines = [
     `added the model of ${a.part.category} ${a.part.id} (${a.part.name}): ${short(a.model.sha256)}`,
     `  ${p.triangles.toLocaleString('en')} triangles${p.originalTriangles !== p.triangles ? ` (from ${p.originalTriangles.toLocaleString('en')})` : ''}, ` +
@@ -89,7 +100,11 @@ function importJson(items: ImportItem[]) {
   return {
     added: items.filter((i) => i.ok).length,
     failed: items.filter((i) => !i.ok).length,
-    items: items.map((i) => (i.ok ? { partId: i.part, file: i.file, ok: true, ...addedJson(i.added) } : { partId: i.part, file: i.file, ok: false, error: i.error })),
+    items: items.map((i) =>
+      i.ok
+        ? { partId: i.part, file: i.file, ok: true, ...addedJson(i.added) }
+        : { partId: i.part, file: i.file, ok: false, error: i.error },
+    ),
   };
 }
 
@@ -136,8 +151,11 @@ Examples:
 
   models
     .command('add <partId> <file>')
-    .description("Give a part a model (.glb or .gltf); replaces its current one, which stays as history.")
-    .option('--fit', "scale a model of the part's proportions but the wrong size (no unit fits) to the part's catalog size")
+    .description('Give a part a model (.glb or .gltf); replaces its current one, which stays as history.')
+    .option(
+      '--fit',
+      "scale a model of the part's proportions but the wrong size (no unit fits) to the part's catalog size",
+    )
     .option('--force', "store a model whose proportions are not the part's anyway (with a warning)")
     .option('--up <axis>', "the file's axis that points up: +x, -x, +y, -y, +z, -z (default: detected)")
     .option('--front <axis>', "the file's axis that points to the part's front (default: detected)")
@@ -147,25 +165,39 @@ Examples:
       'after',
       '\nExamples:\n  $ render-farm models add okgxgd18p ./rtx4070.glb\n  $ render-farm models add okgxgd18p ./rtx4070-cad.glb --units mm --up +z\n  $ render-farm models add adp88gxul ./case.gltf --fit --json',
     )
-    .action(async (partId: string, file: string, opts: { fit?: boolean; force?: boolean; up?: string; front?: string; units?: string; json?: boolean }, cmd: Command) => {
-      const cfg = configFor(cmd);
-      const { addModel } = await import('../part-models/model-library.js');
-      const { readModelFile } = await import('../part-models/model-input.js');
-      const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-      const limits = modelLimitsFrom(cfg);
-      const orientation = await orientationFlags(opts);
-      // read (and size-checked) before the database opens: a bad path fails fast
-      const input = await readModelFile(file, limits.modelMaxBytes);
-      const added = await withLibrary(cfg, (db, store) => addModel(db, store, partId, input, { limits, fit: opts.fit, force: opts.force, orientation, who: who() }));
-      if (opts.json) printJson(addedJson(added));
-      else process.stdout.write(addedText(added));
-    });
+    .action(
+      async (
+        partId: string,
+        file: string,
+        opts: { fit?: boolean; force?: boolean; up?: string; front?: string; units?: string; json?: boolean },
+        cmd: Command,
+      ) => {
+        const cfg = configFor(cmd);
+        const { addModel } = await import('../part-models/model-library.js');
+        const { readModelFile } = await import('../part-models/model-input.js');
+        const { modelLimitsFrom } = await import('../part-models/model-limits.js');
+        const limits = modelLimitsFrom(cfg);
+        const orientation = await orientationFlags(opts);
+        // read (and size-checked) before the database opens: a bad path fails fast
+        const input = await readModelFile(file, limits.modelMaxBytes);
+        const added = await withLibrary(cfg, (db, store) =>
+          addModel(db, store, partId, input, { limits, fit: opts.fit, force: opts.force, orientation, who: who() }),
+        );
+        if (opts.json) printJson(addedJson(added));
+        else process.stdout.write(addedText(added));
+      },
+    );
 
   models
     .command('import <dirOrManifest>')
-    .description('Add many models: a folder of <partId>.glb|.gltf files, or a manifest.json mapping files to parts. Exit 1 if any was refused.')
-    .option('--fit', "scale models of the right proportions but the wrong size to their part's size (a manifest item's \"fit\" wins)")
-    .option('--force', "store models whose proportions are not their part's anyway (a manifest item's \"force\" wins)")
+    .description(
+      'Add many models: a folder of <partId>.glb|.gltf files, or a manifest.json mapping files to parts. Exit 1 if any was refused.',
+    )
+    .option(
+      '--fit',
+      'scale models of the right proportions but the wrong size to their part\'s size (a manifest item\'s "fit" wins)',
+    )
+    .option('--force', 'store models whose proportions are not their part\'s anyway (a manifest item\'s "force" wins)')
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
@@ -184,67 +216,135 @@ Examples:
       const { importModels } = await import('../part-models/model-library.js');
       const { modelLimitsFrom } = await import('../part-models/model-limits.js');
       const limits = modelLimitsFrom(cfg);
-      const items = await withLibrary(cfg, (db, store) => importModels(db, store, target, { limits, fit: opts.fit, force: opts.force, who: who() }));
+      const items = await withLibrary(cfg, (db, store) =>
+        importModels(db, store, target, { limits, fit: opts.fit, force: opts.force, who: who() }),
+      );
       const failed = items.filter((i) => !i.ok).length;
       if (opts.json) printJson(importJson(items));
       else {
         for (const i of items) {
           if (i.ok) {
             const p = i.added.prepared;
-            process.stdout.write(`ok      ${i.part}  ${i.added.unchanged ? 'unchanged' : short(i.added.model.sha256)}  ${p.triangles} triangles  placed: ${p.orientation.summary}  ${i.file}\n`);
+            process.stdout.write(
+              `ok      ${i.part}  ${i.added.unchanged ? 'unchanged' : short(i.added.model.sha256)}  ${p.triangles} triangles  placed: ${p.orientation.summary}  ${i.file}\n`,
+            );
             // every warning, under its file: a scaled or guessed model is worth a look
             for (const w of p.warnings) process.stdout.write(`          warning: ${w}\n`);
           } else process.stdout.write(`refused ${i.part}  ${i.file}: ${i.error.message}\n`);
         }
         process.stdout.write(`${items.length - failed} of ${items.length} models added\n`);
       }
-      if (failed) throw new ExitError(1, `${failed} of ${items.length} models were refused (see above); fix them and import again: added ones stay`);
+      if (failed)
+        throw new ExitError(
+          1,
+          `${failed} of ${items.length} models were refused (see above); fix them and import again: added ones stay`,
+        );
     });
 
-  subcommand(models, 'list', { description: 'Parts with a model: part, category, sha256, triangles, size, when added.', options: [['--category <category>', 'only parts of this category (e.g. GPU)']], json: true, examples: ['render-farm models list', 'render-farm models list --category PCCase --json'] })
-    .action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
-      const category = choiceFlag('category', opts.category, CATEGORIES);
-      const { listModels } = await import('../part-models/model-library.js');
-      const items = await readLibrary(configFor(cmd), (db) => listModels(db, { category }));
-      const empty = `no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`;
-      printList(items, opts.json, empty, ['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'ADDED', 'NAME'], (i) => [
-        i.part.id, i.part.category, short(i.model.sha256), String(i.model.triangles ?? '-'), mib(i.model.preparedBytes), scaleText(i.model.scale), placementText(i.model), when(i.model.createdAt), i.part.name,
-      ]);
-    });
+  subcommand(models, 'list', {
+    description: 'Parts with a model: part, category, sha256, triangles, size, when added.',
+    options: [['--category <category>', 'only parts of this category (e.g. GPU)']],
+    json: true,
+    examples: ['render-farm models list', 'render-farm models list --category PCCase --json'],
+  }).action(async (opts: { category?: string; json?: boolean }, cmd: Command) => {
+    const category = choiceFlag('category', opts.category, CATEGORIES);
+    const { listModels } = await import('../part-models/model-library.js');
+    const items = await readLibrary(configFor(cmd), (db) => listModels(db, { category }));
+    const empty = `no part models${opts.category ? ` in ${opts.category}` : ''}: add one with "render-farm models add <partId> <file.glb>"\n`;
+    printList(
+      items,
+      opts.json,
+      empty,
+      ['PART', 'CATEGORY', 'SHA256', 'TRIANGLES', 'BYTES', 'SCALE', 'ROTATION', 'ADDED', 'NAME'],
+      (i) => [
+        i.part.id,
+        i.part.category,
+        short(i.model.sha256),
+        String(i.model.triangles ?? '-'),
+        mib(i.model.preparedBytes),
+        scaleText(i.model.scale),
+        placementText(i.model),
+        when(i.model.createdAt),
+        i.part.name,
+      ],
+    );
+  });
 
-  subcommand(models, 'show <partId>', { description: "A part's current model and every earlier one (newest first).", json: true, examples: ['render-farm models show okgxgd18p'] })
-    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
-      const { showModel } = await import('../part-models/model-library.js');
-      const detail = await readLibrary(configFor(cmd), (db) => showModel(db, partId));
-      if (opts.json) return printJson(detail);
-      const { part, current, history } = detail;
-      process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);
-      process.stdout.write(current ? `current model: version ${current.version} ${current.sha256}\n` : 'no current model: it renders with its procedural model\n');
-      if (history.length) {
-        const { table } = await import('./table.js');
-        process.stdout.write(historyTable(history, table));
-      }
-    });
+  subcommand(models, 'show <partId>', {
+    description: "A part's current model and every earlier one (newest first).",
+    json: true,
+    examples: ['render-farm models show okgxgd18p'],
+  }).action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+    const { showModel } = await import('../part-models/model-library.js');
+    const detail = await readLibrary(configFor(cmd), (db) => showModel(db, partId));
+    if (opts.json) return printJson(detail);
+    const { part, current, history } = detail;
+    process.stdout.write(`${part.category} ${part.id} (${part.name})\n`);
+    process.stdout.write(
+      current
+        ? `current model: version ${current.version} ${current.sha256}\n`
+        : 'no current model: it renders with its procedural model\n',
+    );
+    if (history.length) {
+      const { table } = await import('./table.js');
+      process.stdout.write(historyTable(history, table));
+    }
+  });
 
-  subcommand(models, 'rm <partId>', { description: 'Remove the part\'s model: it renders with its procedural model again (history is kept).', json: true, examples: ['render-farm models rm okgxgd18p'] })
-    .action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
-      const { removeModel } = await import('../part-models/model-library.js');
-      const retired = await withLibrary(configFor(cmd), (db) => removeModel(db, partId));
-      if (opts.json) return printJson({ partId, retired });
-      process.stdout.write(`removed the model of ${partId} (${retired.length} version${retired.length === 1 ? '' : 's'} retired); it renders with its procedural model again\n`);
-    });
+  subcommand(models, 'rm <partId>', {
+    description: "Remove the part's model: it renders with its procedural model again (history is kept).",
+    json: true,
+    examples: ['render-farm models rm okgxgd18p'],
+  }).action(async (partId: string, opts: { json?: boolean }, cmd: Command) => {
+    const { removeModel } = await import('../part-models/model-library.js');
+    const retired = await withLibrary(configFor(cmd), (db) => removeModel(db, partId));
+    if (opts.json) return printJson({ partId, retired });
+    process.stdout.write(
+      `removed the model of ${partId} (${retired.length} version${retired.length === 1 ? '' : 's'} retired); it renders with its procedural model again\n`,
+    );
+  });
 
-  subcommand(models, 'rollback <partId>', { description: 'Go back to the model the part had before its current one, or to --to <version> (the newer ones are retired).', options: [['--to <version>', "the version to go back to: its VERSION in models show, or a sha256 prefix (4+ hex digits)"]], json: true, examples: ['render-farm models rollback okgxgd18p', 'render-farm models rollback okgxgd18p --to 2', 'render-farm models rollback okgxgd18p --to 3f9a0c'] })
-    .action(async (partId: string, opts: { to?: string; json?: boolean }, cmd: Command) => {
-      const { rollbackModel } = await import('../part-models/model-library.js');
-      const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId, opts.to));
-      if (opts.json) return printJson({ partId, ...r });
-      const gone = r.retiredAll.map((m) => short(m.sha256)).join(', ');
-      process.stdout.write(`${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${gone} retired\n`);
-    });
+  subcommand(models, 'rollback <partId>', {
+    description:
+      'Go back to the model the part had before its current one, or to --to <version> (the newer ones are retired).',
+    options: [
+      ['--to <version>', 'the version to go back to: its VERSION in models show, or a sha256 prefix (4+ hex digits)'],
+    ],
+    json: true,
+    examples: [
+      'render-farm models rollback okgxgd18p',
+      'render-farm models rollback okgxgd18p --to 2',
+      'render-farm models rollback okgxgd18p --to 3f9a0c',
+    ],
+  }).action(async (partId: string, opts: { to?: string; json?: boolean }, cmd: Command) => {
+    const { rollbackModel } = await import('../part-models/model-library.js');
+    const r = await withLibrary(configFor(cmd), (db) => rollbackModel(db, partId, opts.to));
+    if (opts.json) return printJson({ partId, ...r });
+    const gone = r.retiredAll.map((m) => short(m.sha256)).join(', ');
+    process.stdout.write(
+      `${partId} is back on ${short(r.current.sha256)} (added ${when(r.current.createdAt)}); ${gone} retired\n`,
+    );
+  });
 
-  subcommand(models, 'example <partId>', { description: "Write an example model of a part's category, sized from its specs: the authoring frame, RGB and glass materials, a case's anchors (a starting point; nothing is stored).", options: [['--out <file.glb>', 'where to write it'], ['--triangles <n>', 'subdivide to about this many triangles (benchmarks)'], ['--texture <px>', 'a checker texture of this size on the main body']], json: true, examples: ['render-farm models example adp88gxul --out case.glb   # a case with its anchors', 'render-farm models example okgxgd18p --out gpu.glb && render-farm models add okgxgd18p gpu.glb'] })
-    .action(async (partId: string, opts: { out?: string; triangles?: string; texture?: string; json?: boolean }, cmd: Command) => {
+  subcommand(models, 'example <partId>', {
+    description:
+      "Write an example model of a part's category, sized from its specs: the authoring frame, RGB and glass materials, a case's anchors (a starting point; nothing is stored).",
+    options: [
+      ['--out <file.glb>', 'where to write it'],
+      ['--triangles <n>', 'subdivide to about this many triangles (benchmarks)'],
+      ['--texture <px>', 'a checker texture of this size on the main body'],
+    ],
+    json: true,
+    examples: [
+      'render-farm models example adp88gxul --out case.glb   # a case with its anchors',
+      'render-farm models example okgxgd18p --out gpu.glb && render-farm models add okgxgd18p gpu.glb',
+    ],
+  }).action(
+    async (
+      partId: string,
+      opts: { out?: string; triangles?: string; texture?: string; json?: boolean },
+      cmd: Command,
+    ) => {
       if (!opts.out || !/\.glb$/i.test(opts.out)) throw new UsageError('--out <file.glb> is required');
       const triangles = intFlag('triangles', opts.triangles, 12, 2_000_000);
       const texturePx = intFlag('texture', opts.texture, 8, 8192);
@@ -259,8 +359,11 @@ Examples:
       const glb = await (await exampleModel(part, { triangles, texturePx })).glb();
       await (await import('node:fs/promises')).writeFile(opts.out, glb);
       if (opts.json) return printJson({ partId, category: part.category, out: opts.out, bytes: glb.byteLength });
-      process.stdout.write(`${opts.out}: an example ${part.category} model for ${partId} (${glb.byteLength.toLocaleString('en')} bytes); conventions: docs/part-models.md\n`);
-    });
+      process.stdout.write(
+        `${opts.out}: an example ${part.category} model for ${partId} (${glb.byteLength.toLocaleString('en')} bytes); conventions: docs/part-models.md\n`,
+      );
+    },
+  );
 
   registerModelsPreview(models);
 }

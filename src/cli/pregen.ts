@@ -34,12 +34,18 @@ interface RunFlags {
 /** `a, b or c`: help for a flag that takes one of the model's values. */
 const orList = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
-const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export default function register(program: Command): void {
   const pregen = program
     .command('pregen')
-    .description('Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.')
+    .description(
+      'Fill the pregenerated cache served by POST /render-build-experimental; resumable. See also: pregen ls, pregen rm.',
+    )
     .addHelpText(
       'after',
       `
@@ -51,9 +57,14 @@ Examples:
 
   const run = pregen
     .command('run', { isDefault: true })
-    .description('Render every missing combination (the default sub-command: `pregen --builds all` runs it; `pregen run --help` lists its flags).')
+    .description(
+      'Render every missing combination (the default sub-command: `pregen --builds all` runs it; `pregen run --help` lists its flags).',
+    )
     .option('--builds <codes>', 'saved builds: all, or share codes (comma-separated); their parts, without saved state')
-    .option('--matrix <spec>', 'cartesian product: "PCCase=a,b GPU=x,y,z CPUCooler=*" (* = every part of the category, + joins IDs)')
+    .option(
+      '--matrix <spec>',
+      'cartesian product: "PCCase=a,b GPU=x,y,z CPUCooler=*" (* = every part of the category, + joins IDs)',
+    )
     .option('--from <file>', 'a JSON array or NDJSON file of part maps ({"PCCase": ["id"], ...})')
     .option('--limit <n>', 'at most n combinations')
     .option('--formats <list>', `${FORMATS.join(',')} (default ${DEFAULT_FORMAT}, as the API)`)
@@ -63,7 +74,10 @@ Examples:
   addRenderOptionFlags(run, ['format', 'profile', 'width', 'height'])
     .option('--concurrency <n>', 'renderers at once, each with its own browser (default 1; about one per 2 cores)')
     .option('--farm', 'enqueue the renders on the job farm and follow them, instead of rendering here')
-    .option('--stale', "also re-render stale entries: drawn by an older renderer version, or before a part's model changed")
+    .option(
+      '--stale',
+      "also re-render stale entries: drawn by an older renderer version, or before a part's model changed",
+    )
     .option('--thumbnails', 'render part thumbnails (the image of GET /assets/parts/:id) instead')
     .option('--category <list>', 'with --thumbnails: only these categories')
     .option('--force', 'with --thumbnails: re-render thumbnails that are current')
@@ -92,7 +106,9 @@ Examples:
 
   pregen
     .command('ls')
-    .description('List pregenerated entries, newest first (stale = drawn by an older renderer, or before a part model changed).')
+    .description(
+      'List pregenerated entries, newest first (stale = drawn by an older renderer, or before a part model changed).',
+    )
     .option('--format <format>', orList(FORMATS))
     .option('--profile <profile>', orList(PROFILES))
     .option('--source <source>', 'e.g. build:DEMO-GLASS, matrix, file:list.ndjson')
@@ -107,26 +123,37 @@ Examples:
   $ render-farm pregen ls --format sprite --source build:DEMO-GLASS
   $ render-farm pregen ls --stale --json --limit 1000`,
     )
-    .action(async (flags: { format?: string; profile?: string; source?: string; stale?: boolean; limit?: string; json?: boolean }, cmd: Command) => {
-      const cfg = configFor(cmd);
-      const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
-      const format = choiceFlag('format', flags.format, FORMATS);
-      const profile = choiceFlag('profile', flags.profile, PROFILES);
-      const { withExistingDb } = await import('./common.js');
-      const { listCache, cacheTable } = await import('../pregen/cache-admin.js');
-      const { cacheTotals } = await import('../pregen/cache-repository.js');
-      const { rendererVersion } = await import('../render/renderer-version.js');
-      const version = await rendererVersion();
-      await withExistingDb(cfg, async (db) => {
-        const entries = await listCache(db, { format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit }, version);
-        const totals = await cacheTotals(db);
-        if (flags.json) printJson({ rendererVersion: version, totals, entries });
-        else {
-          process.stdout.write(entries.length ? cacheTable(entries) : 'no pregenerated entries match\n');
-          process.stdout.write(`${totals.entries} entries in the cache in all (${(totals.bytes / 1024 / 1024).toFixed(1)} MiB); renderer ${version}\n`);
-        }
-      });
-    });
+    .action(
+      async (
+        flags: { format?: string; profile?: string; source?: string; stale?: boolean; limit?: string; json?: boolean },
+        cmd: Command,
+      ) => {
+        const cfg = configFor(cmd);
+        const limit = intFlag('limit', flags.limit, 1, 100_000) ?? 50;
+        const format = choiceFlag('format', flags.format, FORMATS);
+        const profile = choiceFlag('profile', flags.profile, PROFILES);
+        const { withExistingDb } = await import('./common.js');
+        const { listCache, cacheTable } = await import('../pregen/cache-admin.js');
+        const { cacheTotals } = await import('../pregen/cache-repository.js');
+        const { rendererVersion } = await import('../render/renderer-version.js');
+        const version = await rendererVersion();
+        await withExistingDb(cfg, async (db) => {
+          const entries = await listCache(
+            db,
+            { format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined, limit },
+            version,
+          );
+          const totals = await cacheTotals(db);
+          if (flags.json) printJson({ rendererVersion: version, totals, entries });
+          else {
+            process.stdout.write(entries.length ? cacheTable(entries) : 'no pregenerated entries match\n');
+            process.stdout.write(
+              `${totals.entries} entries in the cache in all (${(totals.bytes / 1024 / 1024).toFixed(1)} MiB); renderer ${version}\n`,
+            );
+          }
+        });
+      },
+    );
 
   pregen
     .command('rm [keys...]')
@@ -146,33 +173,57 @@ Examples:
   $ render-farm pregen rm --stale --dry-run
   $ render-farm pregen rm --format video --profile fast`,
     )
-    .action(async (keys: string[], flags: { all?: boolean; stale?: boolean; format?: string; profile?: string; source?: string; dryRun?: boolean; json?: boolean }, cmd: Command) => {
-      const bad = keys.filter((k) => !/^[0-9a-f]{4,64}$/i.test(k));
-      if (bad.length) throw new UsageError(`keys are hex prefixes of at least 4 characters (see pregen ls): ${bad.join(', ')}`);
-      if (!keys.length && !flags.all && !flags.stale && !flags.format && !flags.profile && !flags.source) {
-        throw new UsageError('say what to remove: key prefixes, --stale, --format, --profile, --source, or --all');
-      }
-      const format = choiceFlag('format', flags.format, FORMATS);
-      const profile = choiceFlag('profile', flags.profile, PROFILES);
-      const cfg = configFor(cmd);
-      const { withDb } = await import('./common.js');
-      const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
-      const { openArtifactStore } = await import('../storage/open-artifact-store.js');
-      const { rendererVersion } = await import('../render/renderer-version.js');
-      const version = await rendererVersion();
-      await withDb(cfg, async (db) => {
-        const filter = { keyPrefixes: keys, format, profile, source: flags.source, staleAgainst: flags.stale ? version : undefined };
-        if (flags.dryRun) {
-          const entries = await listCache(db, filter, version);
-          if (flags.json) printJson({ dryRun: true, entries });
-          else process.stdout.write(`${entries.length ? cacheTable(entries) : ''}dry run: ${entries.length} entries would be removed\n`);
-          return;
+    .action(
+      async (
+        keys: string[],
+        flags: {
+          all?: boolean;
+          stale?: boolean;
+          format?: string;
+          profile?: string;
+          source?: string;
+          dryRun?: boolean;
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const bad = keys.filter((k) => !/^[0-9a-f]{4,64}$/i.test(k));
+        if (bad.length)
+          throw new UsageError(`keys are hex prefixes of at least 4 characters (see pregen ls): ${bad.join(', ')}`);
+        if (!keys.length && !flags.all && !flags.stale && !flags.format && !flags.profile && !flags.source) {
+          throw new UsageError('say what to remove: key prefixes, --stale, --format, --profile, --source, or --all');
         }
-        const removed = await removeFromCache(db, await openArtifactStore(cfg), filter);
-        if (flags.json) printJson({ removed: removed.map((e) => e.key) });
-        else process.stdout.write(`removed ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'}\n`);
-      });
-    });
+        const format = choiceFlag('format', flags.format, FORMATS);
+        const profile = choiceFlag('profile', flags.profile, PROFILES);
+        const cfg = configFor(cmd);
+        const { withDb } = await import('./common.js');
+        const { listCache, removeFromCache, cacheTable } = await import('../pregen/cache-admin.js');
+        const { openArtifactStore } = await import('../storage/open-artifact-store.js');
+        const { rendererVersion } = await import('../render/renderer-version.js');
+        const version = await rendererVersion();
+        await withDb(cfg, async (db) => {
+          const filter = {
+            keyPrefixes: keys,
+            format,
+            profile,
+            source: flags.source,
+            staleAgainst: flags.stale ? version : undefined,
+          };
+          if (flags.dryRun) {
+            const entries = await listCache(db, filter, version);
+            if (flags.json) printJson({ dryRun: true, entries });
+            else
+              process.stdout.write(
+                `${entries.length ? cacheTable(entries) : ''}dry run: ${entries.length} entries would be removed\n`,
+              );
+            return;
+          }
+          const removed = await removeFromCache(db, await openArtifactStore(cfg), filter);
+          if (flags.json) printJson({ removed: removed.map((e) => e.key) });
+          else process.stdout.write(`removed ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'}\n`);
+        });
+      },
+    );
 }
 
 async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
@@ -182,10 +233,14 @@ async function runCommand(flags: RunFlags, cmd: Command): Promise<number> {
   const cfg = configFor(cmd);
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 32) ?? 1;
   const limit = intFlag('limit', flags.limit, 1, 10_000_000);
-  if (flags.thumbnails && (flags.builds || flags.matrix || flags.from)) throw new UsageError('--thumbnails renders parts: leave out --builds, --matrix and --from');
-  if (!flags.thumbnails && (flags.category || flags.force)) throw new UsageError('--category and --force go with --thumbnails');
-  if (flags.thumbnails && flags.farm) throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
-  const builds = flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
+  if (flags.thumbnails && (flags.builds || flags.matrix || flags.from))
+    throw new UsageError('--thumbnails renders parts: leave out --builds, --matrix and --from');
+  if (!flags.thumbnails && (flags.category || flags.force))
+    throw new UsageError('--category and --force go with --thumbnails');
+  if (flags.thumbnails && flags.farm)
+    throw new UsageError('--thumbnails renders here; on the farm, `catalog import` queues them for the workers');
+  const builds =
+    flags.builds === undefined ? undefined : flags.builds.trim() === 'all' ? ('all' as const) : list(flags.builds);
   const categories = flags.category ? choiceListFlag('category', flags.category, CATEGORIES) : undefined;
   const base = parseRenderOptionFlags(flags);
 

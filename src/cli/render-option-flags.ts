@@ -43,27 +43,94 @@ const NUMBER = 'number' as const;
 
 /** Every render option flag, in help order. */
 export const RENDER_OPTION_FLAGS: readonly OptionFlag[] = [
-  { key: 'format', flag: '--format <format>', kind: 'string', help: `${FORMATS.join(' or ')} (default ${DEFAULT_FORMAT})` },
+  {
+    key: 'format',
+    flag: '--format <format>',
+    kind: 'string',
+    help: `${FORMATS.join(' or ')} (default ${DEFAULT_FORMAT})`,
+  },
   {
     key: 'width',
     flag: '--width <px>',
     kind: NUMBER,
     help: `width, ${MIN_SIZE}..${MAX_SIZE} (with --height; video default ${DEFAULT_VIDEO_SIZE.width}, sprite frame ${DEFAULT_SPRITE_SIZE.width})`,
   },
-  { key: 'height', flag: '--height <px>', kind: NUMBER, help: `height, ${MIN_SIZE}..${MAX_SIZE} (video default ${DEFAULT_VIDEO_SIZE.height}, sprite frame ${DEFAULT_SPRITE_SIZE.height})` },
-  { key: 'profile', flag: '--profile <profile>', kind: 'string', help: `${PROFILES.join(', ')} (default ${DEFAULT_PROFILE})` },
-  { key: 'scene', flag: '--scene <scene>', kind: 'string', help: `lighting/background preset: ${SCENES.join(', ')} (default ${DEFAULT_SCENE})` },
-  { key: 'showBackground', flag: '--show-background', negated: { flag: '--no-show-background', help: 'plain background' }, kind: 'boolean', help: 'draw the scene background' },
-  { key: 'showGrid', flag: '--show-grid', negated: { flag: '--no-show-grid', help: 'no floor grid' }, kind: 'boolean', help: 'draw the floor grid (cinematic default)' },
+  {
+    key: 'height',
+    flag: '--height <px>',
+    kind: NUMBER,
+    help: `height, ${MIN_SIZE}..${MAX_SIZE} (video default ${DEFAULT_VIDEO_SIZE.height}, sprite frame ${DEFAULT_SPRITE_SIZE.height})`,
+  },
+  {
+    key: 'profile',
+    flag: '--profile <profile>',
+    kind: 'string',
+    help: `${PROFILES.join(', ')} (default ${DEFAULT_PROFILE})`,
+  },
+  {
+    key: 'scene',
+    flag: '--scene <scene>',
+    kind: 'string',
+    help: `lighting/background preset: ${SCENES.join(', ')} (default ${DEFAULT_SCENE})`,
+  },
+  {
+    key: 'showBackground',
+    flag: '--show-background',
+    negated: { flag: '--no-show-background', help: 'plain background' },
+    kind: 'boolean',
+    help: 'draw the scene background',
+  },
+  {
+    key: 'showGrid',
+    flag: '--show-grid',
+    negated: { flag: '--no-show-grid', help: 'no floor grid' },
+    kind: 'boolean',
+    help: 'draw the floor grid (cinematic default)',
+  },
   { key: 'winterMode', flag: '--winter', kind: 'boolean', help: 'winter mode' },
   { key: 'springMode', flag: '--spring', kind: 'boolean', help: 'spring mode' },
-  { key: 'cameraOffsetX', flag: '--camera-offset-x <x>', kind: NUMBER, help: `horizontal camera offset, clamped to ${CAMERA_OFFSET_X.min}..${CAMERA_OFFSET_X.max}` },
-  { key: 'cameraZoom', flag: '--camera-zoom <z>', kind: NUMBER, help: `camera distance factor, clamped to ${CAMERA_ZOOM.min}..${CAMERA_ZOOM.max}` },
-  { key: 'gridSettings.cellThickness', flag: '--grid-cell-thickness <n>', kind: NUMBER, help: `grid cell line thickness (${DEFAULT_GRID.cellThickness})` },
-  { key: 'gridSettings.sectionThickness', flag: '--grid-section-thickness <n>', kind: NUMBER, help: `grid section line thickness (${DEFAULT_GRID.sectionThickness})` },
-  { key: 'gridSettings.color', flag: '--grid-color <css>', kind: 'string', help: `grid colour, any CSS colour: #6f6f6f, #fff, rgb(), hsl(), a name (${DEFAULT_GRID.color})` },
-  { key: 'gridSettings.fadeDistance', flag: '--grid-fade-distance <n>', kind: NUMBER, help: `grid fade distance (${DEFAULT_GRID.fadeDistance})` },
-  { key: 'gridSettings.renderOrder', flag: '--grid-render-order <n>', kind: NUMBER, help: `grid render order (${DEFAULT_GRID.renderOrder})` },
+  {
+    key: 'cameraOffsetX',
+    flag: '--camera-offset-x <x>',
+    kind: NUMBER,
+    help: `horizontal camera offset, clamped to ${CAMERA_OFFSET_X.min}..${CAMERA_OFFSET_X.max}`,
+  },
+  {
+    key: 'cameraZoom',
+    flag: '--camera-zoom <z>',
+    kind: NUMBER,
+    help: `camera distance factor, clamped to ${CAMERA_ZOOM.min}..${CAMERA_ZOOM.max}`,
+  },
+  {
+    key: 'gridSettings.cellThickness',
+    flag: '--grid-cell-thickness <n>',
+    kind: NUMBER,
+    help: `grid cell line thickness (${DEFAULT_GRID.cellThickness})`,
+  },
+  {
+    key: 'gridSettings.sectionThickness',
+    flag: '--grid-section-thickness <n>',
+    kind: NUMBER,
+    help: `grid section line thickness (${DEFAULT_GRID.sectionThickness})`,
+  },
+  {
+    key: 'gridSettings.color',
+    flag: '--grid-color <css>',
+    kind: 'string',
+    help: `grid colour, any CSS colour: #6f6f6f, #fff, rgb(), hsl(), a name (${DEFAULT_GRID.color})`,
+  },
+  {
+    key: 'gridSettings.fadeDistance',
+    flag: '--grid-fade-distance <n>',
+    kind: NUMBER,
+    help: `grid fade distance (${DEFAULT_GRID.fadeDistance})`,
+  },
+  {
+    key: 'gridSettings.renderOrder',
+    flag: '--grid-render-order <n>',
+    kind: NUMBER,
+    help: `grid render order (${DEFAULT_GRID.renderOrder})`,
+  },
   {
     key: 'frameQuality',
     flag: '--frame-quality <q>',
@@ -126,7 +193,8 @@ function flagProblem(issue: z.core.$ZodIssue, values: Record<string, unknown>): 
   const flag = flagOf(path);
   const got = typed(values, path);
   // an enumerated flag: every choice, and the typo beside them
-  if (issue.code === 'invalid_value' && got !== undefined) return `${flag} must be one of ${issue.values.join(', ')}, got "${got}"`;
+  if (issue.code === 'invalid_value' && got !== undefined)
+    return `${flag} must be one of ${issue.values.join(', ')}, got "${got}"`;
   // zod sees junk in a number flag as NaN: say what was typed instead
   if (issue.code === 'invalid_type' && got !== undefined) return `${flag}: expected a ${issue.expected}, got "${got}"`;
   if (got !== undefined && !issue.message.includes(`"${got}"`)) return `${flag}: ${issue.message}, got "${got}"`;

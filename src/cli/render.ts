@@ -41,13 +41,36 @@ interface RenderFlags {
 export default function register(program: Command): void {
   const render = program
     .command('render')
-    .description('Render one build (or several saved ones) to files locally: an MP4 turntable or a WebP sprite sheet, plus a still.')
-    .option('--parts <CAT=ids>', 'parts by category, repeatable: --parts PCCase=adp88gxul --parts "GPU=a RAM=b,c"', collect, [])
-    .option('--share-code <code>', 'a saved build (its fan/radiator/RGB state is applied); repeatable: the builds render in turn with one browser, each into --out/CODE/', collect, [])
-    .option('--build <file.json>', 'a JSON file: a POST /render-build body {"parts": {"CAT": ["id"]}, ...options} and optionally "state": {...}; flags override its options')
+    .description(
+      'Render one build (or several saved ones) to files locally: an MP4 turntable or a WebP sprite sheet, plus a still.',
+    )
+    .option(
+      '--parts <CAT=ids>',
+      'parts by category, repeatable: --parts PCCase=adp88gxul --parts "GPU=a RAM=b,c"',
+      collect,
+      [],
+    )
+    .option(
+      '--share-code <code>',
+      'a saved build (its fan/radiator/RGB state is applied); repeatable: the builds render in turn with one browser, each into --out/CODE/',
+      collect,
+      [],
+    )
+    .option(
+      '--build <file.json>',
+      'a JSON file: a POST /render-build body {"parts": {"CAT": ["id"]}, ...options} and optionally "state": {...}; flags override its options',
+    )
     .option('--out <dir>', 'output directory (files: video.mp4 or sprite.webp, and screenshot.webp)')
-    .option('--model <partId=file.glb>', 'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable; one build only, not with several --share-code)', collect, [])
-    .option('--fit', 'with --model: scale a model of the right proportions but the wrong size to its part\'s catalog size')
+    .option(
+      '--model <partId=file.glb>',
+      'draw a part of the build as this GLB (prepared as models add does, not stored; repeatable; one build only, not with several --share-code)',
+      collect,
+      [],
+    )
+    .option(
+      '--fit',
+      "with --model: scale a model of the right proportions but the wrong size to its part's catalog size",
+    )
     .option('--force', "with --model: draw a model whose proportions are not its part's anyway")
     .option('--up <axis>', "with --model: the files' axis that points up (+x, -x, +y, -y, +z, -z; default detected)")
     .option('--front <axis>', "with --model: the files' axis that points to the part's front (default detected)")
@@ -56,7 +79,10 @@ export default function register(program: Command): void {
     .option('--screenshot-format <fmt>', 'webp or png (default webp)')
     .option('--no-screenshot', 'skip the hero still')
     .addOption(settingOption('glBackend'))
-    .option('--json', 'print a JSON summary (files, sizes, durations, backend, frames/s); with several --share-code an array of them, each with its shareCode')
+    .option(
+      '--json',
+      'print a JSON summary (files, sizes, durations, backend, frames/s); with several --share-code an array of them, each with its shareCode',
+    )
     .addHelpText(
       'after',
       `
@@ -75,15 +101,20 @@ Examples:
 
 async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const flagOptions = parseRenderOptionFlags(flags);
-  const sources = [flags.parts.length ? 1 : 0, flags.shareCode.length ? 1 : 0, flags.build ? 1 : 0].reduce((a, b) => a + b, 0);
+  const sources = [flags.parts.length ? 1 : 0, flags.shareCode.length ? 1 : 0, flags.build ? 1 : 0].reduce(
+    (a, b) => a + b,
+    0,
+  );
   if (sources !== 1) throw new UsageError('give exactly one of --parts, --share-code or --build');
   const twice = flags.shareCode.find((code, i) => flags.shareCode.indexOf(code) !== i);
   if (twice) throw new UsageError(`--share-code ${twice} is given twice`);
   // a trial model replaces a part of one build; across several builds it would silently miss most of them
-  if (flags.shareCode.length > 1 && flags.model.length) throw new UsageError('--model takes one build: give one --share-code with it');
+  if (flags.shareCode.length > 1 && flags.model.length)
+    throw new UsageError('--model takes one build: give one --share-code with it');
   if (!flags.out) throw new UsageError('--out <dir> is required');
   const shot = flags.screenshot === false ? false : (flags.screenshotFormat ?? 'webp');
-  if (shot !== false && shot !== 'webp' && shot !== 'png') throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
+  if (shot !== false && shot !== 'webp' && shot !== 'png')
+    throw new UsageError(`--screenshot-format must be webp or png, got "${shot}"`);
   // --gl is validated by config, with the other settings
   const cfg = configFor(cmd);
   // a bad parts map or model file fails here, before anything is created or started
@@ -92,7 +123,11 @@ async function runRender(flags: RenderFlags, cmd: Command): Promise<unknown> {
   const { readTrialModels } = await import('../part-models/trial-models.js');
   const models = await readTrialModels(flags.model ?? [], cfg.modelMaxBytes);
   const { parseOverrides } = await import('../part-models/model-orientation.js');
-  const placing = { fit: flags.fit === true, force: flags.force === true, orientation: parseOverrides({ up: flags.up, front: flags.front, units: flags.units }) };
+  const placing = {
+    fit: flags.fit === true,
+    force: flags.force === true,
+    orientation: parseOverrides({ up: flags.up, front: flags.front, units: flags.units }),
+  };
 
   // a bad --out fails here, before the database starts and the browser launches
   const { ensureDirCreating, removeCreatedDirs } = await import('../ensure-dir.js');
@@ -133,7 +168,10 @@ async function renderInto(
     // each --model file is prepared as `models add` would store it (validated, sized, compressed); --model comes with one build only
     const { prepareTrialModels, withTrialModels } = await import('../part-models/trial-models.js');
     const { modelLimitsFrom } = await import('../part-models/model-limits.js');
-    const prepared = await prepareTrialModels(targets[0]!.build, modelFiles, { ...placing, limits: modelLimitsFrom(cfg) });
+    const prepared = await prepareTrialModels(targets[0]!.build, modelFiles, {
+      ...placing,
+      limits: modelLimitsFrom(cfg),
+    });
     overrides = withOverrides(stored, prepared.values());
     targets[0]!.build = withTrialModels(targets[0]!.build, [...prepared.keys()], overrides.shas);
   } catch (err) {
@@ -170,14 +208,17 @@ async function renderInto(
         });
         progress.stop();
         if (!flags.json) {
-          for (const f of result.files) process.stdout.write(`${f.path}  ${f.width}x${f.height}  ${(f.bytes / 1024).toFixed(0)} KiB\n`);
+          for (const f of result.files)
+            process.stdout.write(`${f.path}  ${f.width}x${f.height}  ${(f.bytes / 1024).toFixed(0)} KiB\n`);
           process.stdout.write(
             `${several ? `${shareCode}: ` : ''}${result.frames} frames in ${(result.timings.total / 1000).toFixed(1)} s (${result.framesPerSecond} frames/s, WebGL ${result.backend}: ${result.glRenderer})\n`,
           );
           for (const w of result.warnings) process.stderr.write(`warning: ${several ? `${shareCode}: ` : ''}${w}\n`);
         }
         // the prepared --model files by sha256: the bytes models add would store for the same file
-        const models = modelFiles.size ? { models: Object.fromEntries([...modelFiles.keys()].map((id) => [id, build.models?.[id]])) } : {};
+        const models = modelFiles.size
+          ? { models: Object.fromEntries([...modelFiles.keys()].map((id) => [id, build.models?.[id]])) }
+          : {};
         summaries.push(several ? { shareCode, ...result, options } : { ...result, options, ...models });
       } finally {
         progress.stop();
@@ -221,10 +262,14 @@ async function withFileOptions(
   buildFile: string | undefined,
 ): Promise<ResolvedRenderOptions> {
   const { renderOptionsSchema, resolveRenderOptions } = await import('../model/render-options.js');
-  const grid = file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
+  const grid =
+    file.gridSettings || flags.gridSettings ? { gridSettings: { ...file.gridSettings, ...flags.gridSettings } } : {};
   // flags give width and height together (their own rule), so a flag size replaces the file's whole
   const merged = renderOptionsSchema.safeParse({ ...file, ...flags, ...grid });
-  if (!merged.success) throw new UsageError(`--build ${buildFile} with the flags: ${merged.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!merged.success)
+    throw new UsageError(
+      `--build ${buildFile} with the flags: ${merged.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return resolveRenderOptions(merged.data);
 }
 
@@ -238,14 +283,19 @@ async function resolveBuilds(flags: RenderFlags, given: GivenBuild | null, cfg: 
     if (cfg.seedDemo) await seedDemoCatalog(db);
     const targets: RenderTarget[] = [];
     try {
-      const wanted = flags.shareCode.length ? await buildsForShareCodes(db, flags.shareCode) : [{ shareCode: null, ...given! }];
+      const wanted = flags.shareCode.length
+        ? await buildsForShareCodes(db, flags.shareCode)
+        : [{ shareCode: null, ...given! }];
       // a build without a case is drawn in the stage's default case (model/parts-map.ts)
-      for (const w of wanted) targets.push({ shareCode: w.shareCode, build: (await resolveFromCatalog(db, w.parts, w.state)).build });
+      for (const w of wanted)
+        targets.push({ shareCode: w.shareCode, build: (await resolveFromCatalog(db, w.parts, w.state)).build });
     } catch (err) {
       // the catalog's errors, with the command that lists what exists
       if (err instanceof BuildNotFoundError) throw new UsageError(`${err.message} (see: render-farm builds list)`);
       if (!(err instanceof UnknownPartsError)) throw err;
-      throw new UsageError(`part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')} (${CLI_PART_LISTING})`);
+      throw new UsageError(
+        `part ID${err.ids.length > 1 ? 's' : ''} not found in the catalog: ${err.ids.join(', ')} (${CLI_PART_LISTING})`,
+      );
     }
     return targets;
   });
@@ -273,7 +323,12 @@ async function progressReporter(tty: boolean) {
   }
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = new SingleBar(
-    { format: 'render [{bar}] {value}/{total} frames | {fps} frames/s | ETA {eta_formatted} | {stage}', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+    {
+      format: 'render [{bar}] {value}/{total} frames | {fps} frames/s | ETA {eta_formatted} | {stage}',
+      hideCursor: true,
+      clearOnComplete: true,
+      stream: process.stderr,
+    },
     Presets.shades_classic,
   );
   let started = false;

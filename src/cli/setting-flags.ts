@@ -17,7 +17,11 @@ export function settingOption(key: FlagSetting, what?: string): Option {
 }
 
 /** Adds these settings' options to `cmd`; `what` overrides the help's start per setting. */
-export function addSettingOptions(cmd: Command, keys: readonly FlagSetting[], what: Partial<Record<FlagSetting, string>> = {}): Command {
+export function addSettingOptions(
+  cmd: Command,
+  keys: readonly FlagSetting[],
+  what: Partial<Record<FlagSetting, string>> = {},
+): Command {
   for (const key of keys) cmd.addOption(settingOption(key, what[key]));
   return cmd;
 }

@@ -64,7 +64,8 @@ export function catchStopSignals(lines: StopLines, say: (line: string) => void =
   const onSignal = (signal: NodeJS.Signals) => {
     // the terminal is gone: output fails (EIO) from now on, which must not end the process
     // before it has stopped what it started
-    if (signal === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.removeAllListeners('error').on('error', () => {});
+    if (signal === 'SIGHUP')
+      for (const out of [process.stdout, process.stderr]) out.removeAllListeners('error').on('error', () => {});
     if (!received) {
       received = signal;
       say(lines.first(signal));

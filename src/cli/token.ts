@@ -3,7 +3,15 @@
  * running API with an API key (--api-url + --api-key). Never loads the renderer.
  */
 import type { Command } from 'commander';
-import { ENVIRONMENTS, TOKEN_SCOPES, isAdminScope, isTokenScope, DEFAULT_TOKEN_SCOPES, type Environment, type Scope } from '../auth/scopes.js';
+import {
+  ENVIRONMENTS,
+  TOKEN_SCOPES,
+  isAdminScope,
+  isTokenScope,
+  DEFAULT_TOKEN_SCOPES,
+  type Environment,
+  type Scope,
+} from '../auth/scopes.js';
 import { normaliseOrigin } from '../auth/origin.js';
 import { ExitError, UsageError } from './errors.js';
 import { configFor, intFlag, printJson, withDb } from './common.js';
@@ -21,18 +29,26 @@ interface TokenOpts {
 
 function parseScopes(value: string | undefined): Scope[] {
   if (value === undefined) return [...DEFAULT_TOKEN_SCOPES];
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const admin = list.filter((s) => isAdminScope(s));
-  if (admin.length) throw new UsageError(`${admin.join(', ')} is for admin API keys only (render-farm keys create --admin): a session token cannot carry it`);
+  if (admin.length)
+    throw new UsageError(
+      `${admin.join(', ')} is for admin API keys only (render-farm keys create --admin): a session token cannot carry it`,
+    );
   const bad = list.filter((s) => !isTokenScope(s));
-  if (bad.length || !list.length) throw new UsageError(`--scopes takes a comma list of ${TOKEN_SCOPES.join(', ')}; got "${value}"`);
+  if (bad.length || !list.length)
+    throw new UsageError(`--scopes takes a comma list of ${TOKEN_SCOPES.join(', ')}; got "${value}"`);
   return [...new Set(list as Scope[])];
 }
 
 function parseOrigin(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const origin = normaliseOrigin(value);
-  if (origin === null) throw new UsageError(`--origin must be an http(s) origin like https://shop.example, got "${value}"`);
+  if (origin === null)
+    throw new UsageError(`--origin must be an http(s) origin like https://shop.example, got "${value}"`);
   return origin;
 }
 
@@ -41,7 +57,11 @@ export default function register(program: Command): void {
     .command('token')
     .description('Mint a short-lived session token (JWT) for a customer.')
     .option('--customer <name>', 'customer name (local minting; created when new)')
-    .option('--scopes <list>', `comma list of ${TOKEN_SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')}; add data:read for parts and builds)`, undefined)
+    .option(
+      '--scopes <list>',
+      `comma list of ${TOKEN_SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')}; add data:read for parts and builds)`,
+      undefined,
+    )
     .option('--ttl <seconds>', 'lifetime, 30..300 (default 120)')
     .option('--origin <origin>', 'bind the token to a browser origin')
     .option('--env <environment>', 'prod or staging', 'prod')
@@ -60,7 +80,8 @@ Examples:
       const scopes = parseScopes(opts.scopes);
       const ttl = intFlag('ttl', opts.ttl, 30, 300) ?? 120;
       const origin = parseOrigin(opts.origin);
-      if (!(ENVIRONMENTS as readonly string[]).includes(opts.env)) throw new UsageError(`--env must be prod or staging, got "${opts.env}"`);
+      if (!(ENVIRONMENTS as readonly string[]).includes(opts.env))
+        throw new UsageError(`--env must be prod or staging, got "${opts.env}"`);
       let token: { session_token: string };
       if (opts.apiUrl) {
         if (!opts.apiKey) throw new UsageError('--api-url needs --api-key');
@@ -76,10 +97,12 @@ Examples:
           throw new ExitError(1, `cannot reach ${opts.apiUrl}: ${(err as Error).message}`);
         }
         const body = (await res.json().catch(() => ({}))) as { message?: string; session_token?: string };
-        if (!res.ok || !body.session_token) throw new ExitError(1, `the API refused (${res.status}): ${body.message ?? 'no message'}`);
+        if (!res.ok || !body.session_token)
+          throw new ExitError(1, `the API refused (${res.status}): ${body.message ?? 'no message'}`);
         token = body as { session_token: string };
       } else {
-        if (!opts.customer?.trim()) throw new UsageError('--customer is required to mint locally (or use --api-url and --api-key)');
+        if (!opts.customer?.trim())
+          throw new UsageError('--customer is required to mint locally (or use --api-url and --api-key)');
         const cfg = configFor(cmd);
         const { resolveSigningSecret } = await import('../auth/signing-secret.js');
         const { mintSessionToken } = await import('../auth/session-token.js');

@@ -5,7 +5,9 @@ import { configFor, intFlag, printJson } from './common.js';
 export default function register(program: Command): void {
   program
     .command('top')
-    .description('Live view of the farm from its database (embedded or DATABASE_URL, from any machine): workers, queue depth by kind and customer, running and recent jobs, errors.')
+    .description(
+      'Live view of the farm from its database (embedded or DATABASE_URL, from any machine): workers, queue depth by kind and customer, running and recent jobs, errors.',
+    )
     .option('--once', 'print one snapshot as plain text and exit (the default when stdout is not a terminal)')
     .option('--json', 'with --once: the snapshot as JSON')
     .option('--interval <ms>', 'refresh period (default 1000)')
@@ -37,7 +39,13 @@ Examples:
         }
         const { mountTop } = await import('../top/ui/mount.js');
         const { jobDetail } = await import('../top/job-detail.js');
-        await mountTop({ snapshot: () => farmSnapshot(db, { deadAfterS: cfg.workerDeadAfterSeconds }), detail: (id) => jobDetail(db, id) }, interval);
+        await mountTop(
+          {
+            snapshot: () => farmSnapshot(db, { deadAfterS: cfg.workerDeadAfterSeconds }),
+            detail: (id) => jobDetail(db, id),
+          },
+          interval,
+        );
       } finally {
         await db.close();
       }

@@ -12,7 +12,9 @@ import type { EmbeddedSupervisor } from '../db/embedded-supervisor.js';
 export default function register(program: Command): void {
   const up = program
     .command('up')
-    .description('Start everything on embedded defaults: PostgreSQL in the data dir, the demo catalog, the API and one render worker. Prints a demo API key.');
+    .description(
+      'Start everything on embedded defaults: PostgreSQL in the data dir, the demo catalog, the API and one render worker. Prints a demo API key.',
+    );
   addSettingOptions(up, ['port', 'host'])
     .option('--no-worker', 'API only: do not start the in-process render worker')
     .addHelpText(
@@ -40,7 +42,9 @@ Examples:
         first: (s) => {
           if (!up) return `${s} during start-up: stopping what has started (${againHint(s)} to stop without waiting)`;
           const n = worker?.running() ?? 0;
-          return n ? `${s}: stopping; waiting for ${renders(n)} (up to ${cfg.drainTimeoutSeconds} s); ${againHint(s)} to stop now` : `${s}: stopping`;
+          return n
+            ? `${s}: stopping; waiting for ${renders(n)} (up to ${cfg.drainTimeoutSeconds} s); ${againHint(s)} to stop now`
+            : `${s}: stopping`;
         },
         second: (s) => {
           const n = worker?.running() ?? 0;

@@ -39,7 +39,11 @@ async function assets(ctx: ApiContext) {
     return await consoleAssets();
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'the console bundle did not build');
-    throw new HttpError(503, 'console_unavailable', `the console's page could not be built: ${(err as Error).message.split('\n')[0]}`);
+    throw new HttpError(
+      503,
+      'console_unavailable',
+      `the console's page could not be built: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -47,8 +51,12 @@ export function consoleRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.use('/console', securityHeaders(ctx));
 
-  r.get('/console/app.js', async (req, res) => sendAsset(req, res, (await assets(ctx)).js, 'text/javascript; charset=utf-8'));
-  r.get('/console/app.css', async (req, res) => sendAsset(req, res, (await assets(ctx)).css, 'text/css; charset=utf-8'));
+  r.get('/console/app.js', async (req, res) =>
+    sendAsset(req, res, (await assets(ctx)).js, 'text/javascript; charset=utf-8'),
+  );
+  r.get('/console/app.css', async (req, res) =>
+    sendAsset(req, res, (await assets(ctx)).css, 'text/css; charset=utf-8'),
+  );
 
   r.use(signInRoutes(ctx));
 
@@ -58,7 +66,18 @@ export function consoleRoutes(ctx: ApiContext): Router {
     next();
   });
 
-  for (const routes of [sessionRoutes, overviewRoutes, workerRoutes, jobRoutes, eventRoutes, catalogRoutes, pregenRoutes, keyRoutes, webhookRoutes]) r.use(routes(ctx));
+  for (const routes of [
+    sessionRoutes,
+    overviewRoutes,
+    workerRoutes,
+    jobRoutes,
+    eventRoutes,
+    catalogRoutes,
+    pregenRoutes,
+    keyRoutes,
+    webhookRoutes,
+  ])
+    r.use(routes(ctx));
 
   // an unknown console API path: the API's 404, not the page shell
   r.use('/console/api', (req) => {
@@ -81,7 +100,10 @@ export function consoleRoutes(ctx: ApiContext): Router {
 export function browserRootRedirect(): Router {
   const r = Router();
   r.get('/', (req, res, next) => {
-    if (req.accepts(['application/json', 'text/html']) === 'text/html' && (req.get('accept') ?? '').includes('text/html')) {
+    if (
+      req.accepts(['application/json', 'text/html']) === 'text/html' &&
+      (req.get('accept') ?? '').includes('text/html')
+    ) {
       res.redirect(302, '/console/');
       return;
     }

@@ -4,7 +4,13 @@
  * cleared) and the session and CSRF checks of the console's JSON endpoints.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { CONSOLE_COOKIE, ConsoleSessionError, csrfMatches, readConsoleSession, type ConsoleSession } from '../auth/console-session.js';
+import {
+  CONSOLE_COOKIE,
+  ConsoleSessionError,
+  csrfMatches,
+  readConsoleSession,
+  type ConsoleSession,
+} from '../auth/console-session.js';
 import type { ApiContext } from '../http/context.js';
 import { publicBase } from '../http/context.js';
 import { forbidden } from '../http/http-error.js';
@@ -95,8 +101,15 @@ export function requireSession(ctx: ApiContext): RequestHandler {
       if (err instanceof ConsoleSessionError && err.forged) ctx.authFailures.spend(req.ip ?? 'unknown');
       throw err;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD' && !csrfMatches(ctx.secret, session.id, req.get('x-csrf-token'))) {
-      throw forbidden('csrf_token_invalid', 'send the session\'s CSRF token (from sign-in or GET /console/api/me) in the X-CSRF-Token header');
+    if (
+      req.method !== 'GET' &&
+      req.method !== 'HEAD' &&
+      !csrfMatches(ctx.secret, session.id, req.get('x-csrf-token'))
+    ) {
+      throw forbidden(
+        'csrf_token_invalid',
+        "send the session's CSRF token (from sign-in or GET /console/api/me) in the X-CSRF-Token header",
+      );
     }
     sessions.set(req, session);
     next();
@@ -105,5 +118,9 @@ export function requireSession(ctx: ApiContext): RequestHandler {
 
 /** 403 `admin_required` unless the session's key is an admin key. */
 export function requireAdmin(req: Request): void {
-  if (!sessionOf(req).admin) throw forbidden('admin_required', 'this page is for operators: sign in with an admin API key (render-farm keys create --admin)');
+  if (!sessionOf(req).admin)
+    throw forbidden(
+      'admin_required',
+      'this page is for operators: sign in with an admin API key (render-farm keys create --admin)',
+    );
 }

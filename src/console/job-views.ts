@@ -27,12 +27,18 @@ export async function findJob(ctx: ApiContext, s: ConsoleSession, id: string): P
 }
 
 /** What the console shows of a stored request (older rows may lack fields: read loosely). */
-function requestOf(j: JobRecord): { parts: Record<string, string[]>; options: { width?: number; height?: number; profile?: string; scene?: string } } {
+function requestOf(j: JobRecord): {
+  parts: Record<string, string[]>;
+  options: { width?: number; height?: number; profile?: string; scene?: string };
+} {
   const req = (j.render.request ?? {}) as { parts?: Record<string, string[]>; options?: Record<string, unknown> };
   const o = req.options ?? {};
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { parts: req.parts ?? {}, options: { width: num(o.width), height: num(o.height), profile: str(o.profile), scene: str(o.scene) } };
+  return {
+    parts: req.parts ?? {},
+    options: { width: num(o.width), height: num(o.height), profile: str(o.profile), scene: str(o.scene) },
+  };
 }
 
 export function summary(j: JobRecord, customer: string): Api.JobSummary {
@@ -62,7 +68,10 @@ async function customerName(ctx: ApiContext, customerId: string): Promise<string
 
 export async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Promise<Api.JobFull> {
   const s = sessionOf(req);
-  const view = await jobView(j.jobId, j.render, (key) => ctx.store.url(key, publicBase(ctx, req)), { shareCode: j.shareCode, createdAt: j.createdAt });
+  const view = await jobView(j.jobId, j.render, (key) => ctx.store.url(key, publicBase(ctx, req)), {
+    shareCode: j.shareCode,
+    createdAt: j.createdAt,
+  });
   const result =
     j.render.status === 'completed'
       ? {
@@ -73,10 +82,14 @@ export async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Prom
         }
       : null;
   const { parts, options } = requestOf(j);
-  const names = new Map((await getPartsByIds(ctx.db, [...new Set(Object.values(parts).flat())])).map((p) => [p.id, p.name]));
+  const names = new Map(
+    (await getPartsByIds(ctx.db, [...new Set(Object.values(parts).flat())])).map((p) => [p.id, p.name]),
+  );
   return {
     ...summary(j, await customerName(ctx, j.customerId)),
-    parts: Object.entries(parts).flatMap(([category, ids]) => ids.map((id) => ({ category, id, name: names.get(id) ?? null }))),
+    parts: Object.entries(parts).flatMap(([category, ids]) =>
+      ids.map((id) => ({ category, id, name: names.get(id) ?? null })),
+    ),
     profile: options.profile ?? null,
     scene: options.scene ?? null,
     request: j.render.request,
@@ -85,6 +98,8 @@ export async function fullJob(ctx: ApiContext, req: Request, j: JobRecord): Prom
     shareCode: j.shareCode,
     result,
     // what cancelJob would refuse this session: a customer's key may not cancel a render another customer shares
-    mayCancel: (j.render.status === 'queued' || j.render.status === 'processing') && (s.admin || !(await sharedWithOthers(ctx.db, j.render.id, j.customerId))),
+    mayCancel:
+      (j.render.status === 'queued' || j.render.status === 'processing') &&
+      (s.admin || !(await sharedWithOthers(ctx.db, j.render.id, j.customerId))),
   };
 }

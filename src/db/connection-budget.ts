@@ -41,6 +41,8 @@ export function farmConnections(f: FarmShape): number {
 
 /** The formula in words, for doctor's messages and the bench's report. */
 export function budgetFormula(f: FarmShape): string {
-  const perWorker = f.poolSize ? `pool ${workerPoolSize(f.concurrency, f.poolSize)}` : `(concurrency ${f.concurrency} + 2)`;
+  const perWorker = f.poolSize
+    ? `pool ${workerPoolSize(f.concurrency, f.poolSize)}`
+    : `(concurrency ${f.concurrency} + 2)`;
   return `${f.workers} worker process(es) x ${perWorker} + ${f.serves} serve(s) x ${SERVE_POOL_SIZE + 1} + ${RESERVED_SLACK} spare = ${farmConnections(f)}`;
 }

@@ -59,7 +59,11 @@ export async function openDatabase(cfg: Config, opts: OpenOptions = {}): Promise
     embedded = await startEmbeddedPostgres(cfg.dataDir, cfg.embeddedPgPort, opts.log, {}, { notice: opts.notice });
     connectionString = embedded.connectionString(opts.database);
   }
-  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10, application_name: (opts.applicationName ?? 'render-farm').slice(0, 63) });
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.poolSize ?? 10,
+    application_name: (opts.applicationName ?? 'render-farm').slice(0, 63),
+  });
   // an idle client losing its server must not crash the process; queries report it instead
   pool.on('error', () => {});
   // a client whose connection drops mid-use reports through its query; keep the process alive

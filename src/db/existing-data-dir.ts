@@ -37,22 +37,36 @@ export async function requireExistingDataDir(cfg: Config): Promise<void> {
   try {
     isDir = (await fs.stat(dir)).isDirectory();
   } catch (err) {
-    if (code(err) === 'ENOTDIR') throw new DirectoryError(setting, dir, `${await fileOnTheWay(dir)} is a file, not a directory`);
+    if (code(err) === 'ENOTDIR')
+      throw new DirectoryError(setting, dir, `${await fileOnTheWay(dir)} is a file, not a directory`);
     if (code(err) !== 'ENOENT') throw new DirectoryError(setting, dir, (err as Error).message);
-    throw new MissingDataDirError(`${setting}: ${dir} does not exist: check the path (${CREATES_DATA_DIR}; commands that only read do not)`);
+    throw new MissingDataDirError(
+      `${setting}: ${dir} does not exist: check the path (${CREATES_DATA_DIR}; commands that only read do not)`,
+    );
   }
   if (!isDir) throw new DirectoryError(setting, dir, 'it exists and is not a directory');
   const cluster = path.join(dir, 'pg');
-  const initialised = await fs.stat(path.join(cluster, 'PG_VERSION')).then(() => true, () => false);
+  const initialised = await fs.stat(path.join(cluster, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   if (!initialised) {
-    throw new MissingDataDirError(`${setting}: ${dir} holds no render-farm database (no ${cluster}): check the path (${CREATES_DATA_DIR}; commands that only read do not)`);
+    throw new MissingDataDirError(
+      `${setting}: ${dir} holds no render-farm database (no ${cluster}): check the path (${CREATES_DATA_DIR}; commands that only read do not)`,
+    );
   }
 }
 
 /** The nearest ancestor of `dir` that exists (a file, when stat said ENOTDIR). */
 async function fileOnTheWay(dir: string): Promise<string> {
   for (let cur = path.dirname(dir); ; cur = path.dirname(cur)) {
-    if (await fs.stat(cur).then(() => true, () => false)) return cur;
+    if (
+      await fs.stat(cur).then(
+        () => true,
+        () => false,
+      )
+    )
+      return cur;
     if (cur === path.dirname(cur)) return cur;
   }
 }

@@ -59,8 +59,9 @@ export async function migrationStatus(pool: pg.Pool): Promise<MigrationStatus[]>
   const client = await pool.connect();
   try {
     await ensureTable(client);
-    const rows = (await client.query<{ version: string; applied_at: Date }>('SELECT version, applied_at FROM schema_migrations'))
-      .rows;
+    const rows = (
+      await client.query<{ version: string; applied_at: Date }>('SELECT version, applied_at FROM schema_migrations')
+    ).rows;
     const byVersion = new Map(rows.map((r) => [r.version, r.applied_at]));
     return (await files()).map((f) => {
       const version = f.replace(/\.sql$/, '');

@@ -33,7 +33,8 @@ export function isTooManyClients(err: unknown): boolean {
 
 /** Why an attempt failed, in a few words. */
 function reason(err: unknown): string {
-  if (isTooManyClients(err)) return 'PostgreSQL has no free connection (53300 too many clients: max_connections is reached; see "render-farm doctor")';
+  if (isTooManyClients(err))
+    return 'PostgreSQL has no free connection (53300 too many clients: max_connections is reached; see "render-farm doctor")';
   let e = err as { message?: unknown; cause?: unknown };
   while (e.cause && typeof e.cause === 'object') e = e.cause as typeof e;
   return `PostgreSQL cannot be reached (${String(e.message ?? err)})`;
@@ -62,7 +63,11 @@ export async function openDatabaseWithBackoff(cfg: Config, opts: OpenOptions, ba
       if (!isDatabaseUnavailableError(err) || signal?.aborted) throw err;
       // jitter: workers refused together must not all come back in the same instant
       const wait = Math.round(delay * (0.75 + Math.random() * 0.5));
-      backoff.onWait(`${reason(err)}: attempt ${attempt}, trying again in ${(wait / 1000).toFixed(1)} s`, { attempt, retryInMs: wait, tooManyClients: isTooManyClients(err) });
+      backoff.onWait(`${reason(err)}: attempt ${attempt}, trying again in ${(wait / 1000).toFixed(1)} s`, {
+        attempt,
+        retryInMs: wait,
+        tooManyClients: isTooManyClients(err),
+      });
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, wait);
         function done() {

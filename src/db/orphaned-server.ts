@@ -38,7 +38,9 @@ async function describe(pid: number): Promise<{ ppid: number; command: string } 
 /** Whether a command line is a Node.js process (render-farm, or a test runner that started a server). */
 function isNode(command: string): boolean {
   const argv0 = path.basename(command.split(' ')[0] ?? '');
-  return /^node(js)?(\.exe)?$/i.test(argv0) || argv0 === path.basename(process.execPath) || command.includes('render-farm');
+  return (
+    /^node(js)?(\.exe)?$/i.test(argv0) || argv0 === path.basename(process.execPath) || command.includes('render-farm')
+  );
 }
 
 /**
@@ -88,5 +90,6 @@ export async function stopPostmaster(pid: number, fastMs = 30_000): Promise<void
   } catch {
     return;
   }
-  if (!(await goneWithin(pid, 10_000))) throw new Error(`PostgreSQL (pid ${pid}) did not stop: stop it yourself (kill ${pid})`);
+  if (!(await goneWithin(pid, 10_000)))
+    throw new Error(`PostgreSQL (pid ${pid}) did not stop: stop it yourself (kill ${pid})`);
 }

@@ -16,7 +16,17 @@ export function isUnstorableTextError(err: unknown): boolean {
 }
 
 /** Socket errors of a connection that cannot be made or was lost. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /**
  * SQLSTATEs of a server that is going away or will not take us: class 08 (connection
@@ -26,7 +36,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ET
 const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
 
 /** What the pg driver and pool say when the connection is gone or never came. */
-const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|is not queryable|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)/i;
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)/i;
 
 /**
  * True when `err` means PostgreSQL cannot be reached (down, restarting, refusing connections),

@@ -7,7 +7,11 @@ import type { Database } from './schema.js';
  * starting together one insert wins and all read the winner's value (the read is a new
  * statement, so it sees the row the conflicting insert waited for).
  */
-export async function getOrCreateSetting(db: Kysely<Database>, key: string, initial: () => Promise<string> | string): Promise<string> {
+export async function getOrCreateSetting(
+  db: Kysely<Database>,
+  key: string,
+  initial: () => Promise<string> | string,
+): Promise<string> {
   const existing = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   if (existing) return existing.value;
   await db

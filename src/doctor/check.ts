@@ -34,13 +34,22 @@ export async function runCheck(id: string, fn: () => Promise<CheckOutcome>, limi
     const outcome = await Promise.race([
       fn(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(limit.timeoutMs / 1000)} s`)), limit.timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${Math.round(limit.timeoutMs / 1000)} s`)),
+          limit.timeoutMs,
+        );
       }),
     ]);
     const fix = outcome.status === 'warn' || outcome.status === 'fail' ? { fix: outcome.fix || limit.fix } : {};
     return { id, ...outcome, ...fix, ms: Math.round(performance.now() - t0) };
   } catch (err) {
-    return { id, status: 'fail', detail: (err as Error).message.split('\n')[0] ?? String(err), fix: limit.fix, ms: Math.round(performance.now() - t0) };
+    return {
+      id,
+      status: 'fail',
+      detail: (err as Error).message.split('\n')[0] ?? String(err),
+      fix: limit.fix,
+      ms: Math.round(performance.now() - t0),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -29,11 +29,19 @@ export async function readConnectionStats(db: Db): Promise<ConnectionStats> {
 }
 
 /** The finding for these numbers (pure): null when the budget fits, else the WARN. */
-export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expectedWorkers' | 'workerDbPool'>, s: ConnectionStats): { detail: string; fix: string } | null {
+export function connectionFinding(
+  cfg: Pick<Config, 'workerConcurrency' | 'expectedWorkers' | 'workerDbPool'>,
+  s: ConnectionStats,
+): { detail: string; fix: string } | null {
   const usable = s.maxConnections - s.reserved;
   const perWorker = workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool);
   if (cfg.expectedWorkers > 0) {
-    const shape = { workers: cfg.expectedWorkers, concurrency: cfg.workerConcurrency, poolSize: cfg.workerDbPool, serves: 1 };
+    const shape = {
+      workers: cfg.expectedWorkers,
+      concurrency: cfg.workerConcurrency,
+      poolSize: cfg.workerDbPool,
+      serves: 1,
+    };
     const need = farmConnections(shape);
     if (need <= usable) return null;
     return {
@@ -50,9 +58,16 @@ export function connectionFinding(cfg: Pick<Config, 'workerConcurrency' | 'expec
 }
 
 /** The finding for the database `db` reaches now. */
-export async function checkConnections(cfg: Config, db: Db): Promise<{ stats: ConnectionStats; perWorker: number; finding: ReturnType<typeof connectionFinding> }> {
+export async function checkConnections(
+  cfg: Config,
+  db: Db,
+): Promise<{ stats: ConnectionStats; perWorker: number; finding: ReturnType<typeof connectionFinding> }> {
   const stats = await readConnectionStats(db);
-  return { stats, perWorker: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool), finding: connectionFinding(cfg, stats) };
+  return {
+    stats,
+    perWorker: workerPoolSize(cfg.workerConcurrency, cfg.workerDbPool),
+    finding: connectionFinding(cfg, stats),
+  };
 }
 
 /** Folds the finding into the postgres check's outcome (an OK becomes a WARN; a worse one stays). */

@@ -12,14 +12,20 @@ const MiB = 1024 * 1024;
 export const MIN_FREE_BYTES = 512 * MiB;
 export const WARN_FREE_BYTES = 2048 * MiB;
 
-export const formatBytes = (n: number) => (n >= 1024 * MiB ? `${(n / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(n / MiB)} MiB`);
+export const formatBytes = (n: number) =>
+  n >= 1024 * MiB ? `${(n / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(n / MiB)} MiB`;
 
 const DATA_DIR_FIX = 'choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or fix its permissions';
 
 export async function checkDataDir(cfg: Config): Promise<CheckOutcome> {
   const dir = cfg.dataDir;
   // doctor only looks: a missing data dir is reported, not created (a mistyped --data-dir must not become a farm)
-  if (await fs.stat(dir).then(() => false, (err: NodeJS.ErrnoException) => err.code === 'ENOENT')) {
+  if (
+    await fs.stat(dir).then(
+      () => false,
+      (err: NodeJS.ErrnoException) => err.code === 'ENOENT',
+    )
+  ) {
     return {
       status: 'fail',
       detail: `${describeSetting(cfg, 'dataDir', 'data dir')}: ${path.resolve(dir)} does not exist`,
@@ -42,10 +48,20 @@ export async function checkDataDir(cfg: Config): Promise<CheckOutcome> {
   const free = st.bavail * st.bsize;
   const data = { path: dir, freeBytes: free };
   if (free < MIN_FREE_BYTES) {
-    return { status: 'fail', detail: `${dir}: only ${formatBytes(free)} free`, fix: `free disk space (at least ${formatBytes(WARN_FREE_BYTES)} recommended) or move the data dir`, data };
+    return {
+      status: 'fail',
+      detail: `${dir}: only ${formatBytes(free)} free`,
+      fix: `free disk space (at least ${formatBytes(WARN_FREE_BYTES)} recommended) or move the data dir`,
+      data,
+    };
   }
   if (free < WARN_FREE_BYTES) {
-    return { status: 'warn', detail: `${dir}: ${formatBytes(free)} free`, fix: `renders and the embedded PostgreSQL need room: ${formatBytes(WARN_FREE_BYTES)} or more is recommended`, data };
+    return {
+      status: 'warn',
+      detail: `${dir}: ${formatBytes(free)} free`,
+      fix: `renders and the embedded PostgreSQL need room: ${formatBytes(WARN_FREE_BYTES)} or more is recommended`,
+      data,
+    };
   }
   return { status: 'ok', detail: `${dir}: writable, ${formatBytes(free)} free`, data };
 }

@@ -16,22 +16,40 @@ export async function checkDatabase(cfg: Config): Promise<CheckOutcome> {
   } catch (err) {
     const message = (err as Error).message;
     // "data dir (flag --data-dir): cannot use ...": the whole message is the finding
-    if (err instanceof DirectoryError) return { status: 'fail', detail: message, fix: 'choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or set DATABASE_URL' };
+    if (err instanceof DirectoryError)
+      return {
+        status: 'fail',
+        detail: message,
+        fix: 'choose a writable directory with --data-dir or RENDER_FARM_DATA_DIR, or set DATABASE_URL',
+      };
     const i = message.lastIndexOf('): ');
     return {
       status: 'fail',
       detail: i >= 0 ? message.slice(0, i + 1) : message,
-      fix: i >= 0 ? message.slice(i + 3) : cfg.databaseUrl ? 'start PostgreSQL or fix DATABASE_URL' : 'see the log with LOG_LEVEL=debug, or set DATABASE_URL',
+      fix:
+        i >= 0
+          ? message.slice(i + 3)
+          : cfg.databaseUrl
+            ? 'start PostgreSQL or fix DATABASE_URL'
+            : 'see the log with LOG_LEVEL=debug, or set DATABASE_URL',
     };
   }
   try {
     const version = (await sql<{ v: string }>`SELECT current_setting('server_version') AS v`.execute(db.db)).rows[0]!.v;
     const status = await migrationStatus(db.pool);
     const pending = status.filter((s) => !s.applied).map((s) => s.version);
-    const where = db.embedded ? `embedded PostgreSQL ${version} (${cfg.dataDir}/pg)` : `PostgreSQL ${version} (DATABASE_URL)`;
+    const where = db.embedded
+      ? `embedded PostgreSQL ${version} (${cfg.dataDir}/pg)`
+      : `PostgreSQL ${version} (DATABASE_URL)`;
     const major = Number(version.split('.')[0]);
     const data = { embedded: db.embedded, version, migrations: status.length, pending };
-    if (major < 14) return { status: 'fail', detail: `${where}: version 14 or newer is needed`, fix: 'upgrade PostgreSQL to 14+', data };
+    if (major < 14)
+      return {
+        status: 'fail',
+        detail: `${where}: version 14 or newer is needed`,
+        fix: 'upgrade PostgreSQL to 14+',
+        data,
+      };
     if (pending.length) {
       return {
         status: 'warn',
@@ -42,7 +60,10 @@ export async function checkDatabase(cfg: Config): Promise<CheckOutcome> {
     }
     // enough connections for the farm (RENDER_FARM_EXPECTED_WORKERS) or for one more worker
     const { checkConnections, withConnections } = await import('./connections-check.js');
-    return withConnections({ status: 'ok', detail: `${where}: ${status.length}/${status.length} migrations applied`, data }, await checkConnections(cfg, db));
+    return withConnections(
+      { status: 'ok', detail: `${where}: ${status.length}/${status.length} migrations applied`, data },
+      await checkConnections(cfg, db),
+    );
   } finally {
     await db.close();
   }

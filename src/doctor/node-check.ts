@@ -29,10 +29,24 @@ export function checkNodeRuntime(version: string, today: Date): CheckOutcome {
   const known = Object.keys(NODE_END_OF_LIFE).map(Number);
   const endOfLife = NODE_END_OF_LIFE[major];
   const data = { version, major, endOfLife: endOfLife ?? null };
-  if (!Number.isInteger(major)) return { status: 'warn', detail: `Node ${version}: not a version this check can read`, data };
-  if (major < Math.min(...known)) return { status: 'warn', detail: `Node ${version}: end of life (older than Node ${Math.min(...known)})`, fix: NODE_FIX, data: { ...data, ended: true } };
-  if (!endOfLife) return { status: 'ok', detail: `Node ${version} (its end of life is not in this render-farm's table)`, data };
+  if (!Number.isInteger(major))
+    return { status: 'warn', detail: `Node ${version}: not a version this check can read`, data };
+  if (major < Math.min(...known))
+    return {
+      status: 'warn',
+      detail: `Node ${version}: end of life (older than Node ${Math.min(...known)})`,
+      fix: NODE_FIX,
+      data: { ...data, ended: true },
+    };
+  if (!endOfLife)
+    return { status: 'ok', detail: `Node ${version} (its end of life is not in this render-farm's table)`, data };
   // support ends on that day: from then on there are no more security fixes
-  if (day >= endOfLife) return { status: 'warn', detail: `Node ${version}: end of life since ${endOfLife}, no more security fixes`, fix: NODE_FIX, data: { ...data, ended: true } };
+  if (day >= endOfLife)
+    return {
+      status: 'warn',
+      detail: `Node ${version}: end of life since ${endOfLife}, no more security fixes`,
+      fix: NODE_FIX,
+      data: { ...data, ended: true },
+    };
   return { status: 'ok', detail: `Node ${version} (supported until ${endOfLife})`, data: { ...data, ended: false } };
 }

@@ -11,7 +11,9 @@ import type { CheckOutcome } from './check.js';
 function canListen(port: number, host: string): Promise<boolean | string> {
   return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE' ? false : err.code ?? err.message));
+    srv.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'EADDRINUSE' ? false : (err.code ?? err.message)),
+    );
     srv.listen(port, host, () => srv.close(() => resolve(true)));
   });
 }
@@ -20,7 +22,9 @@ function canListen(port: number, host: string): Promise<boolean | string> {
 export async function renderFarmAt(host: string, port: number, timeoutMs: number): Promise<string | null> {
   const look = async () => {
     try {
-      const r = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+      const r = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health`, {
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const j = (await r.json()) as { version?: string; queue?: unknown };
       return j.version && j.queue ? j.version : null;
     } catch {
@@ -31,7 +35,10 @@ export async function renderFarmAt(host: string, port: number, timeoutMs: number
   // nothing else keeping the process alive (AbortSignal.timeout's timer does not), which ends it with exit 13
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([look(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)))]);
+    return await Promise.race([
+      look(),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -74,8 +81,10 @@ export async function checkPorts(cfg: Config): Promise<CheckOutcome> {
   }
   if (!cfg.databaseUrl) {
     const ours = await embeddedPgPort(cfg.dataDir);
-    if (ours === cfg.embeddedPgPort) notes.push(`PostgreSQL ${cfg.embeddedPgPort} used by this data dir's running cluster`);
-    else if ((await canListen(cfg.embeddedPgPort, '127.0.0.1')) === true) notes.push(`embedded PostgreSQL ${cfg.embeddedPgPort} free`);
+    if (ours === cfg.embeddedPgPort)
+      notes.push(`PostgreSQL ${cfg.embeddedPgPort} used by this data dir's running cluster`);
+    else if ((await canListen(cfg.embeddedPgPort, '127.0.0.1')) === true)
+      notes.push(`embedded PostgreSQL ${cfg.embeddedPgPort} free`);
     else {
       problems.push(`embedded PostgreSQL port ${cfg.embeddedPgPort} is taken by another program`);
       fixes.push('set --pg-port or RENDER_FARM_PG_PORT, or DATABASE_URL');

@@ -23,7 +23,19 @@ export interface DoctorReport {
   checks: CheckResult[];
 }
 
-export const CHECK_IDS = ['node', 'chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'] as const;
+export const CHECK_IDS = [
+  'node',
+  'chromium',
+  'webgl',
+  'gpu',
+  'webcodecs',
+  'ffmpeg',
+  'ffprobe',
+  'data-dir',
+  'ports',
+  'postgres',
+  'artifacts',
+] as const;
 
 const DEBUG = 'run with LOG_LEVEL=debug to see why';
 
@@ -35,15 +47,27 @@ const DEBUG = 'run with LOG_LEVEL=debug to see why';
  */
 export const CHECK_LIMITS = {
   node: { timeoutMs: 1_000, fix: NODE_FIX },
-  chromium: { timeoutMs: 30_000, fix: `check that CHROMIUM_PATH (or the chromium on PATH) starts: run it with --version; ${DEBUG}` },
+  chromium: {
+    timeoutMs: 30_000,
+    fix: `check that CHROMIUM_PATH (or the chromium on PATH) starts: run it with --version; ${DEBUG}`,
+  },
   // SwiftShader on a loaded 2-core machine: 3 s a probe frame, over 2 min with the launch and the scene build
-  webgl: { timeoutMs: 180_000, fix: `Chromium did not render the probe in time: check the machine's load, install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}` },
+  webgl: {
+    timeoutMs: 180_000,
+    fix: `Chromium did not render the probe in time: check the machine's load, install Mesa (apt-get install -y libgl1-mesa-dri libegl1) or set CHROMIUM_PATH; ${DEBUG}`,
+  },
   ffmpeg: { timeoutMs: 30_000, fix: 'check that FFMPEG_PATH (or the ffmpeg on PATH) runs: try "ffmpeg -version"' },
   ffprobe: { timeoutMs: 30_000, fix: 'check that FFPROBE_PATH (or the ffprobe on PATH) runs: try "ffprobe -version"' },
   'data-dir': { timeoutMs: 5_000, fix: 'choose a local, writable directory with --data-dir or RENDER_FARM_DATA_DIR' },
   ports: { timeoutMs: 10_000, fix: 'pass --port or set PORT, and --pg-port or RENDER_FARM_PG_PORT' },
-  postgres: { timeoutMs: 90_000, fix: `check DATABASE_URL names a running PostgreSQL that answers (or unset it for the embedded one); ${DEBUG}` },
-  artifacts: { timeoutMs: 20_000, fix: 'check STORAGE_URL (and for S3: S3_ENDPOINT, credentials, that the bucket exists); a filesystem store needs a local, writable directory' },
+  postgres: {
+    timeoutMs: 90_000,
+    fix: `check DATABASE_URL names a running PostgreSQL that answers (or unset it for the embedded one); ${DEBUG}`,
+  },
+  artifacts: {
+    timeoutMs: 20_000,
+    fix: 'check STORAGE_URL (and for S3: S3_ENDPOINT, credentials, that the bucket exists); a filesystem store needs a local, writable directory',
+  },
 } satisfies Record<Exclude<(typeof CHECK_IDS)[number], 'webcodecs' | 'gpu'>, CheckLimit>;
 
 /** A row for a check that was not run because one it needs failed. */
@@ -104,7 +128,8 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
             return {
               status: 'fail',
               detail: i >= 0 ? message.slice(0, i + 1) : message.split('\n')[0]!,
-              fix: i >= 0 ? message.slice(i + 3) : `${DEBUG}; install Mesa (apt-get install -y libgl1-mesa-dri libegl1)`,
+              fix:
+                i >= 0 ? message.slice(i + 3) : `${DEBUG}; install Mesa (apt-get install -y libgl1-mesa-dri libegl1)`,
             };
           }
         },
@@ -120,12 +145,22 @@ export async function runDoctor(cfg: Config, onCheck: (c: CheckResult) => void =
   }
   add(await runCheck('ffmpeg', () => checkFfmpeg(cfg), CHECK_LIMITS.ffmpeg));
   add(await runCheck('ffprobe', () => checkFfprobe(cfg), CHECK_LIMITS.ffprobe));
-  const dataDirOk = add(await runCheck('data-dir', () => checkDataDir(cfg), CHECK_LIMITS['data-dir'])).status !== 'fail';
+  const dataDirOk =
+    add(await runCheck('data-dir', () => checkDataDir(cfg), CHECK_LIMITS['data-dir'])).status !== 'fail';
   add(await runCheck('ports', () => checkPorts(cfg), CHECK_LIMITS.ports));
   // the embedded PostgreSQL and the default artifact store live in the data dir: without it they would only fail again, or hang
-  if (!cfg.databaseUrl && !dataDirOk) add(skipped('postgres', `the embedded PostgreSQL needs the data dir, which failed (${cfg.dataDir})`));
-  else add(await runCheck('postgres', () => checkDatabase(cfg), cfg.databaseUrl ? { ...CHECK_LIMITS.postgres, timeoutMs: 20_000 } : CHECK_LIMITS.postgres));
-  if (!dataDirOk && storeInDataDir(cfg)) add(skipped('artifacts', `the filesystem store is in the data dir, which failed (${cfg.dataDir})`));
+  if (!cfg.databaseUrl && !dataDirOk)
+    add(skipped('postgres', `the embedded PostgreSQL needs the data dir, which failed (${cfg.dataDir})`));
+  else
+    add(
+      await runCheck(
+        'postgres',
+        () => checkDatabase(cfg),
+        cfg.databaseUrl ? { ...CHECK_LIMITS.postgres, timeoutMs: 20_000 } : CHECK_LIMITS.postgres,
+      ),
+    );
+  if (!dataDirOk && storeInDataDir(cfg))
+    add(skipped('artifacts', `the filesystem store is in the data dir, which failed (${cfg.dataDir})`));
   else add(await runCheck('artifacts', () => checkStorage(cfg), CHECK_LIMITS.artifacts));
   return { ok: checks.every((c) => c.status !== 'fail'), version: VERSION, checks };
 }

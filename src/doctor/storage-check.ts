@@ -11,9 +11,14 @@ export async function checkStorage(cfg: Config): Promise<CheckOutcome> {
   try {
     loc = storageLocation(cfg);
   } catch (err) {
-    return { status: 'fail', detail: (err as Error).message, fix: 'set STORAGE_URL to s3://bucket[/prefix] or file:///absolute/dir, or unset it to use <data dir>/artifacts' };
+    return {
+      status: 'fail',
+      detail: (err as Error).message,
+      fix: 'set STORAGE_URL to s3://bucket[/prefix] or file:///absolute/dir, or unset it to use <data dir>/artifacts',
+    };
   }
-  const where = loc.kind === 'fs' ? `filesystem ${loc.root}` : `S3 bucket ${loc.bucket}${loc.prefix ? `/${loc.prefix}` : ''}`;
+  const where =
+    loc.kind === 'fs' ? `filesystem ${loc.root}` : `S3 bucket ${loc.bucket}${loc.prefix ? `/${loc.prefix}` : ''}`;
   const fix =
     loc.kind === 'fs'
       ? 'make the directory writable, or point STORAGE_URL elsewhere'
@@ -34,5 +39,9 @@ export async function checkStorage(cfg: Config): Promise<CheckOutcome> {
   } catch (err) {
     return { status: 'fail', detail: `${where}: ${(err as Error).message.split('\n')[0]}`, fix };
   }
-  return { status: 'ok', detail: `${where}: write, read, delete round trip ${Math.round(performance.now() - t0)} ms`, data: { kind: loc.kind } };
+  return {
+    status: 'ok',
+    detail: `${where}: write, read, delete round trip ${Math.round(performance.now() - t0)} ms`,
+    data: { kind: loc.kind },
+  };
 }

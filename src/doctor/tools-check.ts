@@ -17,23 +17,31 @@ async function firstLine(file: string, args: string[]): Promise<string> {
 }
 
 /** The tool located the way workers locate it, or the failed check saying how to install it. */
-async function locate(cfg: Config, find: (cfg: Config, searchPath?: string) => Promise<ToolLocation>): Promise<ToolLocation | CheckOutcome> {
+async function locate(
+  cfg: Config,
+  find: (cfg: Config, searchPath?: string) => Promise<ToolLocation>,
+): Promise<ToolLocation | CheckOutcome> {
   try {
     return await find(cfg, cfg.searchPath);
   } catch (err) {
-    if (err instanceof MissingToolError) return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
+    if (err instanceof MissingToolError)
+      return { status: 'fail', detail: err.message.split(':')[0]!, fix: fixOf(err.message) };
     throw err;
   }
 }
 
-const where = (t: ToolLocation) => `${t.path} (${t.source === 'config' ? 'configured' : t.source === 'package' ? 'npm package' : 'system'})`;
+const where = (t: ToolLocation) =>
+  `${t.path} (${t.source === 'config' ? 'configured' : t.source === 'package' ? 'npm package' : 'system'})`;
 
 /** Chromium: located the way workers locate it; the version from `--version`. */
 export async function checkChromium(cfg: Config): Promise<CheckOutcome & { location?: ToolLocation }> {
   const location = await locate(cfg, findChromium);
   if ('status' in location) return location;
   // "Chromium 131.0.6778.85 built on Debian ..." -> "Chromium 131.0.6778.85"
-  const version = (await firstLine(location.path, ['--version']).catch(() => 'version unknown')).replace(/\s+built on .*$/, '');
+  const version = (await firstLine(location.path, ['--version']).catch(() => 'version unknown')).replace(
+    /\s+built on .*$/,
+    '',
+  );
   return {
     status: 'ok',
     detail: `${where(location)}: ${version}`,
@@ -70,7 +78,11 @@ export async function checkFfprobe(cfg: Config): Promise<CheckOutcome> {
   const location = await locate(cfg, findFfprobe);
   if ('status' in location) return location;
   const version = versionOf(await firstLine(location.path, ['-hide_banner', '-version']));
-  return { status: 'ok', detail: `${where(location)} ${version}`, data: { path: location.path, source: location.source, version } };
+  return {
+    status: 'ok',
+    detail: `${where(location)} ${version}`,
+    data: { path: location.path, source: location.source, version },
+  };
 }
 
 /** "ffmpeg version 5.1.6-0+deb12u1 Copyright ..." -> "5.1.6-0+deb12u1" */

@@ -24,17 +24,42 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
   const { BrowserPool } = await import('../render/browser-pool.js');
   const { farmStageBundle } = await import('../render/stage-bundle.js');
   const { callStage } = await import('../render/call-stage.js');
-  const pool = new BrowserPool({ chromiumPath, glBackend: cfg.glBackend, chromiumSource: chromiumFromPackage ? 'package' : 'system', stage: farmStageBundle });
+  const pool = new BrowserPool({
+    chromiumPath,
+    glBackend: cfg.glBackend,
+    chromiumSource: chromiumFromPackage ? 'package' : 'system',
+    stage: farmStageBundle,
+  });
   try {
     return await pool.use(async ({ page, backend, gl, gpu: gpuStatus }) => {
-      const resolved = resolveRenderOptions({ format: 'sprite', width: PROBE.width, height: PROBE.height, profile: PROBE.profile });
+      const resolved = resolveRenderOptions({
+        format: 'sprite',
+        width: PROBE.width,
+        height: PROBE.height,
+        profile: PROBE.profile,
+      });
       await callStage(page, 'renderStage.load', probeBuild(), toStageOptions({ ...resolved, frames: PROBE.frames }));
       const msPerFrame = await callStage(page, '__rfTimeFrames', PROBE.frames);
       await callStage(page, 'renderStage.dispose');
-      const codec = await callStage(page, '__rfH264Codec', 1280, 720, 30, h264Bitrate(1280, 720, 30), h264Codecs(1280, 720, 30));
+      const codec = await callStage(
+        page,
+        '__rfH264Codec',
+        1280,
+        720,
+        30,
+        h264Bitrate(1280, 720, 30),
+        h264Codecs(1280, 720, 30),
+      );
       const ms = Math.round(msPerFrame);
       const probe = `${PROBE.width}x${PROBE.height} ${PROBE.profile} probe: ${ms} ms/frame`;
-      const data = { backend, renderer: gl.renderer, vendor: gl.vendor, webgl2: gl.webgl2, msPerFrame: +msPerFrame.toFixed(1), probe: PROBE };
+      const data = {
+        backend,
+        renderer: gl.renderer,
+        vendor: gl.vendor,
+        webgl2: gl.webgl2,
+        msPerFrame: +msPerFrame.toFixed(1),
+        probe: PROBE,
+      };
       const webgl: CheckOutcome =
         backend === 'swiftshader'
           ? {
@@ -46,10 +71,18 @@ export async function checkWebGl(cfg: Config, chromiumPath: string, chromiumFrom
           : { status: 'ok', detail: `${backend}: ${gl.renderer}; ${probe}`, data };
       // a GPU is optional: without one the row is neither a pass nor a warning
       const gpu: CheckOutcome = gpuStatus.found
-        ? { status: 'ok', detail: `${gpuStatus.detail}; ${probe}`, data: { found: true, backend, renderer: gl.renderer, msPerFrame: data.msPerFrame } }
+        ? {
+            status: 'ok',
+            detail: `${gpuStatus.detail}; ${probe}`,
+            data: { found: true, backend, renderer: gl.renderer, msPerFrame: data.msPerFrame },
+          }
         : { status: 'info', detail: gpuStatus.detail, data: { found: false, backend, renderer: gl.renderer } };
       const webcodecs: CheckOutcome = codec
-        ? { status: 'ok', detail: `H.264 encoder in the page (${codec} at 1280x720): videos skip re-encoding`, data: { codec } }
+        ? {
+            status: 'ok',
+            detail: `H.264 encoder in the page (${codec} at 1280x720): videos skip re-encoding`,
+            data: { codec },
+          }
         : {
             status: 'warn',
             detail: 'no H.264 in WebCodecs: videos use the slower x264 path (JPEG frames through ffmpeg)',

@@ -38,12 +38,17 @@ export function buildFfmpegOptions(o: FfmpegArgsOptions): FfmpegOptionLists {
     o.input === 'h264'
       ? ['-c:v', 'copy']
       : [
-          '-c:v', 'libx264',
-          '-preset', o.preset ?? 'veryfast',
-          '-crf', String(o.crf ?? 18),
-          '-pix_fmt', 'yuv420p',
+          '-c:v',
+          'libx264',
+          '-preset',
+          o.preset ?? 'veryfast',
+          '-crf',
+          String(o.crf ?? 18),
+          '-pix_fmt',
+          'yuv420p',
           // exact size: the canvas is already the requested size; even sizes are checked upstream
-          '-vf', `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
+          '-vf',
+          `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
         ];
   const outputOptions = [...codec, '-r', String(o.fps), '-an', '-movflags', '+faststart', '-f', 'mp4'];
   return { inputOptions, outputOptions };
@@ -78,18 +83,40 @@ export const SEGMENT_THREADS = 2;
  */
 export function buildSegmentArgs(o: SegmentArgsOptions): string[] {
   return [
-    '-hide_banner', '-loglevel', 'error', '-y',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
     // scaling in one thread too: its slicing is the one other thread-dependent step
-    '-filter_threads', '1',
-    '-f', 'image2pipe', '-framerate', String(o.fps), '-c:v', o.input === 'jpeg' ? 'mjpeg' : 'png', '-threads', '1',
-    '-i', 'pipe:0',
-    '-c:v', 'libx264',
-    '-preset', o.preset ?? 'veryfast',
-    '-crf', String(o.crf ?? 18),
-    '-bf', '0',
-    '-threads', String(SEGMENT_THREADS),
-    '-pix_fmt', 'yuv420p',
-    '-vf', `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
-    '-an', '-f', 'h264', 'pipe:1',
+    '-filter_threads',
+    '1',
+    '-f',
+    'image2pipe',
+    '-framerate',
+    String(o.fps),
+    '-c:v',
+    o.input === 'jpeg' ? 'mjpeg' : 'png',
+    '-threads',
+    '1',
+    '-i',
+    'pipe:0',
+    '-c:v',
+    'libx264',
+    '-preset',
+    o.preset ?? 'veryfast',
+    '-crf',
+    String(o.crf ?? 18),
+    '-bf',
+    '0',
+    '-threads',
+    String(SEGMENT_THREADS),
+    '-pix_fmt',
+    'yuv420p',
+    '-vf',
+    `scale=${o.width}:${o.height}:flags=bicubic,format=yuv420p`,
+    '-an',
+    '-f',
+    'h264',
+    'pipe:1',
   ];
 }

@@ -7,8 +7,15 @@ export type ScreenshotFormat = 'webp' | 'png';
  * Writes a still from raw RGBA as gl.readPixels returns it (rows bottom-up) for an opaque
  * frame: the hero frame read during the turn, which saves rendering it again and a PNG round trip.
  */
-export async function writeScreenshotRaw(rgba: Uint8Array, width: number, height: number, format: ScreenshotFormat, file: string): Promise<number> {
-  if (rgba.length !== width * height * 4) throw new Error(`still has ${rgba.length} bytes, expected ${width}x${height} RGBA`);
+export async function writeScreenshotRaw(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  format: ScreenshotFormat,
+  file: string,
+): Promise<number> {
+  if (rgba.length !== width * height * 4)
+    throw new Error(`still has ${rgba.length} bytes, expected ${width}x${height} RGBA`);
   const info = await encoded(sharp(rgba, { raw: { width, height, channels: 4 } }).flip(), format).toFile(file);
   return info.size;
 }

@@ -36,7 +36,9 @@ export class SpriteSheetWriter {
     img = this.alpha ? img.ensureAlpha() : img.removeAlpha();
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     if (info.width !== fw || info.height !== fh || info.channels !== this.channels) {
-      throw new Error(`frame ${index} decoded to ${info.width}x${info.height}x${info.channels}, expected ${fw}x${fh}x${this.channels}`);
+      throw new Error(
+        `frame ${index} decoded to ${info.width}x${info.height}x${info.channels}, expected ${fw}x${fh}x${this.channels}`,
+      );
     }
     const rowBytes = fw * this.channels;
     const sheetRow = this.size.width * this.channels;
@@ -55,7 +57,8 @@ export class SpriteSheetWriter {
     const { columns, rows, frames, frame_width: fw, frame_height: fh } = this.layout;
     if (!Number.isInteger(row) || row < 0 || row >= rows) throw new RangeError(`row ${row} outside 0..${rows - 1}`);
     const width = columns * fw;
-    if (rgba.length !== width * fh * 4) throw new Error(`row ${row} has ${rgba.length} bytes, expected ${width}x${fh} RGBA`);
+    if (rgba.length !== width * fh * 4)
+      throw new Error(`row ${row} has ${rgba.length} bytes, expected ${width}x${fh} RGBA`);
     const ch = this.channels;
     const sheet = this.sheet;
     const base = row * fh * width * ch;
@@ -86,7 +89,11 @@ export class SpriteSheetWriter {
       const t0 = performance.now();
       try {
         const info = await sharp(this.sheet, { raw: { width, height, channels: this.channels as 3 | 4 } })
-          .webp(step.lossless ? { lossless: true, effort: step.effort } : { quality: step.quality, alphaQuality: 100, effort: step.effort })
+          .webp(
+            step.lossless
+              ? { lossless: true, effort: step.effort }
+              : { quality: step.quality, alphaQuality: 100, effort: step.effort },
+          )
           .toFile(file);
         tries.push({ ...step, ms: Math.round(performance.now() - t0), ok: true });
         return { ...step, bytes: info.size, failedSteps: failures.length, tries };
@@ -149,7 +156,10 @@ export function sheetEncodings(quality: number): SheetStep[] {
     { effort: 0, quality: Math.min(quality, 75) },
     { effort: 0, quality: 100, lossless: true },
   ];
-  return steps.filter((s, i) => steps.findIndex((t) => t.effort === s.effort && t.quality === s.quality && t.lossless === s.lossless) === i);
+  return steps.filter(
+    (s, i) =>
+      steps.findIndex((t) => t.effort === s.effort && t.quality === s.quality && t.lossless === s.lossless) === i,
+  );
 }
 
 /** `effort 0 quality 90`, `lossless effort 0` */

@@ -34,8 +34,14 @@ interface FfmpegProcess {
 export async function writeDrained(stream: Writable, bytes: Buffer, closed: () => Error): Promise<void> {
   if (stream.write(bytes)) return;
   await new Promise<void>((resolve, reject) => {
-    const onDrain = () => { stream.off('close', onClose); resolve(); };
-    const onClose = () => { stream.off('drain', onDrain); reject(closed()); };
+    const onDrain = () => {
+      stream.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      stream.off('drain', onDrain);
+      reject(closed());
+    };
     stream.once('drain', onDrain);
     stream.once('close', onClose);
   });
@@ -59,12 +65,16 @@ function spawnFfmpeg(ffmpegPath: string, args: string[], collectStdout: boolean)
   let killed = false;
   const done = new Promise<void>((resolve, reject) => {
     const fail = (why: string) => {
-      failure = killed ? new Error('ffmpeg stopped') : new Error(`ffmpeg failed: ${stderr.trim().split('\n').slice(0, 20).join(' ') || why}`);
+      failure = killed
+        ? new Error('ffmpeg stopped')
+        : new Error(`ffmpeg failed: ${stderr.trim().split('\n').slice(0, 20).join(' ') || why}`);
       input.destroy();
       reject(failure);
     };
     child.on('error', (err) => fail(err.message));
-    child.on('close', (code, signal) => (code === 0 ? resolve() : fail(signal ? `killed by ${signal}` : `exit code ${code}`)));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : fail(signal ? `killed by ${signal}` : `exit code ${code}`),
+    );
   });
   // the caller awaits finish(); an early failure surfaces there or on the next write
   done.catch(() => {});

@@ -46,7 +46,11 @@ export async function followJob(db: Db, hub: RenderEventHub, job: JobRecord, opt
   });
   const onAbort = () => wake?.();
   opts.signal?.addEventListener('abort', onAbort);
-  const small = (status: string, progress: number) => ({ job_id: job.jobId, status, progress: status === 'completed' ? 1 : progress });
+  const small = (status: string, progress: number) => ({
+    job_id: job.jobId,
+    status,
+    progress: status === 'completed' ? 1 : progress,
+  });
 
   const sendFinal = async (id: number): Promise<FollowEnd> => {
     const fresh = await getJob(db, job.jobId);
@@ -88,7 +92,8 @@ export async function followJob(db: Db, hub: RenderEventHub, job: JobRecord, opt
           }
           held = null;
           // only the newest status can end the stream, and only if the render is still in it
-          if (row === lastStatusRow && isFinal(row.status) && state.status === row.status) return await sendFinal(row.id);
+          if (row === lastStatusRow && isFinal(row.status) && state.status === row.status)
+            return await sendFinal(row.id);
           opts.emit({ id: row.id, event: 'status', data: small(row.status, row.progress) });
         }
         // resumed after the final event's id was already seen elsewhere, or rows were pruned

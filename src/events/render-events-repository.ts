@@ -17,7 +17,6 @@ export interface RenderEventState {
   lastEventId: number;
 }
 
-
 /** The render's state and its newest event id, read in one statement so they agree. */
 export async function renderEventState(db: Db, renderId: string): Promise<RenderEventState | null> {
   const row = await db.db

@@ -21,7 +21,13 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + (buf.startsWith('\r\n', nl) ? 2 : 1));
         if (line === '') {
-          if (data.length) yield { type: 'event', event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) };
+          if (data.length)
+            yield {
+              type: 'event',
+              event: event || 'message',
+              data: data.join('\n'),
+              ...(id !== undefined ? { id } : {}),
+            };
           event = '';
           data = [];
           continue;

@@ -17,7 +17,12 @@ export class WatchError extends UnavailableError {
 }
 
 /** Follows the job in the database; resolves with the final event (completed or error). */
-export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobEvent) => void, signal?: AbortSignal): Promise<JobEvent | null> {
+export async function watchJobInDb(
+  cfg: Config,
+  jobId: string,
+  onEvent: (e: JobEvent) => void,
+  signal?: AbortSignal,
+): Promise<JobEvent | null> {
   const { openDatabase } = await import('../db/database.js');
   const { getJob } = await import('../jobs/jobs-repository.js');
   const { resolveJobId } = await import('../jobs/job-id-prefix.js');
@@ -45,7 +50,8 @@ export async function watchJobInDb(cfg: Config, jobId: string, onEvent: (e: JobE
         if (e.event === 'completed' || e.event === 'error') final = e;
         onEvent(e);
       },
-      view: (j) => jobView(j.jobId, j.render, (key) => store.url(key, base), { shareCode: j.shareCode, createdAt: j.createdAt }),
+      view: (j) =>
+        jobView(j.jobId, j.render, (key) => store.url(key, base), { shareCode: j.shareCode, createdAt: j.createdAt }),
     });
     return final;
   } finally {
@@ -70,7 +76,11 @@ export async function watchJobOverApi(
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'text/event-stream',
+          ...(lastId ? { 'last-event-id': lastId } : {}),
+        },
         signal,
       });
     } catch (err) {
@@ -88,7 +98,11 @@ export async function watchJobOverApi(
       for await (const item of readSse(res.body)) {
         if (item.type !== 'event') continue;
         lastId = item.id ?? lastId;
-        const e: JobEvent = { id: Number(item.id ?? 0), event: item.event as JobEvent['event'], data: JSON.parse(item.data) };
+        const e: JobEvent = {
+          id: Number(item.id ?? 0),
+          event: item.event as JobEvent['event'],
+          data: JSON.parse(item.data),
+        };
         drops = 0;
         onEvent(e);
         if (e.event === 'completed' || e.event === 'error') return (final = e);
@@ -99,7 +113,8 @@ export async function watchJobOverApi(
     }
     if (signal?.aborted) return final;
     // the stream ended before the job did (a restart, a proxy time-out): resume
-    if (++drops > 5) throw new WatchError('the event stream kept dropping; try again or poll GET /render-build/{jobId}');
+    if (++drops > 5)
+      throw new WatchError('the event stream kept dropping; try again or poll GET /render-build/{jobId}');
     await new Promise((r) => setTimeout(r, 1_000));
   }
 }

@@ -26,7 +26,11 @@ export function toAnswer(err: unknown): Answer | null {
   if (err instanceof UserError) return err;
   if (err instanceof UnavailableError) return { status: err.status, code: err.code, message: err.message };
   if (isUnstorableTextError(err)) {
-    return new HttpError(400, 'invalid_input', 'the request holds characters that cannot be stored (such as NUL): remove control characters');
+    return new HttpError(
+      400,
+      'invalid_input',
+      'the request holds characters that cannot be stored (such as NUL): remove control characters',
+    );
   }
   const e = err as BodyParserError;
   switch (e?.type) {
@@ -61,23 +65,35 @@ function invalidJson(body: unknown): HttpError {
 function databaseUnavailable(err: unknown, availability: DbAvailability): HttpError | null {
   if (!isDatabaseUnavailableError(err)) return null;
   availability.down(err);
-  return new HttpError(503, 'database_unavailable', `the database is unreachable: retry in ${DB_RETRY_AFTER_S} s`, undefined, {
-    'Retry-After': String(DB_RETRY_AFTER_S),
-  });
+  return new HttpError(
+    503,
+    'database_unavailable',
+    `the database is unreachable: retry in ${DB_RETRY_AFTER_S} s`,
+    undefined,
+    {
+      'Retry-After': String(DB_RETRY_AFTER_S),
+    },
+  );
 }
 
 /** `availability` is shared with /health in the app; a lone router (tests) gets its own. */
 export function errorMiddleware(log: Logger, availability: DbAvailability = new DbAvailability(log)) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const answer = toAnswer(err) ?? databaseUnavailable(err, availability);
-    if (!answer) log.error({ err, method: req.method, path: req.path }, err instanceof InternalError ? 'request failed' : 'unhandled error');
+    if (!answer)
+      log.error(
+        { err, method: req.method, path: req.path },
+        err instanceof InternalError ? 'request failed' : 'unhandled error',
+      );
     const e = answer ?? { status: 500, code: 'internal_error', message: 'internal error: the failure was logged' };
     if (res.headersSent) {
       res.destroy();
       return;
     }
     for (const [k, v] of Object.entries(e.headers ?? {})) res.setHeader(k, v);
-    res.status(e.status).json({ error: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) });
+    res
+      .status(e.status)
+      .json({ error: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) });
   };
 }
 

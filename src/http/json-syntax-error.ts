@@ -30,7 +30,8 @@ export function findJsonSyntaxError(text: string, opts: { strict?: boolean } = {
   let i = 0;
   /** the open containers, innermost last */
   const open: ('{' | '[')[] = [];
-  const fail = (expected: string, at = i): JsonSyntaxError => locate(text, at, `${describe(text, at)} (expected ${expected})`);
+  const fail = (expected: string, at = i): JsonSyntaxError =>
+    locate(text, at, `${describe(text, at)} (expected ${expected})`);
   const skipWs = () => {
     while (i < text.length && WS.has(text[i]!)) i++;
   };
@@ -68,10 +69,20 @@ export function findJsonSyntaxError(text: string, opts: { strict?: boolean } = {
           if (!HEX.test(text.slice(i + 2, i + 6))) return locate(text, i, 'a \\u escape needs 4 hex digits');
           i += 6;
         } else if (e !== undefined && ESCAPES.has(e)) i += 2;
-        else return locate(text, i, e === undefined ? 'the body ends inside a string' : `invalid escape '\\${e}' in a string`);
+        else
+          return locate(
+            text,
+            i,
+            e === undefined ? 'the body ends inside a string' : `invalid escape '\\${e}' in a string`,
+          );
         continue;
       }
-      if (c < ' ') return locate(text, i, `a control character (U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}) in a string: escape it`);
+      if (c < ' ')
+        return locate(
+          text,
+          i,
+          `a control character (U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}) in a string: escape it`,
+        );
       i++;
     }
     return locate(text, i, 'the body ends inside a string (a missing closing quote)');

@@ -15,14 +15,21 @@ export const intString = (name: string, min: number, max: number) =>
 const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
 /** One optional text value; a repeated parameter is refused. */
-export const queryText = (name: string) => z.preprocess(emptyIsAbsent, z.string({ error: `${name} must be given once` }).optional());
+export const queryText = (name: string) =>
+  z.preprocess(emptyIsAbsent, z.string({ error: `${name} must be given once` }).optional());
 
 /** One optional value of a closed list; a repeated parameter is refused. */
 export const queryChoice = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.preprocess(
     emptyIsAbsent,
-    z.enum(values, { error: (i) => (Array.isArray(i.input) ? `${name} must be given once` : `${name} must be one of ${values.join(', ')}`) }).optional(),
+    z
+      .enum(values, {
+        error: (i) =>
+          Array.isArray(i.input) ? `${name} must be given once` : `${name} must be one of ${values.join(', ')}`,
+      })
+      .optional(),
   );
 
 /** An optional integer from min to max (see intString); empty is absent. */
-export const queryInt = (name: string, min: number, max: number) => z.preprocess(emptyIsAbsent, intString(name, min, max).optional());
+export const queryInt = (name: string, min: number, max: number) =>
+  z.preprocess(emptyIsAbsent, intString(name, min, max).optional());

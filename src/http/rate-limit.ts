@@ -35,7 +35,11 @@ export class RateLimiter {
   take(key: string, now = Date.now()): void {
     const wait = this.wait(key, now);
     if (wait > 0) {
-      throw tooManyRequests('rate_limited', `too many requests: at most ${this.perMinute} a minute; retry in ${wait} s`, wait);
+      throw tooManyRequests(
+        'rate_limited',
+        `too many requests: at most ${this.perMinute} a minute; retry in ${wait} s`,
+        wait,
+      );
     }
     this.spend(key, now);
   }
@@ -88,11 +92,17 @@ export function takeRequestBudget(
   now = Date.now(),
 ): void {
   const credential =
-    principal.kind === 'session' && principal.tokenId ? `token:${principal.tokenId}` : `key:${principal.keyId ?? principal.customerId}`;
+    principal.kind === 'session' && principal.tokenId
+      ? `token:${principal.tokenId}`
+      : `key:${principal.keyId ?? principal.customerId}`;
   const own = perCredential.wait(credential, now);
   if (own > 0) {
     const what = principal.kind === 'session' ? 'session token' : 'API key';
-    throw tooManyRequests('rate_limited', `too many requests with this ${what}: at most ${perCredential.perMinuteLimit} a minute; retry in ${own} s`, own);
+    throw tooManyRequests(
+      'rate_limited',
+      `too many requests with this ${what}: at most ${perCredential.perMinuteLimit} a minute; retry in ${own} s`,
+      own,
+    );
   }
   const shared = perCustomer.wait(principal.customerId, now);
   if (shared > 0) {

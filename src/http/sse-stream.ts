@@ -28,7 +28,13 @@ export class SseStream {
   }
 
   send(event: string, data: unknown, id?: number | string): void {
-    const lines = [...(id !== undefined ? [`id: ${id}`] : []), `event: ${event}`, ...JSON.stringify(data).split('\n').map((l) => `data: ${l}`)];
+    const lines = [
+      ...(id !== undefined ? [`id: ${id}`] : []),
+      `event: ${event}`,
+      ...JSON.stringify(data)
+        .split('\n')
+        .map((l) => `data: ${l}`),
+    ];
     this.write(lines.join('\n') + '\n\n');
   }
 

@@ -26,15 +26,26 @@ const RETRY_AFTER_MIN_S = 5;
 const RETRY_AFTER_MAX_S = 600;
 
 /** Pure: refuses a request over the frame bound or the per-job ceiling (422). */
-export function checkRequestCost(est: CostEstimate, limits: AdmissionLimits, size: { width: number; height: number }): void {
+export function checkRequestCost(
+  est: CostEstimate,
+  limits: AdmissionLimits,
+  size: { width: number; height: number },
+): void {
   if (limits.maxFrameMegapixels > 0 && est.frameMegapixels > limits.maxFrameMegapixels) {
     throw new UserError(
       'frame_too_large',
       `a ${size.width}x${size.height} frame is ${est.frameMegapixels} megapixels, over this farm's limit of ${limits.maxFrameMegapixels} ` +
-        '(a worker\'s memory grows with the frame): ask for a smaller width and height',
+        "(a worker's memory grows with the frame): ask for a smaller width and height",
       {
         status: 422,
-        details: [{ field: 'width', message: `frame ${est.frameMegapixels} MP > ${limits.maxFrameMegapixels} MP`, limit_megapixels: limits.maxFrameMegapixels, frame_megapixels: est.frameMegapixels }],
+        details: [
+          {
+            field: 'width',
+            message: `frame ${est.frameMegapixels} MP > ${limits.maxFrameMegapixels} MP`,
+            limit_megapixels: limits.maxFrameMegapixels,
+            frame_megapixels: est.frameMegapixels,
+          },
+        ],
       },
     );
   }
@@ -45,7 +56,13 @@ export function checkRequestCost(est: CostEstimate, limits: AdmissionLimits, siz
         `over this farm's per-job limit of ${limits.maxJobCostSeconds} s: ask for a smaller size, the fast or flat profile, or fewer sprite frames`,
       {
         status: 422,
-        details: [{ message: `estimate ${Math.round(est.seconds)} s > limit ${limits.maxJobCostSeconds} s`, estimate_seconds: est.seconds, limit_seconds: limits.maxJobCostSeconds }],
+        details: [
+          {
+            message: `estimate ${Math.round(est.seconds)} s > limit ${limits.maxJobCostSeconds} s`,
+            estimate_seconds: est.seconds,
+            limit_seconds: limits.maxJobCostSeconds,
+          },
+        ],
       },
     );
   }
@@ -64,7 +81,14 @@ export function checkInFlight(inFlightS: number, est: CostEstimate, limits: Admi
     {
       status: 429,
       headers: { 'Retry-After': String(wait) },
-      details: [{ message: `in flight ${Math.round(inFlightS)} s + ${Math.round(est.seconds)} s > cap ${cap} s`, in_flight_seconds: inFlightS, estimate_seconds: est.seconds, cap_seconds: cap }],
+      details: [
+        {
+          message: `in flight ${Math.round(inFlightS)} s + ${Math.round(est.seconds)} s > cap ${cap} s`,
+          in_flight_seconds: inFlightS,
+          estimate_seconds: est.seconds,
+          cap_seconds: cap,
+        },
+      ],
     },
   );
 }

@@ -34,7 +34,12 @@ export interface StorePolicy {
 }
 
 export function storePolicy(cfg: Config): StorePolicy {
-  return { maxBytes: cfg.storeMaxBytes, maxAgeDays: cfg.storeMaxAgeDays, keepRecentMinutes: cfg.storeKeepRecentMinutes, rowRetentionDays: cfg.rowRetentionDays };
+  return {
+    maxBytes: cfg.storeMaxBytes,
+    maxAgeDays: cfg.storeMaxAgeDays,
+    keepRecentMinutes: cfg.storeKeepRecentMinutes,
+    rowRetentionDays: cfg.rowRetentionDays,
+  };
 }
 
 /** The age past which files go: the smaller of the two limits that are set, or null. */
@@ -91,7 +96,13 @@ interface Candidate {
 }
 
 /** Completed renders the guard allows to go, least recently requested first, after `after` (keyset paging). */
-async function candidates(db: Db, p: StorePolicy, limit: number, idleBefore: number | null, after?: Candidate): Promise<Candidate[]> {
+async function candidates(
+  db: Db,
+  p: StorePolicy,
+  limit: number,
+  idleBefore: number | null,
+  after?: Candidate,
+): Promise<Candidate[]> {
   const keep = p.keepRecentMinutes * 60;
   const rows = await sql<Candidate>`
     SELECT id, cache_key, COALESCE(artifact_bytes, 0) AS bytes, last_requested_at, last_requested_at::text AS cursor
@@ -122,7 +133,12 @@ async function measureUnknown(db: Db, store: ArtifactStore, limit: number): Prom
   for (const r of rows) {
     const keys = Object.values((r.artifacts ?? {}) as RenderArtifacts).filter((k): k is string => !!k);
     const sizes = await Promise.all(keys.map(async (k) => (await store.stat(k))?.size ?? 0));
-    await db.db.updateTable('renders').set({ artifact_bytes: sizes.reduce((a, b) => a + b, 0) }).where('id', '=', r.id).where('artifact_bytes', 'is', null).execute();
+    await db.db
+      .updateTable('renders')
+      .set({ artifact_bytes: sizes.reduce((a, b) => a + b, 0) })
+      .where('id', '=', r.id)
+      .where('artifact_bytes', 'is', null)
+      .execute();
   }
   return rows.length;
 }
@@ -147,7 +163,12 @@ export async function deleteExpiredFiles(db: Db, store: ArtifactStore, batch = 1
 }
 
 /** One sweep: measure, pick (age, then budget), expire, delete files. */
-export async function sweepArtifacts(db: Db, store: ArtifactStore, p: StorePolicy, opts: SweepOptions = {}): Promise<ArtifactSweep> {
+export async function sweepArtifacts(
+  db: Db,
+  store: ArtifactStore,
+  p: StorePolicy,
+  opts: SweepOptions = {},
+): Promise<ArtifactSweep> {
   const batch = opts.batch ?? 1000;
   const measured = opts.dryRun ? 0 : await measureUnknown(db, store, Math.min(batch, 200));
   const before = await storedRenderBytes(db);
@@ -159,7 +180,14 @@ export async function sweepArtifacts(db: Db, store: ArtifactStore, p: StorePolic
     let after: Candidate | undefined;
     for (;;) {
       const rows = await candidates(db, p, batch, idle * 86_400, after);
-      for (const r of rows) picked.push({ id: r.id, cacheKey: r.cache_key, bytes: Number(r.bytes), lastRequestedAt: new Date(r.last_requested_at), reason: 'age' });
+      for (const r of rows)
+        picked.push({
+          id: r.id,
+          cacheKey: r.cache_key,
+          bytes: Number(r.bytes),
+          lastRequestedAt: new Date(r.last_requested_at),
+          reason: 'age',
+        });
       if (rows.length < batch || picked.length >= batch * MAX_BATCHES_PER_RUN) break;
       after = rows.at(-1);
     }
@@ -174,7 +202,13 @@ export async function sweepArtifacts(db: Db, store: ArtifactStore, p: StorePolic
       for (const r of rows) {
         if (before.bytes - freed <= p.maxBytes) break outer;
         if (chosen.has(r.id)) continue;
-        picked.push({ id: r.id, cacheKey: r.cache_key, bytes: Number(r.bytes), lastRequestedAt: new Date(r.last_requested_at), reason: 'budget' });
+        picked.push({
+          id: r.id,
+          cacheKey: r.cache_key,
+          bytes: Number(r.bytes),
+          lastRequestedAt: new Date(r.last_requested_at),
+          reason: 'budget',
+        });
         freed += Number(r.bytes);
       }
       if (rows.length < batch || picked.length >= batch * MAX_BATCHES_PER_RUN) break;
@@ -182,11 +216,24 @@ export async function sweepArtifacts(db: Db, store: ArtifactStore, p: StorePolic
     }
   }
 
-  if (opts.dryRun) return { renders: picked, deletedFiles: 0, freedBytes: freed, measured, bytesBefore: before.bytes, bytesAfter: before.bytes - freed };
+  if (opts.dryRun)
+    return {
+      renders: picked,
+      deletedFiles: 0,
+      freedBytes: freed,
+      measured,
+      bytesBefore: before.bytes,
+      bytesAfter: before.bytes - freed,
+    };
 
   const expired = new Set<string>();
   for (let i = 0; i < picked.length; i += batch) {
-    for (const id of await expireRenders(db.db, picked.slice(i, i + batch).map((r) => r.id), p.keepRecentMinutes)) expired.add(id);
+    for (const id of await expireRenders(
+      db.db,
+      picked.slice(i, i + batch).map((r) => r.id),
+      p.keepRecentMinutes,
+    ))
+      expired.add(id);
   }
   // also finishes the files of a sweep that stopped half-way
   const deletedFiles = await deleteExpiredFiles(db, store, batch);

@@ -24,9 +24,19 @@ export function canonicalJson(value: unknown): string {
  * sha256 of the prepared GLB). `models` enters the hash only when it names a model, so a build
  * without models keeps the key it had before models existed (its cached renders stay valid).
  */
-export function cacheKey(req: NormalisedRequest, partVersions: Record<string, number>, rendererVersion: string, models: Record<string, string> = {}): string {
+export function cacheKey(
+  req: NormalisedRequest,
+  partVersions: Record<string, number>,
+  rendererVersion: string,
+  models: Record<string, string> = {},
+): string {
   const versions = Object.fromEntries(Object.entries(partVersions).sort(([a], [b]) => (a < b ? -1 : 1)));
   // canonicalJson leaves out undefined fields: no models, the pre-models material byte for byte
-  const material = { req, versions, renderer: rendererVersion, models: Object.keys(models).length ? models : undefined };
+  const material = {
+    req,
+    versions,
+    renderer: rendererVersion,
+    models: Object.keys(models).length ? models : undefined,
+  };
   return createHash('sha256').update(canonicalJson(material)).digest('hex');
 }

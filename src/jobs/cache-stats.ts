@@ -61,7 +61,12 @@ export async function cacheStats(db: Db, cfg: Config): Promise<CacheStats> {
     hitRate: h.jobs ? h.hits / h.jobs : null,
     jobs: h.jobs,
     oldestRequestedAt: c.oldest,
-    byKind: groups.rows.map((g) => ({ format: g.format, profile: g.profile ?? '', renders: g.renders, bytes: Number(g.bytes ?? 0) })),
+    byKind: groups.rows.map((g) => ({
+      format: g.format,
+      profile: g.profile ?? '',
+      renders: g.renders,
+      bytes: Number(g.bytes ?? 0),
+    })),
     policy: { ...policy, maxIdleDays: maxIdleDays(policy) },
   };
 }

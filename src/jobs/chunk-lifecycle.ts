@@ -6,7 +6,16 @@ import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type Update
 import type { Database, RenderChunksTable } from '../db/schema.js';
 import type { ChunkRange } from './chunk-plan.js';
 import type { RenderRow } from './render-row.js';
-import { claimColumns, HELD, NOW, releaseWorkerRows, staleChunk, staleRender, type Fenced, type Holder } from './claim-fence.js';
+import {
+  claimColumns,
+  HELD,
+  NOW,
+  releaseWorkerRows,
+  staleChunk,
+  staleRender,
+  type Fenced,
+  type Holder,
+} from './claim-fence.js';
 
 type Q = Kysely<Database>;
 type ChunkUpdate = UpdateQueryBuilder<Database, 'render_chunks', 'render_chunks', UpdateResult>;
@@ -25,10 +34,25 @@ export interface ChunkPieces {
  * sweeper has deleted their pieces), and no longer belongs to the claiming worker (its chunks
  * do), so a dead planner does not requeue it. By its holder: a stale one splits nothing.
  */
-export async function splitRender(db: Q, renderId: string, by: Holder, plan: string, ranges: readonly ChunkRange[]): Promise<Fenced> {
+export async function splitRender(
+  db: Q,
+  renderId: string,
+  by: Holder,
+  plan: string,
+  ranges: readonly ChunkRange[],
+): Promise<Fenced> {
   const r = await db
     .updateTable('renders')
-    .set({ chunk_plan: plan, chunk_total: ranges.length, chunks_done: 0, worker_id: null, locked_by: null, claim: null, progress: 0, updated_at: NOW })
+    .set({
+      chunk_plan: plan,
+      chunk_total: ranges.length,
+      chunks_done: 0,
+      worker_id: null,
+      locked_by: null,
+      claim: null,
+      progress: 0,
+      updated_at: NOW,
+    })
     .where('id', '=', renderId)
     .where('status', '=', 'processing')
     .where('worker_id', '=', by.workerId)
@@ -44,7 +68,12 @@ export async function splitRender(db: Q, renderId: string, by: Holder, plan: str
 
 /** A processing render of this plan (undefined: superseded, failed or done). */
 async function renderOfPlan(db: Q, renderId: string, plan: string, lock = false): Promise<RenderRow | undefined> {
-  let q = db.selectFrom('renders').selectAll().where('id', '=', renderId).where('chunk_plan', '=', plan).where('status', '=', 'processing');
+  let q = db
+    .selectFrom('renders')
+    .selectAll()
+    .where('id', '=', renderId)
+    .where('chunk_plan', '=', plan)
+    .where('status', '=', 'processing');
   if (lock) q = q.forUpdate();
   return (await q.executeTakeFirst()) as RenderRow | undefined;
 }
@@ -86,7 +115,14 @@ async function updateChunkedProgress(db: Q, renderId: string, plan: string): Pro
 }
 
 /** Frames a processing chunk has rendered, by its holder; the render's progress counts frames over all chunks. */
-export async function recordChunkProgress(db: Q, renderId: string, plan: string, idx: number, by: Holder, framesDone: number): Promise<Fenced> {
+export async function recordChunkProgress(
+  db: Q,
+  renderId: string,
+  plan: string,
+  idx: number,
+  by: Holder,
+  framesDone: number,
+): Promise<Fenced> {
   const r = await db
     .updateTable('render_chunks')
     .set({ frames_done: Math.max(0, Math.floor(framesDone)), updated_at: NOW })
@@ -114,7 +150,8 @@ export async function holdsChunk(db: Q, renderId: string, plan: string, idx: num
     .where('plan', '=', plan)
     .where('idx', '=', idx)
     .executeTakeFirst();
-  if (c && c.worker_id === by.workerId && c.claim === by.claim && (c.status === 'processing' || c.status === 'queued')) return HELD;
+  if (c && c.worker_id === by.workerId && c.claim === by.claim && (c.status === 'processing' || c.status === 'queued'))
+    return HELD;
   return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
 }
 
@@ -166,12 +203,23 @@ export async function completeChunk(
     .where('status', '<>', 'done')
     .executeTakeFirstOrThrow();
   const remaining = Number(left.n);
-  await trx.updateTable('renders').set({ chunks_done: sql<number>`chunk_total - ${remaining}` }).where('id', '=', renderId).execute();
+  await trx
+    .updateTable('renders')
+    .set({ chunks_done: sql<number>`chunk_total - ${remaining}` })
+    .where('id', '=', renderId)
+    .execute();
   return { held: true, remaining };
 }
 
 /** A chunk's transient failure, by its holder: queued again (graphile-worker retries its job), the reason kept. */
-export async function requeueChunk(db: Q, renderId: string, plan: string, idx: number, by: Holder, reason: string): Promise<Fenced> {
+export async function requeueChunk(
+  db: Q,
+  renderId: string,
+  plan: string,
+  idx: number,
+  by: Holder,
+  reason: string,
+): Promise<Fenced> {
   const q = db.updateTable('render_chunks').set({ status: 'queued', frames_done: 0, error: reason, updated_at: NOW });
   const r = await fenceChunk(q, renderId, plan, idx, by).executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) return staleChunk(db, renderId, plan, idx);
@@ -183,7 +231,14 @@ export async function requeueChunk(db: Q, renderId: string, plan: string, idx: n
  * A chunk failed for good, by its holder: it and its render end in error (the render's other
  * chunks then stop). A stale holder fails neither.
  */
-export async function failChunk(db: Q, renderId: string, plan: string, idx: number, by: Holder, reason: string): Promise<Fenced> {
+export async function failChunk(
+  db: Q,
+  renderId: string,
+  plan: string,
+  idx: number,
+  by: Holder,
+  reason: string,
+): Promise<Fenced> {
   const q = db.updateTable('render_chunks').set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW });
   const r = await fenceChunk(q, renderId, plan, idx, by).executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) return staleChunk(db, renderId, plan, idx);
@@ -216,10 +271,20 @@ export async function chunkLocks(db: Q, workerIds: readonly string[]): Promise<s
 }
 
 /** The assemble step's input: the render and its chunks in frame order, once all are done; undefined otherwise. */
-export async function chunksToAssemble(db: Q, renderId: string, plan: string): Promise<{ render: RenderRow; chunks: ChunkRow[] } | undefined> {
+export async function chunksToAssemble(
+  db: Q,
+  renderId: string,
+  plan: string,
+): Promise<{ render: RenderRow; chunks: ChunkRow[] } | undefined> {
   const render = await renderOfPlan(db, renderId, plan);
   if (!render) return undefined;
-  const chunks = await db.selectFrom('render_chunks').selectAll().where('render_id', '=', renderId).where('plan', '=', plan).orderBy('idx').execute();
+  const chunks = await db
+    .selectFrom('render_chunks')
+    .selectAll()
+    .where('render_id', '=', renderId)
+    .where('plan', '=', plan)
+    .orderBy('idx')
+    .execute();
   if (!chunks.length || chunks.some((c) => c.status !== 'done')) return undefined;
   return { render, chunks };
 }
@@ -254,19 +319,47 @@ export async function abandonedChunks(db: Q, limit = 200): Promise<AbandonedChun
   const rows = await db
     .selectFrom('render_chunks as c')
     .innerJoin('renders as r', 'r.id', 'c.render_id')
-    .select(['c.render_id', 'c.idx', 'c.plan', 'c.pieces', sql<boolean>`r.chunk_plan IS DISTINCT FROM c.plan`.as('superseded')])
+    .select([
+      'c.render_id',
+      'c.idx',
+      'c.plan',
+      'c.pieces',
+      sql<boolean>`r.chunk_plan IS DISTINCT FROM c.plan`.as('superseded'),
+    ])
     .where('c.pieces', 'is not', null)
-    .where((eb) => eb.or([eb('r.status', '<>', 'processing'), eb('r.chunk_plan', 'is distinct from', eb.ref('c.plan'))]))
+    .where((eb) =>
+      eb.or([eb('r.status', '<>', 'processing'), eb('r.chunk_plan', 'is distinct from', eb.ref('c.plan'))]),
+    )
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ render_id: r.render_id, idx: r.idx, plan: r.plan, pieces: (r.pieces ?? {}) as ChunkPieces, superseded: r.superseded }));
+  return rows.map((r) => ({
+    render_id: r.render_id,
+    idx: r.idx,
+    plan: r.plan,
+    pieces: (r.pieces ?? {}) as ChunkPieces,
+    superseded: r.superseded,
+  }));
 }
 
 /** The chunk's pieces were deleted from the store; a superseded plan's row goes with them. */
-export async function clearChunkPieces(db: Q, c: Pick<AbandonedChunk, 'render_id' | 'plan' | 'idx' | 'superseded'>): Promise<void> {
+export async function clearChunkPieces(
+  db: Q,
+  c: Pick<AbandonedChunk, 'render_id' | 'plan' | 'idx' | 'superseded'>,
+): Promise<void> {
   if (c.superseded) {
-    await db.deleteFrom('render_chunks').where('render_id', '=', c.render_id).where('plan', '=', c.plan).where('idx', '=', c.idx).execute();
+    await db
+      .deleteFrom('render_chunks')
+      .where('render_id', '=', c.render_id)
+      .where('plan', '=', c.plan)
+      .where('idx', '=', c.idx)
+      .execute();
     return;
   }
-  await db.updateTable('render_chunks').set({ pieces: null }).where('render_id', '=', c.render_id).where('plan', '=', c.plan).where('idx', '=', c.idx).execute();
+  await db
+    .updateTable('render_chunks')
+    .set({ pieces: null })
+    .where('render_id', '=', c.render_id)
+    .where('plan', '=', c.plan)
+    .where('idx', '=', c.idx)
+    .execute();
 }

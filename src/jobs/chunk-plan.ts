@@ -43,7 +43,10 @@ export const ASSEMBLE_S = 2;
 export const FAIR_SPLIT_CHUNKS = 3;
 
 /** Estimated seconds one frame takes at `sPerMp` seconds per megapixel (the profile's, measured or modelled). */
-export function secondsPerFrame(o: Pick<ResolvedRenderOptions, 'width' | 'height' | 'profile' | 'scene'>, sPerMp?: number | null): number {
+export function secondsPerFrame(
+  o: Pick<ResolvedRenderOptions, 'width' | 'height' | 'profile' | 'scene'>,
+  sPerMp?: number | null,
+): number {
   const mp = (o.width * o.height) / 1e6;
   return FRAME_BASE_S + mp * (sPerMp ?? PROFILE_S_PER_MP[o.profile]) * (SCENE_WEIGHT[o.scene] ?? 1);
 }

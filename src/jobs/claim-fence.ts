@@ -76,13 +76,23 @@ export function claimColumns(by: { workerId: string; lockedBy: string | null }) 
 
 /** The Stale of a render write that changed nothing: who holds the render now, and its state. */
 export async function staleRender(db: Q, renderId: string): Promise<Stale> {
-  const r = await db.selectFrom('renders').select(['worker_id', 'status']).where('id', '=', renderId).executeTakeFirst();
+  const r = await db
+    .selectFrom('renders')
+    .select(['worker_id', 'status'])
+    .where('id', '=', renderId)
+    .executeTakeFirst();
   return { held: false, holder: r?.worker_id ?? null, status: r?.status ?? 'gone' };
 }
 
 /** The Stale of a chunk write that changed nothing: who holds the chunk now, and its state. */
 export async function staleChunk(db: Q, renderId: string, plan: string, idx: number): Promise<Stale> {
-  const c = await db.selectFrom('render_chunks').select(['worker_id', 'status']).where('render_id', '=', renderId).where('plan', '=', plan).where('idx', '=', idx).executeTakeFirst();
+  const c = await db
+    .selectFrom('render_chunks')
+    .select(['worker_id', 'status'])
+    .where('render_id', '=', renderId)
+    .where('plan', '=', plan)
+    .where('idx', '=', idx)
+    .executeTakeFirst();
   return { held: false, holder: c?.worker_id ?? null, status: c?.status ?? 'gone' };
 }
 
@@ -90,7 +100,12 @@ export async function staleChunk(db: Q, renderId: string, plan: string, idx: num
  * Rows of `table` these workers were processing go back to queued with `reset` (their progress
  * zeroed): a dead or drained worker's renders or chunks. Returns how many.
  */
-export async function releaseWorkerRows(db: Q, table: 'renders' | 'render_chunks', reset: { progress: 0 } | { frames_done: 0 }, workerIds: readonly string[]): Promise<number> {
+export async function releaseWorkerRows(
+  db: Q,
+  table: 'renders' | 'render_chunks',
+  reset: { progress: 0 } | { frames_done: 0 },
+  workerIds: readonly string[],
+): Promise<number> {
   if (!workerIds.length) return 0;
   const r = await db
     .updateTable(table)

@@ -40,9 +40,15 @@ export interface CostEstimate {
 }
 
 /** Estimates a render from its resolved options (what the cache key hashes). */
-export function estimateRenderCost(o: Pick<ResolvedRenderOptions, 'width' | 'height' | 'frames' | 'profile' | 'scene'>): CostEstimate {
+export function estimateRenderCost(
+  o: Pick<ResolvedRenderOptions, 'width' | 'height' | 'frames' | 'profile' | 'scene'>,
+): CostEstimate {
   const frameMegapixels = (o.width * o.height) / 1e6;
   const perFrame = FRAME_BASE_S + frameMegapixels * PROFILE_S_PER_MP[o.profile] * (SCENE_WEIGHT[o.scene] ?? 1);
   const seconds = RENDER_OVERHEAD_S + o.frames * perFrame;
-  return { seconds: Math.round(seconds * 10) / 10, frames: o.frames, frameMegapixels: Math.round(frameMegapixels * 100) / 100 };
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    frames: o.frames,
+    frameMegapixels: Math.round(frameMegapixels * 100) / 100,
+  };
 }

@@ -21,7 +21,8 @@ export const MAX_RENDER_PRIORITY = 90;
 /** a waiting render or chunk job rises one priority step per this many seconds */
 export const AGE_STEP_S = 60;
 // a render must always outrank a thumbnail
-if (THUMBNAIL_PRIORITY <= MAX_RENDER_PRIORITY) throw new Error('THUMBNAIL_PRIORITY must be above every render priority');
+if (THUMBNAIL_PRIORITY <= MAX_RENDER_PRIORITY)
+  throw new Error('THUMBNAIL_PRIORITY must be above every render priority');
 /** the tasks whose jobs age (assemble runs at 0 already; thumbnails stay below renders) */
 export const AGEING_TASKS: readonly TaskName[] = ['render', 'render-chunk'];
 
@@ -35,7 +36,11 @@ export function priorityFor(loadS: number, costS: number): number {
  * Estimated seconds of a customer's renders that are queued or processing (shared renders
  * count for each customer waiting on them; rows from before the estimate existed count 0).
  */
-export async function customerInFlightCost(db: Kysely<Database>, customerId: string, exceptRenderId?: string): Promise<number> {
+export async function customerInFlightCost(
+  db: Kysely<Database>,
+  customerId: string,
+  exceptRenderId?: string,
+): Promise<number> {
   const r = await db
     .selectFrom('jobs as j')
     .innerJoin('renders as r', 'r.id', 'j.render_id')
@@ -48,7 +53,12 @@ export async function customerInFlightCost(db: Kysely<Database>, customerId: str
 }
 
 /** The priority to enqueue a render of `costS` for a customer now. */
-export async function renderPriority(db: Kysely<Database>, customerId: string, costS: number, exceptRenderId?: string): Promise<number> {
+export async function renderPriority(
+  db: Kysely<Database>,
+  customerId: string,
+  costS: number,
+  exceptRenderId?: string,
+): Promise<number> {
   return priorityFor(await customerInFlightCost(db, customerId, exceptRenderId), costS);
 }
 

@@ -23,11 +23,31 @@ export interface JobView {
 /** The columns of a render that its job view shows (a poll reads only these). */
 export type ViewedRender = Pick<
   RenderRow,
-  'status' | 'format' | 'progress' | 'artifacts' | 'sprite_layout' | 'error' | 'finished_at' | 'created_at' | 'chunk_total' | 'chunks_done'
+  | 'status'
+  | 'format'
+  | 'progress'
+  | 'artifacts'
+  | 'sprite_layout'
+  | 'error'
+  | 'finished_at'
+  | 'created_at'
+  | 'chunk_total'
+  | 'chunks_done'
 >;
 
 /** The column names of ViewedRender, for the statements that read only them. */
-export const VIEWED_RENDER_COLUMNS = ['status', 'format', 'progress', 'artifacts', 'sprite_layout', 'error', 'finished_at', 'created_at', 'chunk_total', 'chunks_done'] as const;
+export const VIEWED_RENDER_COLUMNS = [
+  'status',
+  'format',
+  'progress',
+  'artifacts',
+  'sprite_layout',
+  'error',
+  'finished_at',
+  'created_at',
+  'chunk_total',
+  'chunks_done',
+] as const;
 
 /** `urlFor` turns an artifact key into a client URL (the artifact store decides how). */
 export async function jobView(
@@ -36,7 +56,7 @@ export async function jobView(
   urlFor: (key: string) => Promise<string>,
   extra: { shareCode?: string | null; createdAt?: Date } = {},
 ): Promise<JobView> {
-  const a = (render.status === 'completed' ? render.artifacts ?? {} : {}) as RenderArtifacts;
+  const a = (render.status === 'completed' ? (render.artifacts ?? {}) : {}) as RenderArtifacts;
   const [video, sprite, screenshot] = await Promise.all([
     a.video ? urlFor(a.video) : null,
     a.sprite ? urlFor(a.sprite) : null,

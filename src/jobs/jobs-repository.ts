@@ -31,15 +31,34 @@ function baseQuery(db: Db) {
     .selectFrom('jobs as j')
     .innerJoin('renders as r', 'r.id', 'j.render_id')
     .selectAll('r')
-    .select(['j.id as job_id', 'j.customer_id as job_customer_id', 'j.share_code as job_share_code', 'j.created_at as job_created_at', 'j.environment as job_environment']);
+    .select([
+      'j.id as job_id',
+      'j.customer_id as job_customer_id',
+      'j.share_code as job_share_code',
+      'j.created_at as job_created_at',
+      'j.environment as job_environment',
+    ]);
 }
 
 /** A renders row with its job's columns, as baseQuery selects it. */
-type JobRow = RenderRow & { job_id: string; job_customer_id: string; job_share_code: string | null; job_created_at: Date; job_environment: Environment };
+type JobRow = RenderRow & {
+  job_id: string;
+  job_customer_id: string;
+  job_share_code: string | null;
+  job_created_at: Date;
+  job_environment: Environment;
+};
 
 function toRecord(row: JobRow): JobRecord {
   const { job_id, job_customer_id, job_share_code, job_created_at, job_environment, ...render } = row;
-  return { jobId: job_id, customerId: job_customer_id, shareCode: job_share_code ?? null, createdAt: job_created_at, environment: job_environment, render };
+  return {
+    jobId: job_id,
+    customerId: job_customer_id,
+    shareCode: job_share_code ?? null,
+    createdAt: job_created_at,
+    environment: job_environment,
+    render,
+  };
 }
 
 /** Who may read a job: the customer that submitted it, with a credential of the same environment. */
@@ -87,7 +106,11 @@ export async function pollJob(db: Db, jobId: string, owner: JobOwner): Promise<P
     )
     SELECT * FROM j`.compile(db.db);
   // a named (prepared) statement: PostgreSQL parses and plans it once per connection
-  const { rows } = await db.pool.query<PolledRow>({ name: 'job-poll', text: compiled.sql, values: [...compiled.parameters] });
+  const { rows } = await db.pool.query<PolledRow>({
+    name: 'job-poll',
+    text: compiled.sql,
+    values: [...compiled.parameters],
+  });
   const row = rows[0];
   if (!row) return null;
   const { job_id, job_share_code, job_created_at, ...render } = row;
@@ -129,12 +152,19 @@ export interface JobFilter {
 }
 
 /** Newest first, each with its customer's name and its render's worker (`jobs list`, the console's job list). */
-export async function listJobs(db: Db, opts: JobFilter = {}): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
+export async function listJobs(
+  db: Db,
+  opts: JobFilter = {},
+): Promise<(JobRecord & { customer: string; worker: JobWorker | null })[]> {
   let q = baseQuery(db)
     .innerJoin('customers as c', 'c.id', 'j.customer_id')
     .leftJoin('workers as w', 'w.id', 'r.worker_id')
     .select(['c.name as customer_name', 'w.hostname as worker_hostname'])
-    .select(sql<boolean>`w.stopped_at IS NULL AND w.last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('worker_alive'));
+    .select(
+      sql<boolean>`w.stopped_at IS NULL AND w.last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as(
+        'worker_alive',
+      ),
+    );
   if (opts.status) q = q.where('r.status', '=', opts.status as RenderRow['status']);
   if (opts.customer) q = q.where('c.name', '=', opts.customer);
   if (opts.customerId) q = q.where('j.customer_id', '=', opts.customerId);
@@ -152,13 +182,22 @@ export async function listJobs(db: Db, opts: JobFilter = {}): Promise<(JobRecord
     );
   }
   // by the row's own stored time: a JavaScript Date would drop its microseconds
-  if (opts.before) q = q.where(sql<boolean>`(j.created_at, j.id) < (SELECT b.created_at, b.id FROM jobs b WHERE b.id = ${opts.before}::uuid)`);
-  const rows = await q.orderBy('j.created_at', 'desc').orderBy('j.id', 'desc').limit(opts.limit ?? 50).execute();
+  if (opts.before)
+    q = q.where(
+      sql<boolean>`(j.created_at, j.id) < (SELECT b.created_at, b.id FROM jobs b WHERE b.id = ${opts.before}::uuid)`,
+    );
+  const rows = await q
+    .orderBy('j.created_at', 'desc')
+    .orderBy('j.id', 'desc')
+    .limit(opts.limit ?? 50)
+    .execute();
   return rows.map((r) => {
     const { customer_name, worker_hostname, worker_alive, ...rest } = r as Record<string, unknown>;
     const record = toRecord(rest as JobRow);
     const workerId = record.render.worker_id;
-    const worker = workerId ? { id: workerId, hostname: (worker_hostname as string | null) ?? '?', alive: worker_alive === true } : null;
+    const worker = workerId
+      ? { id: workerId, hostname: (worker_hostname as string | null) ?? '?', alive: worker_alive === true }
+      : null;
     return { ...record, customer: customer_name as string, worker };
   });
 }
@@ -187,7 +226,9 @@ export async function jobChunks(db: Db, renderId: string): Promise<ChunkView[]> 
   const rows = await renderChunks(db.db, renderId);
   const hosts = new Map<string, string>();
   const ids = [...new Set(rows.map((r) => r.worker_id).filter((w): w is string => !!w))];
-  if (ids.length) for (const w of await db.db.selectFrom('workers').select(['id', 'hostname']).where('id', 'in', ids).execute()) hosts.set(w.id, w.hostname);
+  if (ids.length)
+    for (const w of await db.db.selectFrom('workers').select(['id', 'hostname']).where('id', 'in', ids).execute())
+      hosts.set(w.id, w.hostname);
   return rows.map((c) => ({
     chunk: c.idx,
     frames: `${c.start_frame}-${c.end_frame - 1}`,
@@ -246,10 +287,18 @@ export async function retryJob(db: Db, jobId: string, force = false): Promise<Jo
   }
   await db.db.transaction().execute(async (trx) => {
     const row = await reopenRender(trx, r.id, r.status);
-    if (!row) throw new RetryRefusedError(`job ${jobId} changed state while retrying (it was ${r.status}); run the command again`);
+    if (!row)
+      throw new RetryRefusedError(
+        `job ${jobId} changed state while retrying (it was ${r.status}); run the command again`,
+      );
     // unlocked first, so that re-adding the keyed job updates it instead of queueing a second run
     await unlockGraphileWorkers(trx, unlock);
-    await enqueue(trx, 'render', { renderId: row.id }, { priority: await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id) });
+    await enqueue(
+      trx,
+      'render',
+      { renderId: row.id },
+      { priority: await renderPriority(trx, job.customerId, Number(r.estimated_cost_s ?? 0), r.id) },
+    );
   });
   return getJob(db, jobId);
 }
@@ -267,14 +316,19 @@ export async function cancelJob(db: Db, jobId: string, owner?: JobOwner): Promis
   if (!job) return null;
   const s = job.render.status;
   if (isFinal(s)) {
-    throw new CancelRefusedError(`job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`);
+    throw new CancelRefusedError(
+      `job ${jobId} has already ended (${s}): nothing to cancel${s === 'completed' ? '; its files stay' : ''}`,
+    );
   }
   if (owner) {
     if (await sharedWithOthers(db, job.render.id, owner.customerId)) {
-      throw new CancelRefusedError(`job ${jobId} shares its render with another customer's identical request: only an operator can cancel it (render-farm jobs cancel)`);
+      throw new CancelRefusedError(
+        `job ${jobId} shares its render with another customer's identical request: only an operator can cancel it (render-farm jobs cancel)`,
+      );
     }
   }
-  if (!(await cancelRender(db.db, job.render.id))) throw new CancelRefusedError(`job ${jobId} ended while cancelling it; see its status`);
+  if (!(await cancelRender(db.db, job.render.id)))
+    throw new CancelRefusedError(`job ${jobId} ended while cancelling it; see its status`);
   return owner ? getJobForCustomer(db, jobId, owner) : getJob(db, jobId);
 }
 
@@ -293,7 +347,13 @@ export async function sharedWithOthers(db: Db, renderId: string, customerId: str
  * Polls until the job is completed or failed, the bound passes, or the signal aborts.
  * Polling (every 250 ms) keeps this free of LISTEN connections; it is for few, trusted callers.
  */
-export async function waitForJob(db: Db, jobId: string, owner: JobOwner, boundMs: number, signal?: AbortSignal): Promise<JobRecord> {
+export async function waitForJob(
+  db: Db,
+  jobId: string,
+  owner: JobOwner,
+  boundMs: number,
+  signal?: AbortSignal,
+): Promise<JobRecord> {
   const deadline = Date.now() + boundMs;
   for (;;) {
     const job = await getJobForCustomer(db, jobId, owner);

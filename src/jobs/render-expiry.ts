@@ -34,7 +34,10 @@ export async function expireRenders(db: Q, ids: readonly string[], keepRecentMin
  * clearExpiredFiles): a submit that reopens one of them waits until its files are gone, so the
  * new render's files, written under the same keys, are never deleted.
  */
-export async function expiredFiles(trx: Q, limit: number): Promise<{ id: string; artifacts: RenderArtifacts; bytes: number }[]> {
+export async function expiredFiles(
+  trx: Q,
+  limit: number,
+): Promise<{ id: string; artifacts: RenderArtifacts; bytes: number }[]> {
   const rows = await sql<{ id: string; artifacts: RenderArtifacts; artifact_bytes: string | null }>`
     SELECT id, artifacts, artifact_bytes FROM renders
      WHERE status = 'error' AND expired_at IS NOT NULL AND artifacts IS NOT NULL
@@ -45,5 +48,10 @@ export async function expiredFiles(trx: Q, limit: number): Promise<{ id: string;
 /** The expired renders' files were deleted: no keys, no bytes (the store total drops by trigger). */
 export async function clearExpiredFiles(trx: Q, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
-  await trx.updateTable('renders').set({ artifacts: null, artifact_bytes: null }).where('id', 'in', [...ids]).where('status', '=', 'error').execute();
+  await trx
+    .updateTable('renders')
+    .set({ artifacts: null, artifact_bytes: null })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'error')
+    .execute();
 }

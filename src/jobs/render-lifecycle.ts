@@ -72,10 +72,26 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
 }
 
 /** A failed (or expired) render asked for again: back to queued with a clean slate, requested now; undefined when the key's render has not failed. */
-export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS: number): Promise<RenderRow | undefined> {
+export async function reopenFailedRender(
+  db: Q,
+  cacheKey: string,
+  estimatedCostS: number,
+): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, artifacts: null, estimated_cost_s: estimatedCostS, chunk_plan: null, chunk_total: null, chunks_done: null, claim: null, updated_at: NOW })
+    .set({
+      status: 'queued',
+      error: null,
+      progress: 0,
+      attempts: 0,
+      artifacts: null,
+      estimated_cost_s: estimatedCostS,
+      chunk_plan: null,
+      chunk_total: null,
+      chunks_done: null,
+      claim: null,
+      updated_at: NOW,
+    })
     .set({ expired_at: null, last_requested_at: NOW })
     .where('cache_key', '=', cacheKey)
     .where('status', '=', 'error')
@@ -84,10 +100,25 @@ export async function reopenFailedRender(db: Q, cacheKey: string, estimatedCostS
 }
 
 /** An operator's retry (`jobs retry`): back to queued from the state it was seen in; undefined when it changed meanwhile. */
-export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRow['status']): Promise<{ id: string } | undefined> {
+export async function reopenRender(
+  db: Q,
+  renderId: string,
+  seenStatus: RenderRow['status'],
+): Promise<{ id: string } | undefined> {
   return db
     .updateTable('renders')
-    .set({ status: 'queued', error: null, progress: 0, attempts: 0, finished_at: null, chunk_plan: null, chunk_total: null, chunks_done: null, claim: null, updated_at: NOW })
+    .set({
+      status: 'queued',
+      error: null,
+      progress: 0,
+      attempts: 0,
+      finished_at: null,
+      chunk_plan: null,
+      chunk_total: null,
+      chunks_done: null,
+      claim: null,
+      updated_at: NOW,
+    })
     .where('id', '=', renderId)
     .where('status', '=', seenStatus)
     .returning('id')
@@ -99,12 +130,18 @@ export async function reopenRender(db: Q, renderId: string, seenStatus: RenderRo
  * row is what its later writes pass); undefined when there is nothing to do: it is final, or
  * it is already split into chunks (a second run of its queue job).
  */
-export async function claimRender(db: Q, renderId: string, by: { workerId: string; lockedBy: string | null }): Promise<RenderRow | undefined> {
+export async function claimRender(
+  db: Q,
+  renderId: string,
+  by: { workerId: string; lockedBy: string | null },
+): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
     .set({ ...claimColumns(by), progress: 0 })
     .where('id', '=', renderId)
-    .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'processing'), eb('chunk_plan', 'is', null)])]))
+    .where((eb) =>
+      eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'processing'), eb('chunk_plan', 'is', null)])]),
+    )
     .returningAll()
     .executeTakeFirst()) as RenderRow | undefined;
 }
@@ -138,7 +175,10 @@ export interface Completion {
  */
 function fenceRender(q: RenderUpdate, by: RenderFence): RenderUpdate {
   if ('plan' in by) return q.where('chunk_plan', '=', by.plan).where('status', '=', 'processing');
-  return q.where('worker_id', '=', by.workerId).where('claim', '=', by.claim).where('status', 'in', ['processing', 'queued']);
+  return q
+    .where('worker_id', '=', by.workerId)
+    .where('claim', '=', by.claim)
+    .where('status', 'in', ['processing', 'queued']);
 }
 
 /** The render is done: its files, by its holder or its plan's assemble step. */
@@ -165,13 +205,17 @@ export async function completeRender(db: Q, renderId: string, by: RenderFence, c
 
 /** Final failure, with a human reason the job object shows; by its holder or its plan's assemble step. */
 export async function failRender(db: Q, renderId: string, by: RenderFence, reason: string): Promise<Fenced> {
-  const q = db.updateTable('renders').set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW }).where('id', '=', renderId);
+  const q = db
+    .updateTable('renders')
+    .set({ status: 'error', error: reason, finished_at: NOW, updated_at: NOW })
+    .where('id', '=', renderId);
   const r = await fenceRender(q, by).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }
 
 /** What a cancelled render's job object says (status error: the spec's statuses have no other end). */
-export const CANCELLED_MESSAGE = 'cancelled: an operator cancelled this render (jobs cancel, the console or POST /render-build/{jobId}/cancel); retry it to render it again';
+export const CANCELLED_MESSAGE =
+  'cancelled: an operator cancelled this render (jobs cancel, the console or POST /render-build/{jobId}/cancel); retry it to render it again';
 
 /**
  * An operator's cancel (docs/console.md): a queued or processing render ends in error with
@@ -180,7 +224,10 @@ export const CANCELLED_MESSAGE = 'cancelled: an operator cancelled this render (
  * so it returns a Stale) and stops (run-attempt.ts); its queue job then finds nothing to do.
  * Undefined when the render had already ended.
  */
-export async function cancelRender(db: Q, renderId: string): Promise<{ id: string; chunk_plan: string | null } | undefined> {
+export async function cancelRender(
+  db: Q,
+  renderId: string,
+): Promise<{ id: string; chunk_plan: string | null } | undefined> {
   const row = await db
     .updateTable('renders')
     .set({ status: 'error', error: CANCELLED_MESSAGE, finished_at: NOW, updated_at: NOW })
@@ -202,7 +249,10 @@ export async function cancelRender(db: Q, renderId: string): Promise<{ id: strin
 
 /** A transient failure: queued again (graphile-worker retries the queue job), the reason kept; by its holder. */
 export async function requeueRender(db: Q, renderId: string, by: Holder, reason: string): Promise<Fenced> {
-  const q = db.updateTable('renders').set({ status: 'queued', progress: 0, error: reason, updated_at: NOW }).where('id', '=', renderId);
+  const q = db
+    .updateTable('renders')
+    .set({ status: 'queued', progress: 0, error: reason, updated_at: NOW })
+    .where('id', '=', renderId);
   const r = await fenceRender(q, by).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0 ? HELD : staleRender(db, renderId);
 }

@@ -18,7 +18,12 @@ export interface RetentionRun {
   ms: number;
 }
 
-export async function runRetention(db: Db, store: ArtifactStore, cfg: Config, opts: { dryRun?: boolean; batch?: number } = {}): Promise<RetentionRun> {
+export async function runRetention(
+  db: Db,
+  store: ArtifactStore,
+  cfg: Config,
+  opts: { dryRun?: boolean; batch?: number } = {},
+): Promise<RetentionRun> {
   const started = performance.now();
   const artifacts = await sweepArtifacts(db, store, storePolicy(cfg), opts);
   const rows = await sweepRows(db, rowPolicy(cfg), opts);

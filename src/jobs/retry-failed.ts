@@ -33,7 +33,11 @@ export interface FailedRender {
 const CANCELLED_PREFIX = CANCELLED_MESSAGE.slice(0, CANCELLED_MESSAGE.indexOf(':') + 1);
 
 /** The scope's failed renders, the most recent failure first; `total` counts them all. */
-export async function failedRenders(db: Db, scope: FailedScope, limit = MAX_RETRIED): Promise<{ renders: FailedRender[]; total: { renders: number; jobs: number } }> {
+export async function failedRenders(
+  db: Db,
+  scope: FailedScope,
+  limit = MAX_RETRIED,
+): Promise<{ renders: FailedRender[]; total: { renders: number; jobs: number } }> {
   const where = sql`r.status = 'error' AND r.expired_at IS NULL AND COALESCE(r.error, '') NOT LIKE ${CANCELLED_PREFIX + '%'}
     ${scope.customerId ? sql`AND j.customer_id = ${scope.customerId}` : sql``}
     ${scope.environment ? sql`AND j.environment = ${scope.environment}` : sql``}`;

@@ -40,7 +40,12 @@ export interface RowSweep {
 const interval = (days: number) => sql`make_interval(secs => ${days * 86_400})`;
 
 /** Runs `del` (a statement deleting at most `batch` rows and selecting how many as `n`) until it deletes fewer. */
-async function drain(db: Db, del: () => RawBuilder<{ n: number }>, batch: number, counter: { statements: number }): Promise<number> {
+async function drain(
+  db: Db,
+  del: () => RawBuilder<{ n: number }>,
+  batch: number,
+  counter: { statements: number },
+): Promise<number> {
   let total = 0;
   for (;;) {
     const r = await del().execute(db.db);
@@ -60,7 +65,11 @@ async function count(db: Db, q: RawBuilder<unknown>): Promise<number> {
 }
 
 /** One pass over every table; `batch` rows per statement (default 1000). */
-export async function sweepRows(db: Db, p: RowPolicy, opts: { dryRun?: boolean; batch?: number } = {}): Promise<RowSweep> {
+export async function sweepRows(
+  db: Db,
+  p: RowPolicy,
+  opts: { dryRun?: boolean; batch?: number } = {},
+): Promise<RowSweep> {
   const batch = opts.batch ?? 1000;
   const out: RowSweep = { jobs: 0, renders: 0, chunks: 0, events: 0, deliveries: 0, tombstones: 0, statements: 0 };
   const tombstoneCut = p.jobTombstoneDays > 0 ? interval(p.jobTombstoneDays) : null;
@@ -109,18 +118,36 @@ export async function sweepRows(db: Db, p: RowPolicy, opts: { dryRun?: boolean; 
     batch,
     out,
   );
-  out.renders = await drain(db, () => deleted(sql`DELETE FROM renders WHERE id IN (SELECT id FROM (${oldRenders(batch)}) o) RETURNING 1`), batch, out);
+  out.renders = await drain(
+    db,
+    () => deleted(sql`DELETE FROM renders WHERE id IN (SELECT id FROM (${oldRenders(batch)}) o) RETURNING 1`),
+    batch,
+    out,
+  );
   out.chunks = await drain(
     db,
-    () => deleted(sql`DELETE FROM render_chunks WHERE (render_id, plan, idx) IN (SELECT render_id, plan, idx FROM (${oldChunks(batch)}) o) RETURNING 1`),
+    () =>
+      deleted(
+        sql`DELETE FROM render_chunks WHERE (render_id, plan, idx) IN (SELECT render_id, plan, idx FROM (${oldChunks(batch)}) o) RETURNING 1`,
+      ),
     batch,
     out,
   );
   out.events = await oldEvents(db, cut, batch, out);
-  out.deliveries = await drain(db, () => deleted(sql`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM (${oldDeliveries(batch)}) o) RETURNING 1`), batch, out);
+  out.deliveries = await drain(
+    db,
+    () =>
+      deleted(sql`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM (${oldDeliveries(batch)}) o) RETURNING 1`),
+    batch,
+    out,
+  );
   if (tombstoneCut) out.tombstones = await tombstones(db, tombstoneCut, batch, out, false);
   const total = out.jobs + out.renders + out.chunks + out.events + out.deliveries + out.tombstones;
-  if (total) await db.db.updateTable('store_usage').set({ rows_deleted: sql`rows_deleted + ${total}` }).execute();
+  if (total)
+    await db.db
+      .updateTable('store_usage')
+      .set({ rows_deleted: sql`rows_deleted + ${total}` })
+      .execute();
   return out;
 }
 
@@ -129,7 +156,12 @@ export async function sweepRows(db: Db, p: RowPolicy, opts: { dryRun?: boolean; 
  * takes the `batch` lowest ids (a primary-key range, never a scan of the table for old rows)
  * and deletes those older than the cutoff; it stops at the first batch holding a newer one.
  */
-async function oldEvents(db: Db, cut: RawBuilder<unknown>, batch: number, counter: { statements: number }): Promise<number> {
+async function oldEvents(
+  db: Db,
+  cut: RawBuilder<unknown>,
+  batch: number,
+  counter: { statements: number },
+): Promise<number> {
   let total = 0;
   for (;;) {
     const r = await sql<{ n: number; more: boolean }>`
@@ -143,11 +175,20 @@ async function oldEvents(db: Db, cut: RawBuilder<unknown>, batch: number, counte
   }
 }
 
-async function tombstones(db: Db, cut: RawBuilder<unknown>, batch: number, counter: { statements: number }, dryRun?: boolean): Promise<number> {
+async function tombstones(
+  db: Db,
+  cut: RawBuilder<unknown>,
+  batch: number,
+  counter: { statements: number },
+  dryRun?: boolean,
+): Promise<number> {
   if (dryRun) return count(db, sql`SELECT 1 FROM expired_jobs WHERE expired_at < now() - ${cut}`);
   return drain(
     db,
-    () => deleted(sql`DELETE FROM expired_jobs WHERE id IN (SELECT id FROM expired_jobs WHERE expired_at < now() - ${cut} ORDER BY expired_at LIMIT ${batch}) RETURNING 1`),
+    () =>
+      deleted(
+        sql`DELETE FROM expired_jobs WHERE id IN (SELECT id FROM expired_jobs WHERE expired_at < now() - ${cut} ORDER BY expired_at LIMIT ${batch}) RETURNING 1`,
+      ),
     batch,
     counter,
   );

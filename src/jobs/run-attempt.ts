@@ -45,7 +45,8 @@ export interface Attempt {
  * left alone: see TakenOverError); returns otherwise (nobody holds it, or the work moved on).
  */
 export function leaveToHolder(stale: Stale | undefined, me: string, what: string): void {
-  if (stale && stale.holder !== null && stale.holder !== me) throw new TakenOverError(`${what} was taken over by ${stale.holder}; its queue job is left to it`);
+  if (stale && stale.holder !== null && stale.holder !== me)
+    throw new TakenOverError(`${what} was taken over by ${stale.holder}; its queue job is left to it`);
 }
 
 /**
@@ -54,17 +55,30 @@ export function leaveToHolder(stale: Stale | undefined, me: string, what: string
  * logs a result dropped because the work is another worker's now (one line), and `leave` then
  * ends the task as leaveToHolder does. `log` is read at each line: the task's log gains fields as it runs.
  */
-export function fencedWork(helpers: Pick<JobHelpers, 'abortSignal'>, log: () => Logger, what: string, kept: string, me: string) {
+export function fencedWork(
+  helpers: Pick<JobHelpers, 'abortSignal'>,
+  log: () => Logger,
+  what: string,
+  kept: string,
+  me: string,
+) {
   let lost: Stale | undefined;
   return {
     record: <T>(op: () => Promise<T>) =>
       untilReachable(op, {
         signal: helpers.abortSignal,
-        onWait: (err, waitedMs) => log().warn({ err: err.message, waitedS: Math.round(waitedMs / 1000) }, `database unavailable: keeping the ${kept} and retrying its bookkeeping`),
+        onWait: (err, waitedMs) =>
+          log().warn(
+            { err: err.message, waitedS: Math.round(waitedMs / 1000) },
+            `database unavailable: keeping the ${kept} and retrying its bookkeeping`,
+          ),
       }),
     dropped: (s: Stale, err?: string) => {
       lost = s;
-      log().warn({ holder: s.holder, status: s.status, ...(err ? { err } : {}) }, `${what} ${staleReason(s, me)}; dropping my result`);
+      log().warn(
+        { holder: s.holder, status: s.status, ...(err ? { err } : {}) },
+        `${what} ${staleReason(s, me)}; dropping my result`,
+      );
     },
     leave: () => leaveToHolder(lost, me, what),
   };
@@ -126,7 +140,10 @@ function endedMeanwhile(r: unknown): boolean {
 }
 
 /** runAttempt for the tasks that render pixels (render, render-chunk): a time bound, a scratch dir and throttled progress around the work. */
-export async function runRenderAttempt(a: RenderAttempt, work: (t: RenderAttemptTools) => Promise<void>): Promise<void> {
+export async function runRenderAttempt(
+  a: RenderAttempt,
+  work: (t: RenderAttemptTools) => Promise<void>,
+): Promise<void> {
   const tmp = await makeTempDir(a.scratch);
   const timeout = AbortSignal.timeout(a.timeoutMs);
   // a progress write that finds the row ended in error (cancelled: jobs cancel) stops the work;
@@ -138,9 +155,12 @@ export async function runRenderAttempt(a: RenderAttempt, work: (t: RenderAttempt
     const now = Date.now();
     if (now - lastWrite < PROGRESS_EVERY_MS || p.total === 0) return;
     lastWrite = now;
-    void a.progress(p).then((r) => {
-      if (endedMeanwhile(r)) ended.abort(new Error(`${a.during} was stopped: it was cancelled meanwhile`));
-    }, () => {});
+    void a.progress(p).then(
+      (r) => {
+        if (endedMeanwhile(r)) ended.abort(new Error(`${a.during} was stopped: it was cancelled meanwhile`));
+      },
+      () => {},
+    );
   };
   try {
     await runAttempt({ ...a, timeout: { signal: timeout, ms: a.timeoutMs } }, () => work({ tmp, signal, onProgress }));

@@ -30,7 +30,10 @@ export async function storeUsage(db: Db, opts: { pregen?: boolean } = {}): Promi
     lastSweepAt: u?.last_sweep_at ?? null,
   };
   if (opts.pregen) {
-    const p = await sql<{ n: number; bytes: string | null }>`SELECT count(*)::int AS n, sum(bytes) AS bytes FROM pregenerated`.execute(db.db);
+    const p = await sql<{
+      n: number;
+      bytes: string | null;
+    }>`SELECT count(*)::int AS n, sum(bytes) AS bytes FROM pregenerated`.execute(db.db);
     out.pregen = { entries: p.rows[0]?.n ?? 0, bytes: Number(p.rows[0]?.bytes ?? 0) };
   }
   return out;

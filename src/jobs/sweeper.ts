@@ -12,7 +12,13 @@ import type { Database } from '../db/schema.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { ageWaitingJobs } from './fair-priority.js';
 import { forceUnlockWorkers } from './queue/graphile-tables.js';
-import { abandonedChunks, chunkLocks, clearChunkPieces, releaseWorkerChunks, type AbandonedChunk } from './chunk-lifecycle.js';
+import {
+  abandonedChunks,
+  chunkLocks,
+  clearChunkPieces,
+  releaseWorkerChunks,
+  type AbandonedChunk,
+} from './chunk-lifecycle.js';
 import { releaseWorkerRenders } from './render-lifecycle.js';
 
 export const HEARTBEAT_MS = 5_000;
@@ -45,7 +51,9 @@ export async function sweepDeadWorkers(db: Db, deadAfterS = DEAD_AFTER_S): Promi
     .where('locked_by', 'is not', null)
     .execute();
   const chunkIds = await chunkLocks(db.db, ids);
-  const graphileIds = [...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!), ...chunkIds])];
+  const graphileIds = [
+    ...new Set([...dead.flatMap((w) => w.graphile_ids), ...claimedBy.map((r) => r.locked_by!), ...chunkIds]),
+  ];
   await unlockGraphileWorkers(db.db, graphileIds);
   const requeued = await releaseWorkerRenders(db.db, ids);
   const requeuedChunks = await releaseWorkerChunks(db.db, ids);
@@ -76,7 +84,13 @@ export async function sweepChunkPieces(db: Db, store: ArtifactStore): Promise<Ab
  * Starts sweeping every SWEEP_MS (workers silent for deadAfterS; with a store, abandoned chunk
  * pieces too); returns a stop function.
  */
-export function startSweeper(db: Db, onSweep?: (r: SweepResult) => void, everyMs = SWEEP_MS, store?: ArtifactStore, deadAfterS = DEAD_AFTER_S): () => void {
+export function startSweeper(
+  db: Db,
+  onSweep?: (r: SweepResult) => void,
+  everyMs = SWEEP_MS,
+  store?: ArtifactStore,
+  deadAfterS = DEAD_AFTER_S,
+): () => void {
   const timer = setInterval(() => {
     sweepDeadWorkers(db, deadAfterS).then(
       (r) => r.deadWorkers.length && onSweep?.(r),

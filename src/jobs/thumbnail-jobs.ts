@@ -11,14 +11,23 @@ import type { Db } from '../db/database.js';
 import type { Category } from '../model/part.js';
 import { CURRENT_THUMBNAIL_KEY } from '../thumbnails/part-thumbnail.js';
 import { enqueueMany } from './queue/add-job.js';
-import { dropFailedThumbnailJobsCoveredBy, thumbnailJobParts, waitingThumbnailPartIds } from './queue/graphile-tables.js';
+import {
+  dropFailedThumbnailJobsCoveredBy,
+  thumbnailJobParts,
+  waitingThumbnailPartIds,
+} from './queue/graphile-tables.js';
 import { installQueue } from './queue/runner.js';
 import { THUMBNAIL_BATCH_SIZE } from './queue/task-map.js';
 
 /** Queues `ids` as batch jobs (in the given order, THUMBNAIL_BATCH_SIZE a job); returns how many parts. */
-export async function enqueueThumbnailBatches(db: Db, ids: readonly string[], opts: { isolated?: boolean } = {}): Promise<number> {
+export async function enqueueThumbnailBatches(
+  db: Db,
+  ids: readonly string[],
+  opts: { isolated?: boolean } = {},
+): Promise<number> {
   const jobs: { partIds: string[]; isolated?: boolean }[] = [];
-  for (let i = 0; i < ids.length; i += THUMBNAIL_BATCH_SIZE) jobs.push({ partIds: ids.slice(i, i + THUMBNAIL_BATCH_SIZE), ...(opts.isolated ? { isolated: true } : {}) });
+  for (let i = 0; i < ids.length; i += THUMBNAIL_BATCH_SIZE)
+    jobs.push({ partIds: ids.slice(i, i + THUMBNAIL_BATCH_SIZE), ...(opts.isolated ? { isolated: true } : {}) });
   await enqueueMany(
     db.db,
     'thumbnail',

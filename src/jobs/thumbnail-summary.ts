@@ -40,6 +40,9 @@ export class ThumbnailSummary {
     this.count = 0;
     this.totalMs = 0;
     const left = await thumbnailPartsLeft(this.db.db);
-    this.log.info({ rendered: n, seconds, avgMs: avg, ...(left !== null ? { queued: left } : {}) }, `thumbnails: ${n} rendered in ${seconds} s${left !== null ? `, ${left} queued` : ''}`);
+    this.log.info(
+      { rendered: n, seconds, avgMs: avg, ...(left !== null ? { queued: left } : {}) },
+      `thumbnails: ${n} rendered in ${seconds} s${left !== null ? `, ${left} queued` : ''}`,
+    );
   }
 }

@@ -30,7 +30,13 @@ export class WorkerReport {
   /** The heartbeat's report now. */
   snapshot(): HeartbeatReport {
     const m = process.memoryUsage();
-    return { memoryRss: m.rss, memoryHeap: m.heapUsed, jobsDone: this.done, jobsFailed: this.failed, lastError: this.lastError };
+    return {
+      memoryRss: m.rss,
+      memoryHeap: m.heapUsed,
+      jobsDone: this.done,
+      jobsFailed: this.failed,
+      lastError: this.lastError,
+    };
   }
 
   private fail(task: string, message: string): void {

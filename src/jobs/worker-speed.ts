@@ -47,7 +47,13 @@ export function speedKey(profile: Profile, frameMegapixels: number): string {
 }
 
 /** Folds a measurement into the worker's stored figure for `profile` at this frame size's class. */
-export async function recordWorkerSpeed(db: Db, workerId: string, profile: Profile, framesPerSecond: number, frameMegapixels: number): Promise<void> {
+export async function recordWorkerSpeed(
+  db: Db,
+  workerId: string,
+  profile: Profile,
+  framesPerSecond: number,
+  frameMegapixels: number,
+): Promise<void> {
   const s = secondsPerMegapixel(framesPerSecond, frameMegapixels);
   if (s === null) return;
   const key = speedKey(profile, frameMegapixels);

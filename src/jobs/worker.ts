@@ -63,7 +63,13 @@ export interface RunningWorker {
   done: Promise<void>;
 }
 
-export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log: Logger, opts: WorkerOptions): Promise<RunningWorker> {
+export async function startWorker(
+  cfg: Config,
+  db: Db,
+  store: ArtifactStore,
+  log: Logger,
+  opts: WorkerOptions,
+): Promise<RunningWorker> {
   await installQueue(db.pool);
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const wlog = log.child({ worker: id });
@@ -71,13 +77,24 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
   const engine =
     opts.engine ??
     (cfg.fakeStageMs > 0
-      ? await (await import('../render/fake-engine.js')).createFakeEngine(cfg, { frameMs: cfg.fakeStageMs, log: (line) => wlog.warn(line) })
+      ? await (await import('../render/fake-engine.js')).createFakeEngine(cfg, {
+          frameMs: cfg.fakeStageMs,
+          log: (line) => wlog.warn(line),
+        })
       : await createRenderEngine(cfg, { log: (line) => wlog.info(line) }));
   // the GL self-test runs before joining, so a worker without WebGL never takes jobs
   const info = await engine.info();
   wlog.info(info, 'renderer ready');
 
-  await registerWorker(db, { id, hostname: os.hostname(), pid: process.pid, concurrency: opts.concurrency, backend: info, version: VERSION, rendererVersion: await rendererVersion() });
+  await registerWorker(db, {
+    id,
+    hostname: os.hostname(),
+    pid: process.pid,
+    concurrency: opts.concurrency,
+    backend: info,
+    version: VERSION,
+    rendererVersion: await rendererVersion(),
+  });
   const graphileIds: string[] = [];
   const report = new WorkerReport(db, id);
   let heartbeatFailing = false;
@@ -94,17 +111,35 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       heartbeatFailing = false;
     } catch (err) {
       // once per outage, not every few seconds
-      if (!heartbeatFailing) wlog.warn({ err: (err as Error).message }, 'heartbeat failed: the database is unreachable; renders go on and wait to record their results');
+      if (!heartbeatFailing)
+        wlog.warn(
+          { err: (err as Error).message },
+          'heartbeat failed: the database is unreachable; renders go on and wait to record their results',
+        );
       heartbeatFailing = true;
     }
   };
   const beat = setInterval(() => (beating = heartbeat()), HEARTBEAT_MS);
   beat.unref();
-  const stopSweeper = startSweeper(db, (r) => wlog.warn(r, 'freed the jobs of dead workers'), undefined, store, cfg.workerDeadAfterSeconds);
+  const stopSweeper = startSweeper(
+    db,
+    (r) => wlog.warn(r, 'freed the jobs of dead workers'),
+    undefined,
+    store,
+    cfg.workerDeadAfterSeconds,
+  );
 
   // the render worker's handlers (webhook deliveries run in their own runner: webhooks/delivery-runner.ts)
   const handlers: TaskHandlers = report.wrap({
-    render: renderTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs, chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds }),
+    render: renderTask({
+      db,
+      store,
+      engine,
+      log: wlog,
+      workerId: id,
+      timeoutMs: opts.renderTimeoutMs,
+      chunkSeconds: opts.chunkSeconds ?? cfg.chunkSeconds,
+    }),
     'render-chunk': renderChunkTask({ db, store, engine, log: wlog, workerId: id, timeoutMs: opts.renderTimeoutMs }),
     'render-assemble': renderAssembleTask({ db, store, engine, log: wlog }),
     thumbnail: thumbnailTask({ db, store, engine, log: wlog, timeoutMs: opts.renderTimeoutMs }),
@@ -166,8 +201,11 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
           // none of its workers runs anything any more, so their locks are stale
           await untilReachable(() => unlockGraphileWorkers(db.db, started.ids), {
             signal: stopRequested.signal,
-            onWait: (err) => wlog.warn({ err: err.message }, 'database unavailable: waiting to free the jobs of the stopped runner'),
-          }).catch((err) => wlog.warn({ err: (err as Error).message }, 'could not free the jobs of the stopped runner'));
+            onWait: (err) =>
+              wlog.warn({ err: err.message }, 'database unavailable: waiting to free the jobs of the stopped runner'),
+          }).catch((err) =>
+            wlog.warn({ err: (err as Error).message }, 'could not free the jobs of the stopped runner'),
+          );
           graphileIds.splice(0, graphileIds.length, ...graphileIds.filter((g) => !started.ids.includes(g)));
           for (let delay = 1_000; !stopping; delay = Math.min(30_000, delay * 2)) {
             try {
@@ -197,11 +235,24 @@ export async function startWorker(cfg: Config, db: Db, store: ArtifactStore, log
       const runner = current.runner;
       // graphile aborts the running renders at the drain bound; this is the safety net after it
       const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), opts.drainTimeoutMs + 15_000).unref());
-      const hurried = new Promise<'now'>((r) => (now?.aborted ? r('now') : now?.addEventListener('abort', () => r('now'), { once: true })));
+      const hurried = new Promise<'now'>((r) =>
+        now?.aborted ? r('now') : now?.addEventListener('abort', () => r('now'), { once: true }),
+      );
       // a runner that already ended (it gave up) rejects stop(): nothing left to drain
-      const outcome = await Promise.race([runner.stop().then(() => 'drained' as const, () => 'drained' as const), bound, hurried]);
+      const outcome = await Promise.race([
+        runner.stop().then(
+          () => 'drained' as const,
+          () => 'drained' as const,
+        ),
+        bound,
+        hurried,
+      ]);
       if (outcome !== 'drained') {
-        wlog.warn(outcome === 'now' ? 'asked to stop now: releasing running renders for retry' : 'drain bound reached: releasing running renders for retry');
+        wlog.warn(
+          outcome === 'now'
+            ? 'asked to stop now: releasing running renders for retry'
+            : 'drain bound reached: releasing running renders for retry',
+        );
         await runner.kill().catch(() => {});
         await releaseWorkerRenders(db.db, [id]).catch(() => {});
         await releaseWorkerChunks(db.db, [id]).catch(() => {});

@@ -40,7 +40,15 @@ export async function liveWorkers(db: Db): Promise<WorkerRecord[]> {
 /** Registers a starting worker process (`version`: the package's; `rendererVersion`: what its renders are keyed with). */
 export async function registerWorker(
   db: Db,
-  w: { id: string; hostname: string; pid: number; concurrency: number; backend: unknown; version?: string; rendererVersion?: string },
+  w: {
+    id: string;
+    hostname: string;
+    pid: number;
+    concurrency: number;
+    backend: unknown;
+    version?: string;
+    rendererVersion?: string;
+  },
 ): Promise<void> {
   await db.db
     .insertInto('workers')
@@ -101,22 +109,42 @@ export async function recordHeartbeat(
 
 /** A worker that stopped cleanly, with its last report (what it finished while draining counts too). */
 export async function markWorkerStopped(db: Db, id: string, report?: HeartbeatReport): Promise<void> {
-  await sql`UPDATE workers w SET stopped_at = now() ${report ? sql`, ${reportSet(report)}` : sql``} WHERE w.id = ${id}`.execute(db.db);
+  await sql`UPDATE workers w SET stopped_at = now() ${report ? sql`, ${reportSet(report)}` : sql``} WHERE w.id = ${id}`.execute(
+    db.db,
+  );
 }
 
 /** One worker process as the database sees it now, or null when unknown. */
 export async function getWorkerState(
   db: Db,
   id: string,
-): Promise<{ id: string; hostname: string; pid: number; graphileIds: string[]; alive: boolean; silentSeconds: number } | null> {
+): Promise<{
+  id: string;
+  hostname: string;
+  pid: number;
+  graphileIds: string[];
+  alive: boolean;
+  silentSeconds: number;
+} | null> {
   const row = await db.db
     .selectFrom('workers')
     .select(['id', 'hostname', 'pid', 'graphile_ids'])
-    .select(sql<boolean>`stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('alive'))
+    .select(
+      sql<boolean>`stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('alive'),
+    )
     .select(sql<number>`extract(epoch FROM now() - last_seen)::float`.as('silent'))
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? { id: row.id, hostname: row.hostname, pid: row.pid, graphileIds: row.graphile_ids, alive: row.alive, silentSeconds: Math.max(0, Math.round(row.silent)) } : null;
+  return row
+    ? {
+        id: row.id,
+        hostname: row.hostname,
+        pid: row.pid,
+        graphileIds: row.graphile_ids,
+        alive: row.alive,
+        silentSeconds: Math.max(0, Math.round(row.silent)),
+      }
+    : null;
 }
 
 /** A worker as `workers show` and the console's worker page show it. */
@@ -157,15 +185,46 @@ type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeF
 function detailQuery(db: Db) {
   return db.db
     .selectFrom('workers')
-    .select(['id', 'hostname', 'pid', 'concurrency', 'backend', 'version', 'renderer_version', 'started_at', 'last_seen', 'stopped_at'])
-    .select(['memory_rss', 'memory_heap', 'jobs_done', 'jobs_failed', 'last_error', 'last_error_at', 'drain_requested_at'])
-    .select(sql<boolean>`stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('alive'))
-    .select(sql<number>`extract(epoch FROM (CASE WHEN stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S}) THEN now() ELSE last_seen END) - started_at)::float`.as('uptime_s'))
+    .select([
+      'id',
+      'hostname',
+      'pid',
+      'concurrency',
+      'backend',
+      'version',
+      'renderer_version',
+      'started_at',
+      'last_seen',
+      'stopped_at',
+    ])
+    .select([
+      'memory_rss',
+      'memory_heap',
+      'jobs_done',
+      'jobs_failed',
+      'last_error',
+      'last_error_at',
+      'drain_requested_at',
+    ])
+    .select(
+      sql<boolean>`stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S})`.as('alive'),
+    )
+    .select(
+      sql<number>`extract(epoch FROM (CASE WHEN stopped_at IS NULL AND last_seen >= now() - make_interval(secs => ${DEAD_AFTER_S}) THEN now() ELSE last_seen END) - started_at)::float`.as(
+        'uptime_s',
+      ),
+    )
     .select(sql<number>`extract(epoch FROM now() - last_seen)::float`.as('silent_s'));
 }
 
 function toDetail(r: DetailRow, running: WorkerDetail['running']): WorkerDetail {
-  const state: WorkerDetail['state'] = r.stopped_at ? 'stopped' : !r.alive ? 'gone' : r.drain_requested_at ? 'draining' : 'running';
+  const state: WorkerDetail['state'] = r.stopped_at
+    ? 'stopped'
+    : !r.alive
+      ? 'gone'
+      : r.drain_requested_at
+        ? 'draining'
+        : 'running';
   return {
     id: r.id,
     hostname: r.hostname,
@@ -195,7 +254,13 @@ export async function getWorkerDetail(db: Db, id: string): Promise<WorkerDetail 
   const row = await detailQuery(db).where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   const [renders, chunks] = await Promise.all([
-    db.db.selectFrom('renders').select('id').where('status', '=', 'processing').where('worker_id', '=', id).where('chunk_plan', 'is', null).execute(),
+    db.db
+      .selectFrom('renders')
+      .select('id')
+      .where('status', '=', 'processing')
+      .where('worker_id', '=', id)
+      .where('chunk_plan', 'is', null)
+      .execute(),
     db.db
       .selectFrom('render_chunks as c')
       .innerJoin('renders as r', (j) => j.onRef('r.id', '=', 'c.render_id').onRef('r.chunk_plan', '=', 'c.plan'))
@@ -204,7 +269,10 @@ export async function getWorkerDetail(db: Db, id: string): Promise<WorkerDetail 
       .where('c.worker_id', '=', id)
       .execute(),
   ]);
-  return toDetail(row, [...renders.map((r) => ({ renderId: r.id, chunk: null })), ...chunks.map((c) => ({ renderId: c.render_id, chunk: c.idx }))]);
+  return toDetail(row, [
+    ...renders.map((r) => ({ renderId: r.id, chunk: null })),
+    ...chunks.map((c) => ({ renderId: c.render_id, chunk: c.idx })),
+  ]);
 }
 
 /** Workers live now or stopped within the last hour, newest first (`workers list`). */
@@ -227,7 +295,9 @@ export async function requestDrain(db: Db, id: string): Promise<{ worker: Worker
   const before = await getWorkerDetail(db, id);
   if (!before) return null;
   if (before.state === 'stopped' || before.state === 'gone') {
-    throw new DrainRefusedError(`worker ${id} is not running (${before.state}${before.state === 'gone' ? `: silent for ${before.silentS} s` : ''}): nothing to drain`);
+    throw new DrainRefusedError(
+      `worker ${id} is not running (${before.state}${before.state === 'gone' ? `: silent for ${before.silentS} s` : ''}): nothing to drain`,
+    );
   }
   const marked = await db.db
     .updateTable('workers')

@@ -31,7 +31,10 @@ export interface PageRunRequest {
    * per-frame capture: sprite-sheet rows of `columns` frames as raw RGBA (POSTed per row under
    * the row number), an encoded image per frame, or nothing (video-only runs)
    */
-  frames: null | { type: 'sheet'; columns: number } | { type: 'image/jpeg' | 'image/png' | 'image/webp'; quality: number };
+  frames:
+    | null
+    | { type: 'sheet'; columns: number }
+    | { type: 'image/jpeg' | 'image/png' | 'image/webp'; quality: number };
   h264: PageH264 | null;
   /** indices whose raw RGBA is also POSTed under `${token}-still` (the lossless hero frame) */
   stills: number[];
@@ -92,5 +95,12 @@ export interface PageHelpers {
 
 /** A toBlob-only capture (lossless stills, tests) as a run request for `__rfRun`. */
 export function captureRequest(req: PageCaptureRequest): PageRunRequest {
-  return { token: req.token, indices: req.indices, frames: { type: req.type, quality: req.quality }, h264: null, stills: [], window: req.window };
+  return {
+    token: req.token,
+    indices: req.indices,
+    frames: { type: req.type, quality: req.quality },
+    h264: null,
+    stills: [],
+    window: req.window,
+  };
 }

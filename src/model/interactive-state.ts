@@ -10,12 +10,13 @@ export const SLOT_PATTERN = /^(front|top|rear|bottom|side)-[1-9]$/;
 export const interactiveStateSchema = z
   .object({
     fans: z
-      .array(
-        z.object({ slot: z.string().regex(SLOT_PATTERN), partId: z.string().min(1).optional() }).strict(),
-      )
+      .array(z.object({ slot: z.string().regex(SLOT_PATTERN), partId: z.string().min(1).optional() }).strict())
       .max(24)
       .optional(),
-    radiator: z.object({ slot: z.string().regex(/^(front|top|rear|bottom|side)$/) }).strict().optional(),
+    radiator: z
+      .object({ slot: z.string().regex(/^(front|top|rear|bottom|side)$/) })
+      .strict()
+      .optional(),
     rgb: z
       .object({
         color: z.string().regex(/^#[0-9a-fA-F]{6}$/),

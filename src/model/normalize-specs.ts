@@ -26,7 +26,6 @@ import {
 } from './part.js';
 import { bool, color, num, oneOf, record } from './sanitize.js';
 
-
 /** Collects "field replaced" warnings for one part. */
 class Fixer {
   constructor(
@@ -36,7 +35,9 @@ class Fixer {
   ) {}
   private note(field: string, used: unknown): void {
     const got = this.raw[field];
-    this.warnings.push(`${this.label}: ${field} ${got === undefined ? 'missing' : JSON.stringify(got)}, drawn with ${JSON.stringify(used)}`);
+    this.warnings.push(
+      `${this.label}: ${field} ${got === undefined ? 'missing' : JSON.stringify(got)}, drawn with ${JSON.stringify(used)}`,
+    );
   }
   /** A positive size/count; 0, negatives, NaN and absurd values fall back or clamp. */
   size(field: string, fallback: number, min: number, max: number): number {
@@ -124,7 +125,11 @@ function normBoard(f: Fixer): MotherboardSpecs {
 }
 
 function normCpu(f: Fixer): CpuSpecs {
-  return { socket: f.text('socket', 'AM5'), brand: f.pick('brand', ['Intel', 'AMD', 'Other'] as const, 'Other'), cores: f.int('cores', 8, 1, 256) };
+  return {
+    socket: f.text('socket', 'AM5'),
+    brand: f.pick('brand', ['Intel', 'AMD', 'Other'] as const, 'Other'),
+    cores: f.int('cores', 8, 1, 256),
+  };
 }
 
 function normCooler(f: Fixer): CoolerSpecs {
@@ -198,7 +203,12 @@ function normFan(f: Fixer): CaseFanSpecs {
   const raw = f.size('sizeMm', 120, 40, 250);
   // snap to a real fan size so slots derive cleanly
   const sizeMm = FAN_SIZES.reduce((best, s) => (Math.abs(s - raw) < Math.abs(best - raw) ? s : best), 120 as number);
-  return { sizeMm, quantity: f.int('quantity', 1, 1, 9), color: f.color('color', '#1c1d20'), rgb: f.bool('rgb', false) };
+  return {
+    sizeMm,
+    quantity: f.int('quantity', 1, 1, 9),
+    color: f.color('color', '#1c1d20'),
+    rgb: f.bool('rgb', false),
+  };
 }
 
 const NORMALIZERS: { [C in Category]: (f: Fixer) => SpecsByCategory[C] } = {
@@ -214,7 +224,11 @@ const NORMALIZERS: { [C in Category]: (f: Fixer) => SpecsByCategory[C] } = {
 };
 
 /** Specs of `part` ready to draw; problems are appended to `warnings`. */
-export function normalizeSpecs<C extends Category>(category: C, part: Partial<Part<C>> | null | undefined, warnings: string[]): SpecsByCategory[C] {
+export function normalizeSpecs<C extends Category>(
+  category: C,
+  part: Partial<Part<C>> | null | undefined,
+  warnings: string[],
+): SpecsByCategory[C] {
   const raw = record(part?.specs);
   const label = `${category} ${typeof part?.id === 'string' ? part.id : '?'}`;
   const fixer = new Fixer(label, raw, warnings);

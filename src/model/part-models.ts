@@ -30,7 +30,10 @@ export const MODEL_SHA256 = /^[0-9a-f]{64}$/;
  * unless fitted). Approximate on purpose: close enough to catch a model in centimetres, inches
  * or lying on the wrong axis, never so tight that a real product's proportions fail.
  */
-export function expectedModelSizeMm<C extends ModelCategory>(category: C, specs: SpecsByCategory[C]): [number, number, number] {
+export function expectedModelSizeMm<C extends ModelCategory>(
+  category: C,
+  specs: SpecsByCategory[C],
+): [number, number, number] {
   switch (category) {
     case 'PCCase': {
       const s = specs as SpecsByCategory['PCCase'];

@@ -56,7 +56,10 @@ export type RadiatorSize = (typeof RADIATOR_SIZES)[number];
 
 /** The radiator length closest to `mm`. */
 export function snapRadiator(mm: number): RadiatorSize {
-  return RADIATOR_SIZES.reduce<RadiatorSize>((a, b) => (Math.abs(b - mm) < Math.abs(a - mm) ? b : a), RADIATOR_SIZES[0]);
+  return RADIATOR_SIZES.reduce<RadiatorSize>(
+    (a, b) => (Math.abs(b - mm) < Math.abs(a - mm) ? b : a),
+    RADIATOR_SIZES[0],
+  );
 }
 
 /** The fan size a radiator of this length carries: 140 mm fans on 140/280/420, else 120 mm. */
@@ -69,7 +72,12 @@ export const FAN_SIZES = [80, 92, 120, 140, 200] as const;
 
 export const PSU_FORM_FACTORS = ['ATX', 'SFX', 'SFX-L', 'TFX'] as const;
 /** A PSU's typical length per form factor, for data without one. */
-export const PSU_LENGTH_MM: Record<(typeof PSU_FORM_FACTORS)[number], number> = { ATX: 150, SFX: 100, 'SFX-L': 125, TFX: 175 };
+export const PSU_LENGTH_MM: Record<(typeof PSU_FORM_FACTORS)[number], number> = {
+  ATX: 150,
+  SFX: 100,
+  'SFX-L': 125,
+  TFX: 175,
+};
 
 /** Colours are CSS hex strings (`#1a1a1a`). */
 export interface CaseSpecs {

@@ -48,7 +48,10 @@ export function countProblems(parts: Partial<Record<Category, readonly string[]>
   for (const [category, ids] of Object.entries(parts) as [Category, readonly string[]][]) {
     const max = MAX_PER_CATEGORY[category];
     if (max !== undefined && ids.length > max) {
-      out.push({ field: `parts.${category}`, message: `a build holds at most ${max} ${category} part${max > 1 ? 's' : ''}, got ${ids.length}` });
+      out.push({
+        field: `parts.${category}`,
+        message: `a build holds at most ${max} ${category} part${max > 1 ? 's' : ''}, got ${ids.length}`,
+      });
     }
   }
   return out;
@@ -57,7 +60,8 @@ export function countProblems(parts: Partial<Record<Category, readonly string[]>
 /** The rules past the shape, in the order the API reports them: not empty, known categories, counts. */
 export function checkPartsMap(parts: Record<string, readonly string[]>): PartsMapCheck {
   const categories = Object.keys(parts);
-  if (categories.length === 0) return refuse('invalid_body', 'parts must not be empty', [{ field: 'parts', message: 'empty' }]);
+  if (categories.length === 0)
+    return refuse('invalid_body', 'parts must not be empty', [{ field: 'parts', message: 'empty' }]);
   const bad = categories.filter((c) => !isCategory(c));
   if (bad.length) {
     return refuse(
@@ -75,7 +79,10 @@ export function checkPartsMap(parts: Record<string, readonly string[]>): PartsMa
 export function parsePartsMap(value: unknown): PartsMapCheck {
   const shape = requestedPartsSchema.safeParse(value);
   if (!shape.success) {
-    const problems = shape.error.issues.map((i) => ({ field: ['parts', ...i.path.map(String)].join('.'), message: i.message }));
+    const problems = shape.error.issues.map((i) => ({
+      field: ['parts', ...i.path.map(String)].join('.'),
+      message: i.message,
+    }));
     return refuse('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
   }
   return checkPartsMap(shape.data);

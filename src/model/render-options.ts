@@ -41,7 +41,10 @@ export const gridSettingsSchema = z
       .transform((v, ctx) => {
         const hex = cssColorToHex(v);
         if (hex) return hex;
-        ctx.addIssue({ code: 'custom', message: `expected a CSS colour (#6f6f6f, #fff, #6f6f6fcc, rgb(111 111 111), hsl(0 0% 44%), a colour name), got ${JSON.stringify(v)}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a CSS colour (#6f6f6f, #fff, #6f6f6fcc, rgb(111 111 111), hsl(0 0% 44%), a colour name), got ${JSON.stringify(v)}`,
+        });
         return z.NEVER;
       })
       .meta({
@@ -87,7 +90,11 @@ type OptionFields = { width?: number; height?: number; winterMode?: boolean; spr
  */
 export function renderOptionsRules(o: OptionFields, ctx: z.RefinementCtx): void {
   if ((o.width === undefined) !== (o.height === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [o.width === undefined ? 'width' : 'height'], message: 'width and height must be sent together' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [o.width === undefined ? 'width' : 'height'],
+      message: 'width and height must be sent together',
+    });
   }
   if (o.winterMode && o.springMode) {
     ctx.addIssue({ code: 'custom', path: ['springMode'], message: 'winterMode and springMode are mutually exclusive' });

@@ -9,7 +9,12 @@ import { z } from 'zod';
 import { interactiveStateSchema } from './interactive-state.js';
 import { requestedPartsSchema } from './parts-map.js';
 import { CATEGORIES, type PartIdMap } from './part.js';
-import { renderOptionsRules, renderOptionsShape, resolvedRenderOptionsSchema, type ResolvedRenderOptions } from './render-options.js';
+import {
+  renderOptionsRules,
+  renderOptionsShape,
+  resolvedRenderOptionsSchema,
+  type ResolvedRenderOptions,
+} from './render-options.js';
 import type { InteractiveState } from './interactive-state.js';
 
 /** A render request as a client sends it: parts plus render options, every rule checked. */
@@ -40,6 +45,10 @@ export function normaliseParts(parts: Record<string, readonly string[]>): PartId
   return out;
 }
 
-export function normaliseRequest(parts: Record<string, readonly string[]>, state: InteractiveState | null, options: ResolvedRenderOptions): NormalisedRequest {
+export function normaliseRequest(
+  parts: Record<string, readonly string[]>,
+  state: InteractiveState | null,
+  options: ResolvedRenderOptions,
+): NormalisedRequest {
   return { parts: normaliseParts(parts), state, options };
 }

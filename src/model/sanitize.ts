@@ -30,7 +30,13 @@ export function color(value: unknown, fallback: string): string {
   const m = HEX.exec(value.trim());
   if (!m) return fallback;
   const hex = m[1]!;
-  const full = hex.length === 3 ? hex.split('').map((c) => c + c).join('') : hex;
+  const full =
+    hex.length === 3
+      ? hex
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : hex;
   return `#${full.toLowerCase()}`;
 }
 

@@ -46,8 +46,12 @@ export function sheetSize(layout: SpriteLayout): { width: number; height: number
 
 /** Top-left corner of frame `index` on the sheet. */
 export function cellOrigin(layout: SpriteLayout, index: number): { left: number; top: number } {
-  if (!Number.isInteger(index) || index < 0 || index >= layout.frames) throw new RangeError(`frame ${index} outside 0..${layout.frames - 1}`);
-  return { left: (index % layout.columns) * layout.frame_width, top: Math.floor(index / layout.columns) * layout.frame_height };
+  if (!Number.isInteger(index) || index < 0 || index >= layout.frames)
+    throw new RangeError(`frame ${index} outside 0..${layout.frames - 1}`);
+  return {
+    left: (index % layout.columns) * layout.frame_width,
+    top: Math.floor(index / layout.columns) * layout.frame_height,
+  };
 }
 
 /**
@@ -56,7 +60,13 @@ export function cellOrigin(layout: SpriteLayout, index: number): { left: number;
  */
 export function layoutFor(frames: number, frameWidth: number, frameHeight: number): SpriteLayout {
   const columns = Math.min(SPRITE_COLUMNS, frames);
-  const layout = { columns, rows: Math.ceil(frames / columns), frames, frame_width: frameWidth, frame_height: frameHeight };
+  const layout = {
+    columns,
+    rows: Math.ceil(frames / columns),
+    frames,
+    frame_width: frameWidth,
+    frame_height: frameHeight,
+  };
   const size = sheetSize(layout);
   if (size.width > WEBP_MAX || size.height > WEBP_MAX) {
     throw new RangeError(`sprite sheet ${size.width}x${size.height} exceeds WebP's ${WEBP_MAX}px limit`);

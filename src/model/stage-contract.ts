@@ -8,7 +8,16 @@
 import type { Category, Part } from './part.js';
 import type { InteractiveState } from './interactive-state.js';
 import type { ResolvedRenderOptions } from './render-options.js';
-import { CAMERA_OFFSET_X, CAMERA_ZOOM, clamp, GRID_LIMITS, MAX_SIZE, PROFILES, SCENES, type GridSettings } from './render-defaults.js';
+import {
+  CAMERA_OFFSET_X,
+  CAMERA_ZOOM,
+  clamp,
+  GRID_LIMITS,
+  MAX_SIZE,
+  PROFILES,
+  SCENES,
+  type GridSettings,
+} from './render-defaults.js';
 
 /** The parts of one build, resolved from the catalog, plus its saved interactive state. */
 export interface StageBuild {
@@ -109,7 +118,8 @@ export function parseStageOptions(input: unknown): ParsedStageOptions {
   const problems: string[] = [];
   const o = isRecord(input) ? input : {};
   if (!isRecord(input)) problems.push(`expected an object, got ${show(input)}`);
-  const refuse = (field: string, want: string, value: unknown) => problems.push(`${field} must be ${want}, got ${show(value)}`);
+  const refuse = (field: string, want: string, value: unknown) =>
+    problems.push(`${field} must be ${want}, got ${show(value)}`);
   const int = (field: string, value: unknown, min: number, max: number): number => {
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
     refuse(field, `an integer in [${min}, ${max}]`, value);
@@ -121,7 +131,8 @@ export function parseStageOptions(input: unknown): ParsedStageOptions {
     return false;
   };
   const number = (field: string, value: unknown, range: { min: number; max: number }, accept = range): number => {
-    if (typeof value === 'number' && Number.isFinite(value) && value >= accept.min && value <= accept.max) return clamp(value, range.min, range.max);
+    if (typeof value === 'number' && Number.isFinite(value) && value >= accept.min && value <= accept.max)
+      return clamp(value, range.min, range.max);
     refuse(field, accept.min === -Infinity ? 'a finite number' : `a number in [${accept.min}, ${accept.max}]`, value);
     return range.min;
   };
@@ -137,11 +148,19 @@ export function parseStageOptions(input: unknown): ParsedStageOptions {
   const gridSettings: GridSettings = {
     cellThickness: number('gridSettings.cellThickness', grid.cellThickness, L.cellThickness),
     sectionThickness: number('gridSettings.sectionThickness', grid.sectionThickness, L.sectionThickness),
-    color: typeof grid.color === 'string' && /^#[0-9a-f]{6}$/.test(grid.color) ? grid.color : (refuse('gridSettings.color', 'a #rrggbb colour (lower case)', grid.color), '#000000'),
+    color:
+      typeof grid.color === 'string' && /^#[0-9a-f]{6}$/.test(grid.color)
+        ? grid.color
+        : (refuse('gridSettings.color', 'a #rrggbb colour (lower case)', grid.color), '#000000'),
     fadeDistance: number('gridSettings.fadeDistance', grid.fadeDistance, L.fadeDistance, L.fadeDistance.accept),
     renderOrder: int('gridSettings.renderOrder', grid.renderOrder, L.renderOrder.min, L.renderOrder.max),
   };
-  const omit = o.omit === undefined ? [] : Array.isArray(o.omit) ? o.omit.map((d, i) => oneOf(`omit[${i}]`, d, STAGE_DETAILS)) : (refuse('omit', 'a list', o.omit), []);
+  const omit =
+    o.omit === undefined
+      ? []
+      : Array.isArray(o.omit)
+        ? o.omit.map((d, i) => oneOf(`omit[${i}]`, d, STAGE_DETAILS))
+        : (refuse('omit', 'a list', o.omit), []);
   const parsed: ParsedStageOptions = {
     width: int('width', o.width, 1, MAX_SIZE),
     height: int('height', o.height, 1, MAX_SIZE),

@@ -9,5 +9,7 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A request string without control characters; chain .min/.max as usual. */
 export function text() {
-  return z.string().regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters (such as NUL or newlines)');
+  return z
+    .string()
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters (such as NUL or newlines)');
 }

@@ -55,7 +55,16 @@ interface KTX2File {
   getHasAlpha(): boolean;
   startTranscoding(): boolean;
   getImageTranscodedSizeInBytes(level: number, layer: number, face: number, format: number): number;
-  transcodeImage(out: Uint8Array, level: number, layer: number, face: number, format: number, getAlphaForOpaque: number, channel0: number, channel1: number): number;
+  transcodeImage(
+    out: Uint8Array,
+    level: number,
+    layer: number,
+    face: number,
+    format: number,
+    getAlphaForOpaque: number,
+    channel0: number,
+    channel1: number,
+  ): number;
   close(): void;
   delete(): void;
 }
@@ -77,7 +86,9 @@ function basisModule(): Promise<BasisModule> {
     const require = createRequire(import.meta.url);
     const js = require.resolve('three/examples/jsm/libs/basis/basis_transcoder.js');
     const mod: { exports: unknown } = { exports: {} };
-    vm.compileFunction(readFileSync(js, 'utf8'), ['module', 'exports', 'require', '__filename', '__dirname'], { filename: js })(mod, mod.exports, require, js, '');
+    vm.compileFunction(readFileSync(js, 'utf8'), ['module', 'exports', 'require', '__filename', '__dirname'], {
+      filename: js,
+    })(mod, mod.exports, require, js, '');
     const factory = mod.exports as (opts: { wasmBinary: Uint8Array }) => Promise<BasisModule>;
     const m = await factory({ wasmBinary: readFileSync(js.replace(/\.js$/, '.wasm')) });
     m.initializeBasis();
@@ -88,7 +99,9 @@ function basisModule(): Promise<BasisModule> {
 
 /** KTX2 header fields read for a message: vkFormat 0 is Basis (ETC1S or UASTC), anything else a GPU format. */
 function ktx2VkFormat(bytes: Uint8Array): number {
-  return bytes.byteLength >= 16 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true) : -1;
+  return bytes.byteLength >= 16
+    ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true)
+    : -1;
 }
 
 /** A KTX2/Basis image's base level as PNG (RGB, or RGBA where it has alpha). */
@@ -99,9 +112,18 @@ export async function ktx2ToPng(bytes: Uint8Array, label: string, name: string):
     if (err instanceof ModelRejectedError) throw err;
     // the transcoder aborted (its WebAssembly is unusable after): a fresh one for the next file
     basis = undefined;
-    throw new ModelRejectedError(`${name}: image "${label}" (KTX2/Basis) does not transcode: its data is damaged: encode the texture again (or use PNG, JPEG or WebP)`, [
-      { message: `${err instanceof Error ? err.name : 'Error'}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) },
-    ]);
+    throw new ModelRejectedError(
+      `${name}: image "${label}" (KTX2/Basis) does not transcode: its data is damaged: encode the texture again (or use PNG, JPEG or WebP)`,
+      [
+        {
+          message:
+            `${err instanceof Error ? err.name : 'Error'}: ${err instanceof Error ? err.message : String(err)}`.slice(
+              0,
+              300,
+            ),
+        },
+      ],
+    );
   }
 }
 
@@ -120,7 +142,9 @@ async function transcode(m: BasisModule, bytes: Uint8Array, label: string, name:
     const format = m.transcoder_texture_format.cTFRGBA32.value;
     const out = new Uint8Array(file.getImageTranscodedSizeInBytes(0, 0, 0, format));
     if (!file.startTranscoding() || !file.transcodeImage(out, 0, 0, 0, format, 0, -1, -1)) {
-      throw new ModelRejectedError(`${name}: image "${label}" (KTX2/Basis) does not transcode: its data is damaged: encode the texture again (or use PNG, JPEG or WebP)`);
+      throw new ModelRejectedError(
+        `${name}: image "${label}" (KTX2/Basis) does not transcode: its data is damaged: encode the texture again (or use PNG, JPEG or WebP)`,
+      );
     }
     const img = sharp(out, { raw: { width, height, channels: 4 } });
     return new Uint8Array(await (file.getHasAlpha() ? img : img.removeAlpha()).png().toBuffer());
@@ -161,9 +185,14 @@ export async function decodeModel(input: ModelInput): Promise<DecodedModel | nul
   const warnings: string[] = [];
   if (used.includes(BASISU)) await decodeKtx2(doc, input.name);
   if (used.includes(SPEC_GLOSS)) {
-    const n = doc.getRoot().listMaterials().filter((m) => m.getExtension(SPEC_GLOSS)).length;
+    const n = doc
+      .getRoot()
+      .listMaterials()
+      .filter((m) => m.getExtension(SPEC_GLOSS)).length;
     await doc.transform(metalRough());
-    warnings.push(`${n} spec-gloss material${n === 1 ? '' : 's'} (${SPEC_GLOSS}) converted to metal-rough: check the look in models preview`);
+    warnings.push(
+      `${n} spec-gloss material${n === 1 ? '' : 's'} (${SPEC_GLOSS}) converted to metal-rough: check the look in models preview`,
+    );
   }
   // decoded data stays decoded: written plain, never compressed again here
   for (const ext of doc.getRoot().listExtensionsUsed()) if (used.includes(ext.extensionName)) ext.dispose();
@@ -172,9 +201,18 @@ export async function decodeModel(input: ModelInput): Promise<DecodedModel | nul
   try {
     bytes = await (await modelIO(logger)).writeBinary(doc);
   } catch (err) {
-    throw new ModelRejectedError(`${input.name}: its decoded data cannot be written back as glTF: check it with the Khronos glTF validator and export it again as .glb`, [
-      { message: `${err instanceof Error ? err.name : 'Error'}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) },
-    ]);
+    throw new ModelRejectedError(
+      `${input.name}: its decoded data cannot be written back as glTF: check it with the Khronos glTF validator and export it again as .glb`,
+      [
+        {
+          message:
+            `${err instanceof Error ? err.name : 'Error'}: ${err instanceof Error ? err.message : String(err)}`.slice(
+              0,
+              300,
+            ),
+        },
+      ],
+    );
   }
   return { input: { name: input.name, kind: 'glb', bytes, resources: {} }, decoded: used, warnings };
 }

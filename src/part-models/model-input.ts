@@ -28,7 +28,10 @@ const GLB_JSON_CHUNK = 0x4e4f534a; // 'JSON'
 
 /** True when the bytes start with the GLB magic. */
 export function isGlb(bytes: Uint8Array): boolean {
-  return bytes.byteLength >= 12 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
+  return (
+    bytes.byteLength >= 12 &&
+    new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC
+  );
 }
 
 /** The glTF JSON of a .glb or .gltf, or null when it cannot be read (the validator then says why). */
@@ -78,8 +81,12 @@ function relativePath(uri: string): { path: string } | { problem: string } {
   } catch {
     return { problem: `"${uri}" is not a valid URI` };
   }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(decoded)) return { problem: `"${uri}" is a URL (${decoded.split(':')[0]}:): only relative file names and data: URIs are allowed` };
-  if (decoded.startsWith('/') || decoded.startsWith('\\') || path.isAbsolute(decoded)) return { problem: `"${uri}" is an absolute path: only names relative to the model are allowed` };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(decoded))
+    return {
+      problem: `"${uri}" is a URL (${decoded.split(':')[0]}:): only relative file names and data: URIs are allowed`,
+    };
+  if (decoded.startsWith('/') || decoded.startsWith('\\') || path.isAbsolute(decoded))
+    return { problem: `"${uri}" is an absolute path: only names relative to the model are allowed` };
   if (decoded.split(/[\\/]/).includes('..')) return { problem: `"${uri}" reaches outside the model's folder (..)` };
   return { path: path.posix.normalize(decoded.replace(/\\/g, '/')) };
 }
@@ -89,7 +96,9 @@ function kindOf(name: string, bytes: Uint8Array): ModelInput['kind'] {
   const ext = path.extname(name).toLowerCase();
   if (ext === '.gltf') return 'gltf';
   if (ext === '.glb') return 'glb'; // not a GLB after all: the validator says so
-  throw new ModelRejectedError(`${name}: not a glTF model: give a .glb or a .gltf file (glTF 2.0, exported from Blender or any DCC tool)`);
+  throw new ModelRejectedError(
+    `${name}: not a glTF model: give a .glb or a .gltf file (glTF 2.0, exported from Blender or any DCC tool)`,
+  );
 }
 
 function checkBytes(name: string, bytes: number, maxBytes: number, what: string): void {
@@ -120,7 +129,12 @@ export function modelInputFromBytes(
   checkBytes(name, bytes.byteLength, maxBytes, 'is');
   const kind = kindOf(name, bytes);
   const byPath = new Map(Object.entries(files).map(([p, b]) => [path.posix.normalize(p.replace(/\\/g, '/')), b]));
-  return { name, kind, bytes, resources: resolveResources(name, modelJson(kind, bytes), bytes, maxBytes, (p) => byPath.get(p)) };
+  return {
+    name,
+    kind,
+    bytes,
+    resources: resolveResources(name, modelJson(kind, bytes), bytes, maxBytes, (p) => byPath.get(p)),
+  };
 }
 
 /**

@@ -25,7 +25,9 @@ export class CollectingLogger implements ILogger {
 }
 
 // draco3dgltf is CommonJS without typings: its decoder factory, typed as used
-const draco3d = createRequire(import.meta.url)('draco3dgltf') as { createDecoderModule(opts: object): Promise<unknown> };
+const draco3d = createRequire(import.meta.url)('draco3dgltf') as {
+  createDecoderModule(opts: object): Promise<unknown>;
+};
 
 /**
  * Every extension glTF-Transform knows but the 3D Tiles metadata pair (feature IDs, property
@@ -39,12 +41,15 @@ let ready: Promise<unknown> | undefined;
 
 /** A NodeIO with ALL_EXTENSIONS, the meshopt codecs and the Draco decoder (their WebAssembly compiled once per process, ~20 ms). */
 export async function modelIO(logger: ILogger = new CollectingLogger()): Promise<NodeIO> {
-  ready ??= Promise.all([draco3d.createDecoderModule({}), MeshoptEncoder.ready, MeshoptDecoder.ready]).then(([draco]) => draco);
+  ready ??= Promise.all([draco3d.createDecoderModule({}), MeshoptEncoder.ready, MeshoptDecoder.ready]).then(
+    ([draco]) => draco,
+  );
   const dracoDecoder = await ready;
-  return new NodeIO()
-    .setLogger(logger)
-    .registerExtensions(READ_EXTENSIONS)
-    .registerDependencies({ 'meshopt.encoder': MeshoptEncoder, 'meshopt.decoder': MeshoptDecoder, 'draco3d.decoder': dracoDecoder });
+  return new NodeIO().setLogger(logger).registerExtensions(READ_EXTENSIONS).registerDependencies({
+    'meshopt.encoder': MeshoptEncoder,
+    'meshopt.decoder': MeshoptDecoder,
+    'draco3d.decoder': dracoDecoder,
+  });
 }
 
 /** The input's files in the type glTF-Transform takes (ours are never over a SharedArrayBuffer). */
@@ -57,7 +62,10 @@ function ownResources(input: ModelInput): JSONDocument['resources'] {
 /** The GLB's JSON and binary chunk as glTF-Transform's JSONDocument, external files from the input. */
 function glbToJson(input: ModelInput): JSONDocument {
   const json = modelJson('glb', input.bytes);
-  if (!json) throw new ModelRejectedError(`${input.name}: not a readable GLB (bad header or JSON chunk): export it again as glTF Binary (.glb)`);
+  if (!json)
+    throw new ModelRejectedError(
+      `${input.name}: not a readable GLB (bad header or JSON chunk): export it again as glTF Binary (.glb)`,
+    );
   const view = new DataView(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
   const jsonLength = view.getUint32(12, true);
   const binAt = 20 + jsonLength + (jsonLength % 4 ? 4 - (jsonLength % 4) : 0);
@@ -73,7 +81,10 @@ function glbToJson(input: ModelInput): JSONDocument {
  * The input as a glTF-Transform Document. Throws ModelRejectedError when glTF-Transform cannot
  * read it (run validateModel first for the validator's precise words).
  */
-export async function readModelDocument(input: ModelInput, logger: ILogger = new CollectingLogger()): Promise<Document> {
+export async function readModelDocument(
+  input: ModelInput,
+  logger: ILogger = new CollectingLogger(),
+): Promise<Document> {
   const io = await modelIO(logger);
   try {
     if (input.kind === 'glb' && isGlb(input.bytes)) return await io.readJSON(glbToJson(input));
@@ -96,10 +107,16 @@ export function unreadable(name: string, err: unknown): ModelRejectedError {
   const text = err instanceof Error ? err.message : String(err);
   const required = /extension[^"]*"?(\w+_\w+)"?/i.exec(text)?.[1];
   if (err instanceof Error && /missing required extension/i.test(text) && required) {
-    return new ModelRejectedError(`${name}: needs the glTF extension ${required}, which the farm does not read: export it again without ${required} (PNG/JPEG/WebP textures, no extra compression)`, [{ message: text }]);
+    return new ModelRejectedError(
+      `${name}: needs the glTF extension ${required}, which the farm does not read: export it again without ${required} (PNG/JPEG/WebP textures, no extra compression)`,
+      [{ message: text }],
+    );
   }
   if (err instanceof Error && err.name === 'Error' && !/undefined|null|is not a function/.test(text)) {
-    return new ModelRejectedError(`${name}: cannot be read as glTF 2.0 (${text}): export it again as .glb from the authoring tool`, [{ message: text }]);
+    return new ModelRejectedError(
+      `${name}: cannot be read as glTF 2.0 (${text}): export it again as .glb from the authoring tool`,
+      [{ message: text }],
+    );
   }
   return new ModelRejectedError(
     `${name}: its glTF data is damaged where the reader needs it (buffers, accessors or compressed geometry do not match the JSON): check it with the Khronos glTF validator and export it again as .glb from the authoring tool`,
@@ -112,7 +129,10 @@ export function countTriangles(doc: Document): number {
   let n = 0;
   for (const mesh of doc.getRoot().listMeshes()) {
     // a mesh used by several nodes is drawn several times
-    const uses = doc.getRoot().listNodes().filter((node) => node.getMesh() === mesh).length;
+    const uses = doc
+      .getRoot()
+      .listNodes()
+      .filter((node) => node.getMesh() === mesh).length;
     for (const prim of mesh.listPrimitives()) {
       const count = prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')?.getCount() ?? 0;
       const mode = prim.getMode();

@@ -61,7 +61,8 @@ export interface PartBrief {
 }
 
 /** Where part IDs are listed, for messages about an unknown one (the CLI's and the API's listing). */
-export const PART_LISTINGS = 'list them with: render-farm catalog parts --category <category> [--search <text>], or GET /available-parts?category=<category>';
+export const PART_LISTINGS =
+  'list them with: render-farm catalog parts --category <category> [--search <text>], or GET /available-parts?category=<category>';
 
 /** A part ID the catalog does not have: 404 `unknown_part`. */
 export class UnknownModelPartError extends NotFoundError {
@@ -80,7 +81,10 @@ export class NoModelError extends NotFoundError {
     public readonly partId: string,
     also?: string,
   ) {
-    super('no_model', `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})${also ? `, or ${also}` : ''}`);
+    super(
+      'no_model',
+      `part ${partId} has no model: add one with render-farm models add ${partId} <file.glb> (or PUT /models/${partId})${also ? `, or ${also}` : ''}`,
+    );
     this.name = 'NoModelError';
   }
 }
@@ -88,9 +92,13 @@ export class NoModelError extends NotFoundError {
 /** A rollback with nothing to roll back to: 409 `no_previous_model`, exit 2. */
 export class NoPreviousModelError extends UserError {
   constructor(public readonly partId: string) {
-    super('no_previous_model', `part ${partId} has only its current model, nothing to roll back to: add another with models add, or remove it with models rm`, {
-      status: 409,
-    });
+    super(
+      'no_previous_model',
+      `part ${partId} has only its current model, nothing to roll back to: add another with models add, or remove it with models rm`,
+      {
+        status: 409,
+      },
+    );
     this.name = 'NoPreviousModelError';
   }
 }
@@ -145,11 +153,7 @@ async function partOf(db: Db, partId: string): Promise<PartBrief & { specs: unkn
 export async function currentModelRecords(db: Db, partIds: readonly string[]): Promise<Record<string, ModelRecord>> {
   const unique = [...new Set(partIds)];
   if (unique.length === 0) return {};
-  const rows = await db.db
-    .selectFrom('current_part_models')
-    .selectAll()
-    .where('part_id', 'in', unique)
-    .execute();
+  const rows = await db.db.selectFrom('current_part_models').selectAll().where('part_id', 'in', unique).execute();
   return Object.fromEntries(rows.map((r) => [r.part_id, toRecord(r)]));
 }
 
@@ -186,9 +190,20 @@ export interface AddedModel {
  * current model. Throws UnknownModelPartError for an unknown part, and what prepareModel throws
  * (ModelRejectedError, ModelTooLargeError) for a model it refuses; either way nothing is stored.
  */
-export async function addModel(db: Db, store: ArtifactStore, partId: string, input: ModelInput, opts: AddModelOptions): Promise<AddedModel> {
+export async function addModel(
+  db: Db,
+  store: ArtifactStore,
+  partId: string,
+  input: ModelInput,
+  opts: AddModelOptions,
+): Promise<AddedModel> {
   const part = await partOf(db, partId);
-  const prepared = await prepareModelIsolated(input, part, { limits: opts.limits, fit: opts.fit, force: opts.force, orientation: opts.orientation });
+  const prepared = await prepareModelIsolated(input, part, {
+    limits: opts.limits,
+    fit: opts.fit,
+    force: opts.force,
+    orientation: opts.orientation,
+  });
   const { glb, ...info } = prepared;
   const summary: PartBrief = { id: part.id, name: part.name, category: part.category };
   const current = (await currentModelRecords(db, [part.id]))[part.id];
@@ -253,14 +268,32 @@ export async function readManifest(manifestPath: string): Promise<ManifestItem[]
     throw new ModelImportError(`cannot read manifest ${manifestPath}: ${(err as Error).message}`);
   }
   const list = json && typeof json === 'object' ? (json as { models?: unknown }).models : undefined;
-  const shape = 'a manifest is {"models": [{"part": "<part ID>", "file": "relative/path.glb", "fit": false, "force": false, "up": "+y", "front": "+z", "units": "m"}]} (all but part and file optional)';
+  const shape =
+    'a manifest is {"models": [{"part": "<part ID>", "file": "relative/path.glb", "fit": false, "force": false, "up": "+y", "front": "+z", "units": "m"}]} (all but part and file optional)';
   if (!Array.isArray(list)) throw new ModelImportError(`${manifestPath}: no "models" list: ${shape}`);
   const dir = path.dirname(manifestPath);
   return list.map((item: unknown, i) => {
-    const it = (item ?? {}) as { part?: unknown; file?: unknown; fit?: unknown; force?: unknown; up?: unknown; front?: unknown; units?: unknown };
+    const it = (item ?? {}) as {
+      part?: unknown;
+      file?: unknown;
+      fit?: unknown;
+      force?: unknown;
+      up?: unknown;
+      front?: unknown;
+      units?: unknown;
+    };
     const flag = (v: unknown) => v !== undefined && typeof v !== 'boolean';
-    if (typeof it.part !== 'string' || !it.part || typeof it.file !== 'string' || !it.file || flag(it.fit) || flag(it.force)) {
-      throw new ModelImportError(`${manifestPath}: models[${i}] needs "part" and "file" strings (and "fit", "force" true or false, if given): ${shape}`);
+    if (
+      typeof it.part !== 'string' ||
+      !it.part ||
+      typeof it.file !== 'string' ||
+      !it.file ||
+      flag(it.fit) ||
+      flag(it.force)
+    ) {
+      throw new ModelImportError(
+        `${manifestPath}: models[${i}] needs "part" and "file" strings (and "fit", "force" true or false, if given): ${shape}`,
+      );
     }
     let orientation: OrientationOverrides;
     try {
@@ -281,8 +314,14 @@ export async function readManifest(manifestPath: string): Promise<ManifestItem[]
 
 /** The models of a folder: every .glb and .gltf in it (not its subfolders), part ID = file name without extension. */
 async function folderItems(dir: string): Promise<ManifestItem[]> {
-  const names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && MODEL_FILE.test(e.name)).map((e) => e.name).sort();
-  if (names.length === 0) throw new ModelImportError(`${dir} holds no .glb or .gltf files: name each file after its part ID (e.g. okgxgd18p.glb), or give a manifest.json`);
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isFile() && MODEL_FILE.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  if (names.length === 0)
+    throw new ModelImportError(
+      `${dir} holds no .glb or .gltf files: name each file after its part ID (e.g. okgxgd18p.glb), or give a manifest.json`,
+    );
   return names.map((name) => ({ part: name.replace(MODEL_FILE, ''), file: path.join(dir, name) }));
 }
 
@@ -292,13 +331,24 @@ async function folderItems(dir: string): Promise<ManifestItem[]> {
  * others; the result lists every item in order. Throws only for an unreadable folder or
  * manifest (ModelImportError) and for an outage (database, store) that would fail every item.
  */
-export async function importModels(db: Db, store: ArtifactStore, dirOrManifest: string, opts: ImportOptions): Promise<ImportItem[]> {
+export async function importModels(
+  db: Db,
+  store: ArtifactStore,
+  dirOrManifest: string,
+  opts: ImportOptions,
+): Promise<ImportItem[]> {
   const s = await stat(dirOrManifest).catch(() => null);
-  if (!s) throw new ModelImportError(`${dirOrManifest}: no such file or folder: give a folder of <partId>.glb files or a manifest.json`);
+  if (!s)
+    throw new ModelImportError(
+      `${dirOrManifest}: no such file or folder: give a folder of <partId>.glb files or a manifest.json`,
+    );
   let items: ManifestItem[];
   if (s.isDirectory()) items = await folderItems(dirOrManifest);
   else if (/\.json$/i.test(dirOrManifest)) items = await readManifest(dirOrManifest);
-  else throw new ModelImportError(`${dirOrManifest}: give a folder of <partId>.glb files or a manifest .json (for one file, use models add)`);
+  else
+    throw new ModelImportError(
+      `${dirOrManifest}: give a folder of <partId>.glb files or a manifest .json (for one file, use models add)`,
+    );
 
   const out: ImportItem[] = [];
   for (const item of items) {
@@ -316,7 +366,12 @@ export async function importModels(db: Db, store: ArtifactStore, dirOrManifest: 
       // an outage is not this file's fault and would fail the rest too
       if (err instanceof UnavailableError) throw err;
       const code = err instanceof UserError ? err.code : 'failed';
-      out.push({ part: item.part, file: item.file, ok: false, error: { code, message: err instanceof Error ? err.message : String(err) } });
+      out.push({
+        part: item.part,
+        file: item.file,
+        ok: false,
+        error: { code, message: err instanceof Error ? err.message : String(err) },
+      });
     }
   }
   return out;
@@ -342,8 +397,14 @@ export async function listModels(db: Db, filter: { category?: string } = {}): Pr
   const rows = await q.execute();
   const order = (c: Category) => CATEGORIES.indexOf(c);
   return rows
-    .map(({ part_name, part_category, ...r }) => ({ part: { id: r.part_id, name: part_name, category: part_category }, model: toRecord(r) }))
-    .sort((a, b) => order(a.part.category) - order(b.part.category) || (a.part.id < b.part.id ? -1 : a.part.id > b.part.id ? 1 : 0));
+    .map(({ part_name, part_category, ...r }) => ({
+      part: { id: r.part_id, name: part_name, category: part_category },
+      model: toRecord(r),
+    }))
+    .sort(
+      (a, b) =>
+        order(a.part.category) - order(b.part.category) || (a.part.id < b.part.id ? -1 : a.part.id > b.part.id ? 1 : 0),
+    );
 }
 
 /** A part's model and its history. */
@@ -358,7 +419,9 @@ export interface ModelDetail {
 /** A part's current model and history; throws UnknownModelPartError for an unknown part. */
 export async function showModel(db: Db, partId: string): Promise<ModelDetail> {
   const { specs: _specs, ...part } = await partOf(db, partId);
-  const rows = (await db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id', 'desc').execute()).map(toRecord);
+  const rows = (
+    await db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id', 'desc').execute()
+  ).map(toRecord);
   rows.forEach((r, i) => (r.version = rows.length - i));
   return { part, current: rows.find((r) => r.retiredAt === null) ?? null, history: rows };
 }
@@ -389,13 +452,29 @@ function rollbackTarget<R extends { id: string; sha256: string }>(rows: R[], par
   if (/^v?\d+$/.test(v)) {
     const n = Number(v.replace(/^v/, ''));
     const row = rows[n - 1];
-    if (!row) throw new RollbackTargetError('unknown_version', `part ${partId} has versions 1 to ${rows.length}, not ${to}: see render-farm models show ${partId}`);
+    if (!row)
+      throw new RollbackTargetError(
+        'unknown_version',
+        `part ${partId} has versions 1 to ${rows.length}, not ${to}: see render-farm models show ${partId}`,
+      );
     return row;
   }
-  if (!/^[0-9a-f]{4,64}$/.test(v)) throw new RollbackTargetError('unknown_version', `--to takes a version number (models show's VERSION) or a sha256 prefix of 4+ hex digits, not "${to}"`);
+  if (!/^[0-9a-f]{4,64}$/.test(v))
+    throw new RollbackTargetError(
+      'unknown_version',
+      `--to takes a version number (models show's VERSION) or a sha256 prefix of 4+ hex digits, not "${to}"`,
+    );
   const hits = rows.filter((r) => r.sha256.startsWith(v));
-  if (!hits.length) throw new RollbackTargetError('unknown_version', `no version of part ${partId} has a sha256 starting ${v}: see render-farm models show ${partId}`);
-  if (new Set(hits.map((r) => r.sha256)).size > 1) throw new RollbackTargetError('unknown_version', `sha256 prefix ${v} matches ${hits.length} versions of part ${partId}: give more digits or the version number`);
+  if (!hits.length)
+    throw new RollbackTargetError(
+      'unknown_version',
+      `no version of part ${partId} has a sha256 starting ${v}: see render-farm models show ${partId}`,
+    );
+  if (new Set(hits.map((r) => r.sha256)).size > 1)
+    throw new RollbackTargetError(
+      'unknown_version',
+      `sha256 prefix ${v} matches ${hits.length} versions of part ${partId}: give more digits or the version number`,
+    );
   return hits[hits.length - 1]!;
 }
 
@@ -406,11 +485,21 @@ function rollbackTarget<R extends { id: string; sha256: string }>(rows: R[], par
  * Throws UnknownModelPartError, NoModelError (no model), NoPreviousModelError (only one),
  * RollbackTargetError (`to` names nothing, a retired version, or the current one).
  */
-export async function rollbackModel(db: Db, partId: string, to?: string): Promise<{ retired: ModelRecord; retiredAll: ModelRecord[]; current: ModelRecord }> {
+export async function rollbackModel(
+  db: Db,
+  partId: string,
+  to?: string,
+): Promise<{ retired: ModelRecord; retiredAll: ModelRecord[]; current: ModelRecord }> {
   await partOf(db, partId);
   return db.db.transaction().execute(async (trx) => {
     // the rows locked: two rollbacks at once retire two versions, one after the other
-    const all = await trx.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id', 'asc').forUpdate().execute();
+    const all = await trx
+      .selectFrom('part_models')
+      .selectAll()
+      .where('part_id', '=', partId)
+      .orderBy('id', 'asc')
+      .forUpdate()
+      .execute();
     const live = all.filter((r) => r.retired_at === null);
     if (live.length === 0) throw new NoModelError(partId);
     const top = live[live.length - 1]!;
@@ -421,10 +510,17 @@ export async function rollbackModel(db: Db, partId: string, to?: string): Promis
     } else {
       target = rollbackTarget(all, partId, to);
       const n = all.indexOf(target) + 1;
-      if (target.id === top.id) throw new RollbackTargetError('invalid_rollback_target', `version ${n} (${target.sha256.slice(0, 12)}) is already the current model of ${partId}`);
+      if (target.id === top.id)
+        throw new RollbackTargetError(
+          'invalid_rollback_target',
+          `version ${n} (${target.sha256.slice(0, 12)}) is already the current model of ${partId}`,
+        );
       if (target.retired_at !== null || Number(target.id) > Number(top.id)) {
         // retired rows stay retired: going back to one is adding its file again, a new version
-        throw new RollbackTargetError('invalid_rollback_target', `version ${n} (${target.sha256.slice(0, 12)}) of ${partId} was retired (models rm or an earlier rollback): add its file again with models add`);
+        throw new RollbackTargetError(
+          'invalid_rollback_target',
+          `version ${n} (${target.sha256.slice(0, 12)}) of ${partId} was retired (models rm or an earlier rollback): add its file again with models add`,
+        );
       }
     }
     const retired = await trx
@@ -442,6 +538,7 @@ export async function rollbackModel(db: Db, partId: string, to?: string): Promis
 
 /** The prepared GLB of `sha256`; throws ArtifactNotFoundError (404) when the store does not have it. */
 export async function modelBytes(store: ArtifactStore, sha256: string): Promise<Uint8Array> {
-  if (!MODEL_SHA256.test(sha256)) throw new UserError('invalid_model_sha256', `"${sha256}" is not a model sha256 (64 lower-case hex digits)`);
+  if (!MODEL_SHA256.test(sha256))
+    throw new UserError('invalid_model_sha256', `"${sha256}" is not a model sha256 (64 lower-case hex digits)`);
   return new Uint8Array(await readAll(await store.read(modelArtifactKey(sha256))));
 }

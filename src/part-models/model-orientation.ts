@@ -65,7 +65,12 @@ export interface Orientation {
 export function parseAxis(value: unknown, what: 'up' | 'front'): AxisName {
   const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
   const m = /^([+-]?)([xyz])$/.exec(v);
-  if (!m) throw new UserError('invalid_orientation', `${what} must be one of +x, -x, +y, -y, +z, -z (the file's axis that points ${what === 'up' ? 'up' : "to the part's front"}), not ${JSON.stringify(value)}`, { status: 400, details: [{ field: what, message: 'must be +x, -x, +y, -y, +z or -z' }] });
+  if (!m)
+    throw new UserError(
+      'invalid_orientation',
+      `${what} must be one of +x, -x, +y, -y, +z, -z (the file's axis that points ${what === 'up' ? 'up' : "to the part's front"}), not ${JSON.stringify(value)}`,
+      { status: 400, details: [{ field: what, message: 'must be +x, -x, +y, -y, +z or -z' }] },
+    );
   return `${m[1] || '+'}${m[2]}` as AxisName;
 }
 
@@ -73,7 +78,12 @@ export function parseAxis(value: unknown, what: 'up' | 'front'): AxisName {
 export function parseUnits(value: unknown): Unit {
   const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
   const unit = v === 'inch' || v === 'inches' ? 'in' : v;
-  if (!(unit in UNITS)) throw new UserError('invalid_orientation', `units must be m, cm, mm or inch (what one unit of the file is), not ${JSON.stringify(value)}`, { status: 400, details: [{ field: 'units', message: 'must be m, cm, mm or inch' }] });
+  if (!(unit in UNITS))
+    throw new UserError(
+      'invalid_orientation',
+      `units must be m, cm, mm or inch (what one unit of the file is), not ${JSON.stringify(value)}`,
+      { status: 400, details: [{ field: 'units', message: 'must be m, cm, mm or inch' }] },
+    );
   return unit as Unit;
 }
 
@@ -84,7 +94,10 @@ export function parseOverrides(v: { up?: unknown; front?: unknown; units?: unkno
   if (v.front !== undefined) o.front = parseAxis(v.front, 'front');
   if (v.units !== undefined) o.units = parseUnits(v.units);
   if (o.up && o.front && o.up[1] === o.front[1]) {
-    throw new UserError('invalid_orientation', `up (${o.up}) and front (${o.front}) must be different axes`, { status: 400, details: [{ field: 'front', message: 'same axis as up' }] });
+    throw new UserError('invalid_orientation', `up (${o.up}) and front (${o.front}) must be different axes`, {
+      status: 400,
+      details: [{ field: 'front', message: 'same axis as up' }],
+    });
   }
   return o;
 }
@@ -93,7 +106,8 @@ type Mat = number[][];
 type Vec3 = [number, number, number];
 const AXIS_LETTERS = ['x', 'y', 'z'] as const;
 
-const mul = (a: Mat, b: Mat): Mat => a.map((row) => [0, 1, 2].map((j) => row.reduce((s, v, k) => s + v * b[k]![j]!, 0)));
+const mul = (a: Mat, b: Mat): Mat =>
+  a.map((row) => [0, 1, 2].map((j) => row.reduce((s, v, k) => s + v * b[k]![j]!, 0)));
 const same = (a: Mat, b: Mat) => a.every((row, i) => row.every((v, j) => v === b[i]![j]));
 const IDENTITY: Mat = [
   [1, 0, 0],
@@ -101,7 +115,9 @@ const IDENTITY: Mat = [
   [0, 0, 1],
 ];
 const det = (m: Mat) =>
-  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) + m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+  m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+  m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
 
 /** A quarter-turn rotation about one axis (right-handed), as an integer matrix. */
 function turn(axis: 0 | 1 | 2, quarters: 1 | 2 | 3): Mat {
@@ -117,7 +133,10 @@ function turn(axis: 0 | 1 | 2, quarters: 1 | 2 | 3): Mat {
 }
 
 const TURNS = ([0, 1, 2] as const).flatMap((axis) =>
-  ([1, 3, 2] as const).map((q) => ({ m: turn(axis, q), text: `${q === 2 ? '180' : q === 1 ? '+90' : '-90'} deg about ${AXIS_LETTERS[axis].toUpperCase()}` })),
+  ([1, 3, 2] as const).map((q) => ({
+    m: turn(axis, q),
+    text: `${q === 2 ? '180' : q === 1 ? '+90' : '-90'} deg about ${AXIS_LETTERS[axis].toUpperCase()}`,
+  })),
 );
 
 /** The rotation in words: one turn when one does it, else two (every one of the 24 is at most two). */
@@ -185,11 +204,13 @@ export function transformScene(doc: Document, m: Mat, s: number): void {
 /** The 24 rotations, grouped by the permutation they make (product axis i <- file axis perm[i]). */
 function rotationsFor(perm: number[]): Mat[] {
   const out: Mat[] = [];
-  for (const sx of [1, -1]) for (const sy of [1, -1]) for (const sz of [1, -1]) {
-    const signs = [sx, sy, sz];
-    const m = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (j === perm[i] ? signs[i]! : 0)));
-    if (det(m) === 1) out.push(m);
-  }
+  for (const sx of [1, -1])
+    for (const sy of [1, -1])
+      for (const sz of [1, -1]) {
+        const signs = [sx, sy, sz];
+        const m = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (j === perm[i] ? signs[i]! : 0)));
+        if (det(m) === 1) out.push(m);
+      }
   return out;
 }
 const PERMS = [
@@ -279,13 +300,19 @@ function hintsOf(doc: Document, category: ModelCategory, center: Vec3, half: Vec
   const fans = DENSE_FANS[category];
   const centroid = fans ? vertexCentroid(doc) : null;
   if (fans && centroid) {
-    const offset = [0, 1, 2].map((i) => (half[i]! > 0 ? ((centroid[i]! - center[i]!) / half[i]!) * DENSITY_WEIGHT : 0)) as Vec3;
+    const offset = [0, 1, 2].map((i) =>
+      half[i]! > 0 ? ((centroid[i]! - center[i]!) / half[i]!) * DENSITY_WEIGHT : 0,
+    ) as Vec3;
     out.push({ name: 'dense round geometry', label: 'fans', dir: fans, offset });
   }
   const word = (re: RegExp, s: string) => new RegExp(`(^|[^a-z0-9])(${re.source})([^a-z]|$)`).test(s.toLowerCase());
   for (const node of doc.getRoot().listNodes()) {
     const mesh = node.getMesh();
-    const names = [node.getName(), mesh?.getName() ?? '', ...(mesh?.listPrimitives().map((p) => p.getMaterial()?.getName() ?? '') ?? [])].filter(Boolean);
+    const names = [
+      node.getName(),
+      mesh?.getName() ?? '',
+      ...(mesh?.listPrimitives().map((p) => p.getMaterial()?.getName() ?? '') ?? []),
+    ].filter(Boolean);
     if (!names.length) continue;
     const rule = rules.find((r) => names.some((n) => word(r.re, n)));
     if (!rule) continue;
@@ -296,7 +323,12 @@ function hintsOf(doc: Document, category: ModelCategory, center: Vec3, half: Vec
       at = [0, 1, 2].map((i) => (b.min[i]! + b.max[i]!) / 2) as Vec3;
     } else if (!node.listChildren().length) at = node.getWorldTranslation() as Vec3;
     else continue;
-    out.push({ name: node.getName() || names[0]!, label: rule.label, dir: rule.dir, offset: [0, 1, 2].map((i) => (half[i]! > 0 ? (at[i]! - center[i]!) / half[i]! : 0)) as Vec3 });
+    out.push({
+      name: node.getName() || names[0]!,
+      label: rule.label,
+      dir: rule.dir,
+      offset: [0, 1, 2].map((i) => (half[i]! > 0 ? (at[i]! - center[i]!) / half[i]! : 0)) as Vec3,
+    });
   }
   return out;
 }
@@ -362,11 +394,19 @@ export interface PlaceOptions {
  * them (and fit's scale) to `doc`, and returns what was done. Throws ModelRejectedError for a
  * model nothing fits (unless `force`), an empty one, or one with no extent.
  */
-export function orientModel(doc: Document, name: string, part: { id: string; category: ModelCategory }, expected: Vec3, opts: PlaceOptions, warnings: string[]): Orientation {
+export function orientModel(
+  doc: Document,
+  name: string,
+  part: { id: string; category: ModelCategory },
+  expected: Vec3,
+  opts: PlaceOptions,
+  warnings: string[],
+): Orientation {
   const o = opts.overrides ?? {};
   const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
   const box = scene ? getBounds(scene) : null;
-  if (!box || !box.min.every(Number.isFinite) || !box.max.every(Number.isFinite)) throw new ModelRejectedError(`${name}: the scene has no geometry to measure: the model is empty`);
+  if (!box || !box.min.every(Number.isFinite) || !box.max.every(Number.isFinite))
+    throw new ModelRejectedError(`${name}: the scene has no geometry to measure: the model is empty`);
   const extent = [0, 1, 2].map((i) => box.max[i]! - box.min[i]!) as Vec3;
   const center = [0, 1, 2].map((i) => (box.max[i]! + box.min[i]!) / 2) as Vec3;
   const asMetres = extent.map((e) => e * 1000);
@@ -385,7 +425,10 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   // the file's own axes first when they fit (the catalog sizes are approximate: a model that fits
   // as authored is never turned for a closer match), then glTF's +Y up, then the closest
   const asAuthored = (c: Candidate) => c.perm[0] === 0 && c.perm[1] === 1;
-  const order = (a: Candidate, b: Candidate) => Number(asAuthored(b)) - Number(asAuthored(a)) || Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || a.error - b.error;
+  const order = (a: Candidate, b: Candidate) =>
+    Number(asAuthored(b)) - Number(asAuthored(a)) ||
+    Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) ||
+    a.error - b.error;
   const matches = candidates.filter((c) => c.ratios.every(within)).sort(order);
 
   let chosen = matches[0];
@@ -393,19 +436,29 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   if (!chosen) {
     // the proportions fit but no unit does: its axes are within 2x of each other's ratio to the
     // part (a looser 4x, what a uniform scale into the 2x box allows, let a GPU pass for a case)
-    const spread = (c: Candidate) => (Math.min(...c.ratios) > 0 ? Math.max(...c.ratios) / Math.min(...c.ratios) : Infinity);
-    const shaped = candidates.filter((c) => c.unit === units[0] && spread(c) <= SIZE_TOLERANCE).sort((a, b) => Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || spread(a) - spread(b));
+    const spread = (c: Candidate) =>
+      Math.min(...c.ratios) > 0 ? Math.max(...c.ratios) / Math.min(...c.ratios) : Infinity;
+    const shaped = candidates
+      .filter((c) => c.unit === units[0] && spread(c) <= SIZE_TOLERANCE)
+      .sort((a, b) => Number(keepsUp(b.perm)) - Number(keepsUp(a.perm)) || spread(a) - spread(b));
     const closest = [...candidates].sort((a, b) => a.error - b.error)[0]!;
     const measured = `measures ${mmText(asMetres)} (x, y, z, read as metres; proportions ${proportions(extent)}, longest first)`;
     const wanted = `${part.category} ${part.id} is about ${mmText(expected)} (proportions ${proportions(expected)})`;
-    const details = AXIS_LETTERS.map((a, i) => ({ message: `${a}: measured ${round(asMetres[i]!)} mm, expected ${round(expected[i]!)} mm`, axis: a, measuredMm: round(asMetres[i]!), expectedMm: expected[i]! }));
+    const details = AXIS_LETTERS.map((a, i) => ({
+      message: `${a}: measured ${round(asMetres[i]!)} mm, expected ${round(expected[i]!)} mm`,
+      axis: a,
+      measuredMm: round(asMetres[i]!),
+      expectedMm: expected[i]!,
+    }));
     const off = AXIS_LETTERS.filter((_, i) => !within(asMetres[i]! / expected[i]!));
     const tried = `off by more than ${SIZE_TOLERANCE}x on ${off.join(', ')} as authored, and ${o.up || o.front ? 'no rotation the given up/front allow' : 'no rotation (24 axis-aligned)'} in ${o.units ? `its given units (${UNIT_NAMES[o.units]})` : 'any unit (m, cm, mm, inch)'}`;
     if (shaped[0] && opts.fit) {
       chosen = shaped[0];
     } else if (opts.force) {
       chosen = shaped[0] && opts.fit ? shaped[0] : closest;
-      warnings.push(`stored anyway (--force): it ${measured} but ${wanted}; it is ${tried} brings every axis within ${SIZE_TOLERANCE}x`);
+      warnings.push(
+        `stored anyway (--force): it ${measured} but ${wanted}; it is ${tried} brings every axis within ${SIZE_TOLERANCE}x`,
+      );
     } else if (shaped[0]) {
       throw new ModelRejectedError(
         `${name}: ${measured} but ${wanted}: its proportions fit, but it is ${tried} brings every axis within ${SIZE_TOLERANCE}x: use --fit to scale it uniformly to the part (or --units)`,
@@ -421,7 +474,8 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
     if (opts.fit) {
       // the largest uniform scale that keeps every axis inside the expected box
       fitScale = Math.min(...chosen.ratios.map((r) => (r > 0 ? 1 / r : Infinity)));
-      if (!Number.isFinite(fitScale) || fitScale <= 0) throw new ModelRejectedError(`${name}: the scene has no extent to fit: the model is empty`);
+      if (!Number.isFinite(fitScale) || fitScale <= 0)
+        throw new ModelRejectedError(`${name}: the scene has no extent to fit: the model is empty`);
     }
   }
 
@@ -429,12 +483,22 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   const hints = hintsOf(doc, part.category, center, extent.map((e) => e / 2) as Vec3);
   const scored = options.map((m) => ({ m, score: hintScore(m, hints), identity: same(m, IDENTITY) }));
   // the file's own frame wins ties: an as-authored model is never turned without a reason
-  scored.sort((a, b) => b.score - a.score || Number(b.identity) - Number(a.identity) || b.m[0]![0]! + b.m[1]![1]! + b.m[2]![2]! - (a.m[0]![0]! + a.m[1]![1]! + a.m[2]![2]!));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      Number(b.identity) - Number(a.identity) ||
+      b.m[0]![0]! + b.m[1]![1]! + b.m[2]![2]! - (a.m[0]![0]! + a.m[1]![1]! + a.m[2]![2]!),
+  );
   const best = scored[0]!;
   const decided = options.length === 1 || (scored[1] !== undefined && best.score - scored[1].score > 0.1);
   const guessed = !decided && !best.identity;
   // the places that agree with the rotation chosen: what told the side
-  const evidence = options.length === 1 && (o.up || o.front) ? ['override'] : decided ? [...new Set(hints.filter((h) => hintScore(best.m, [h]) > 0).map((h) => `${h.label} (${h.name})`))] : [];
+  const evidence =
+    options.length === 1 && (o.up || o.front)
+      ? ['override']
+      : decided
+        ? [...new Set(hints.filter((h) => hintScore(best.m, [h]) > 0).map((h) => `${h.label} (${h.name})`))]
+        : [];
 
   const unitScale = UNITS[chosen.unit];
   const scale = unitScale * fitScale;
@@ -448,14 +512,29 @@ export function orientModel(doc: Document, name: string, part: { id: string; cat
   const summary = parts.length ? parts.join('; ') : 'as authored';
   if (fitScale !== 1) {
     const after = chosen.ratios.map((r, i) => r * fitScale * expected[i]!);
-    warnings.push(`scaled by ${round(fitScale, 4)} to fit ${mmText(expected)} (it measured ${mmText(chosen.ratios.map((r, i) => r * expected[i]!))})`);
+    warnings.push(
+      `scaled by ${round(fitScale, 4)} to fit ${mmText(expected)} (it measured ${mmText(chosen.ratios.map((r, i) => r * expected[i]!))})`,
+    );
     const small = AXIS_LETTERS.filter((_, i) => after[i]! < expected[i]! / SIZE_TOLERANCE);
-    if (small.length) warnings.push(`after fitting, ${small.join(', ')} is under half the expected size (${mmText(after)} vs ${mmText(expected)}): check the model's axes (+Y up, front +Z)`);
+    if (small.length)
+      warnings.push(
+        `after fitting, ${small.join(', ')} is under half the expected size (${mmText(after)} vs ${mmText(expected)}): check the model's axes (+Y up, front +Z)`,
+      );
   }
   if (guessed) {
     warnings.push(
       `orientation ${rotation === 'none' ? 'kept' : rotation}: its axes come from its size, but which way its front faces is a guess (nothing in the file names a side): check it with models preview, and give --front (and --up) if it is turned the wrong way`,
     );
   }
-  return { matrix: best.m, rotation, units: chosen.unit, up: fileAxisOf(best.m, 1), front: fileAxisOf(best.m, 2), guessed, evidence, scale, summary };
+  return {
+    matrix: best.m,
+    rotation,
+    units: chosen.unit,
+    up: fileAxisOf(best.m, 1),
+    front: fileAxisOf(best.m, 2),
+    guessed,
+    evidence,
+    scale,
+    summary,
+  };
 }

@@ -14,7 +14,6 @@ import { ModelRejectedError } from './model-errors.js';
 import { isGlb, type ModelInput } from './model-input.js';
 import { TEXTURE_REFUSE_FACTOR, type ModelLimits } from './model-limits.js';
 
-
 /** Fixed bounds no real part model comes near (the configurable ones are in ModelLimits). */
 export const STRUCTURE_LIMITS = {
   /** nesting of the JSON itself (glTF needs ~8; the rest is room for extras) */
@@ -50,21 +49,28 @@ const count = (v: unknown): number | null => (typeof v === 'number' && Number.is
 /** The GLB's JSON text and BIN chunk, with every length in the header checked against the bytes. */
 function readGlb(name: string, bytes: Uint8Array): { json: string; bin: Uint8Array | null } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 20) refuse(name, `a GLB of ${bytes.byteLength} bytes is too short for its header: the file is truncated`);
+  if (bytes.byteLength < 20)
+    refuse(name, `a GLB of ${bytes.byteLength} bytes is too short for its header: the file is truncated`);
   const version = view.getUint32(4, true);
   if (version !== 2) refuse(name, `GLB version ${version}: only glTF 2.0 is read: export it again as glTF 2.0 (.glb)`);
   const declared = view.getUint32(8, true);
   if (declared !== bytes.byteLength) {
-    refuse(name, `the GLB header says ${declared} bytes but the file has ${bytes.byteLength}: the file is ${declared > bytes.byteLength ? 'truncated' : 'damaged'}: upload it again`);
+    refuse(
+      name,
+      `the GLB header says ${declared} bytes but the file has ${bytes.byteLength}: the file is ${declared > bytes.byteLength ? 'truncated' : 'damaged'}: upload it again`,
+    );
   }
   const jsonLength = view.getUint32(12, true);
-  if (view.getUint32(16, true) !== 0x4e4f534a) refuse(name, 'the GLB does not start with its JSON chunk: export it again as glTF Binary (.glb)');
-  if (20 + jsonLength > bytes.byteLength) refuse(name, `the GLB's JSON chunk claims ${jsonLength} bytes, past the end of the file: the file is truncated`);
+  if (view.getUint32(16, true) !== 0x4e4f534a)
+    refuse(name, 'the GLB does not start with its JSON chunk: export it again as glTF Binary (.glb)');
+  if (20 + jsonLength > bytes.byteLength)
+    refuse(name, `the GLB's JSON chunk claims ${jsonLength} bytes, past the end of the file: the file is truncated`);
   const json = new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength));
   const binAt = 20 + jsonLength + ((4 - (jsonLength % 4)) % 4);
   if (binAt + 8 > bytes.byteLength) return { json, bin: null };
   const binLength = view.getUint32(binAt, true);
-  if (binAt + 8 + binLength > bytes.byteLength) refuse(name, `the GLB's binary chunk claims ${binLength} bytes, past the end of the file: the file is truncated`);
+  if (binAt + 8 + binLength > bytes.byteLength)
+    refuse(name, `the GLB's binary chunk claims ${binLength} bytes, past the end of the file: the file is truncated`);
   return { json, bin: bytes.subarray(binAt + 8, binAt + 8 + binLength) };
 }
 
@@ -80,8 +86,10 @@ function parseJson(name: string, text: string): Json {
   const stack: Array<[unknown, number]> = [[parsed, 1]];
   while (stack.length) {
     const [value, depth] = stack.pop()!;
-    if (depth > STRUCTURE_LIMITS.jsonDepth) refuse(name, `the glTF JSON nests deeper than ${STRUCTURE_LIMITS.jsonDepth} levels: remove the nested extras`);
-    if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) stack.push([v, depth + 1]);
+    if (depth > STRUCTURE_LIMITS.jsonDepth)
+      refuse(name, `the glTF JSON nests deeper than ${STRUCTURE_LIMITS.jsonDepth} levels: remove the nested extras`);
+    if (typeof value === 'object' && value !== null)
+      for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) stack.push([v, depth + 1]);
   }
   return parsed;
 }
@@ -89,7 +97,11 @@ function parseJson(name: string, text: string): Json {
 function checkCounts(name: string, json: Json, limits: ModelLimits): void {
   const nodes = list(json, 'nodes').length;
   if (nodes > limits.modelMaxNodes) {
-    refuse(name, `${nodes} nodes, over the limit of ${limits.modelMaxNodes}: join meshes in the authoring tool (or raise RENDER_FARM_MODEL_MAX_NODES)`, '/nodes');
+    refuse(
+      name,
+      `${nodes} nodes, over the limit of ${limits.modelMaxNodes}: join meshes in the authoring tool (or raise RENDER_FARM_MODEL_MAX_NODES)`,
+      '/nodes',
+    );
   }
   const bounds: Array<[keyof typeof STRUCTURE_LIMITS, string, string]> = [
     ['scenes', 'scenes', 'keep one scene'],
@@ -102,10 +114,19 @@ function checkCounts(name: string, json: Json, limits: ModelLimits): void {
   ];
   for (const [key, words, fix] of bounds) {
     const n = list(json, key).length;
-    if (n > STRUCTURE_LIMITS[key]) refuse(name, `${n} ${words}, over the limit of ${STRUCTURE_LIMITS[key]} a part model: ${fix}`, `/${key}`);
+    if (n > STRUCTURE_LIMITS[key])
+      refuse(name, `${n} ${words}, over the limit of ${STRUCTURE_LIMITS[key]} a part model: ${fix}`, `/${key}`);
   }
-  const primitives = list(json, 'meshes').reduce<number>((n, m) => n + (isObject(m) ? list(m, 'primitives').length : 0), 0);
-  if (primitives > STRUCTURE_LIMITS.primitives) refuse(name, `${primitives} primitives, over the limit of ${STRUCTURE_LIMITS.primitives} a part model: join meshes in the authoring tool`, '/meshes');
+  const primitives = list(json, 'meshes').reduce<number>(
+    (n, m) => n + (isObject(m) ? list(m, 'primitives').length : 0),
+    0,
+  );
+  if (primitives > STRUCTURE_LIMITS.primitives)
+    refuse(
+      name,
+      `${primitives} primitives, over the limit of ${STRUCTURE_LIMITS.primitives} a part model: join meshes in the authoring tool`,
+      '/meshes',
+    );
 }
 
 /** The node graph is a forest of bounded depth: no index out of range, no two parents, no cycle. */
@@ -116,9 +137,15 @@ function checkNodeTree(name: string, json: Json, maxDepth: number): void {
     if (!isObject(node)) return;
     for (const child of list(node, 'children')) {
       const c = count(child);
-      if (c === null || c >= nodes.length) refuse(name, `node ${i} names a child ${JSON.stringify(child)} that is not a node`, `/nodes/${i}/children`);
+      if (c === null || c >= nodes.length)
+        refuse(name, `node ${i} names a child ${JSON.stringify(child)} that is not a node`, `/nodes/${i}/children`);
       if (c === i) refuse(name, `node ${i} is its own child: the node graph must be a tree`, `/nodes/${i}/children`);
-      if (parent[c] !== -1) refuse(name, `node ${c} is a child of both node ${parent[c]} and node ${i}: the node graph must be a tree`, `/nodes/${i}/children`);
+      if (parent[c] !== -1)
+        refuse(
+          name,
+          `node ${c} is a child of both node ${parent[c]} and node ${i}: the node graph must be a tree`,
+          `/nodes/${i}/children`,
+        );
       parent[c] = i;
     }
   });
@@ -135,7 +162,11 @@ function checkNodeTree(name: string, json: Json, maxDepth: number): void {
     const i = stack.pop()!;
     seen++;
     if (depth[i]! > maxDepth) {
-      refuse(name, `the node tree is more than ${maxDepth} levels deep: flatten the hierarchy in the authoring tool (apply transforms, join meshes)`, `/nodes/${i}`);
+      refuse(
+        name,
+        `the node tree is more than ${maxDepth} levels deep: flatten the hierarchy in the authoring tool (apply transforms, join meshes)`,
+        `/nodes/${i}`,
+      );
     }
     const node = nodes[i];
     if (!isObject(node)) continue;
@@ -144,12 +175,18 @@ function checkNodeTree(name: string, json: Json, maxDepth: number): void {
       stack.push(child as number);
     }
   }
-  if (seen < nodes.length) refuse(name, `the node graph has a cycle (${nodes.length - seen} nodes are their own ancestors): the node graph must be a tree`, '/nodes');
+  if (seen < nodes.length)
+    refuse(
+      name,
+      `the node graph has a cycle (${nodes.length - seen} nodes are their own ancestors): the node graph must be a tree`,
+      '/nodes',
+    );
   list(json, 'scenes').forEach((scene, s) => {
     if (!isObject(scene)) return;
     for (const root of list(scene, 'nodes')) {
       const r = count(root);
-      if (r === null || r >= nodes.length) refuse(name, `scene ${s} names a node ${JSON.stringify(root)} that is not there`, `/scenes/${s}/nodes`);
+      if (r === null || r >= nodes.length)
+        refuse(name, `scene ${s} names a node ${JSON.stringify(root)} that is not there`, `/scenes/${s}/nodes`);
     }
   });
 }
@@ -186,7 +223,11 @@ function checkSizes(name: string, json: Json, input: ModelInput, bin: Uint8Array
     const got = have[i];
     // a missing file is model-input.ts's to report; 4 bytes of GLB padding are allowed
     if (declared !== null && got !== null && got !== undefined && declared > got + 3) {
-      refuse(name, `buffer ${i} declares ${declared} bytes but ${got} came: the file is truncated or its header lies: export it again`, `/buffers/${i}/byteLength`);
+      refuse(
+        name,
+        `buffer ${i} declares ${declared} bytes but ${got} came: the file is truncated or its header lies: export it again`,
+        `/buffers/${i}/byteLength`,
+      );
     }
   });
   let decoded = 0;
@@ -198,10 +239,19 @@ function checkSizes(name: string, json: Json, input: ModelInput, bin: Uint8Array
     const buffer = count(v.buffer);
     const declared = buffer !== null && isObject(buffers[buffer]) ? count((buffers[buffer] as Json).byteLength) : null;
     if (offset !== null && length !== null && declared !== null && offset + length > declared) {
-      refuse(name, `buffer view ${i} (bytes ${offset}..${offset + length}) reaches past the end of buffer ${buffer} (${declared} bytes)`, `/bufferViews/${i}`);
+      refuse(
+        name,
+        `buffer view ${i} (bytes ${offset}..${offset + length}) reaches past the end of buffer ${buffer} (${declared} bytes)`,
+        `/bufferViews/${i}`,
+      );
     }
     // EXT_meshopt_compression: the view's own byteLength is what decoding allocates
-    if (length !== null && isObject(v.extensions) && Object.keys(v.extensions).some((k) => k.endsWith('_meshopt_compression'))) decoded += length;
+    if (
+      length !== null &&
+      isObject(v.extensions) &&
+      Object.keys(v.extensions).some((k) => k.endsWith('_meshopt_compression'))
+    )
+      decoded += length;
   });
   // KHR_draco_mesh_compression: accessors without a bufferView (counted below as decoded); its own view must exist
   list(json, 'meshes').forEach((m, mi) => {
@@ -210,7 +260,12 @@ function checkSizes(name: string, json: Json, input: ModelInput, bin: Uint8Array
       const draco = isObject(p) && isObject(p.extensions) ? p.extensions.KHR_draco_mesh_compression : undefined;
       if (!isObject(draco)) return;
       const v = count(draco.bufferView);
-      if (v === null || v >= views.length) refuse(name, `mesh ${mi} primitive ${pi}: its Draco data names buffer view ${JSON.stringify(draco.bufferView)}, which is not there: the file is damaged: export it again`, `/meshes/${mi}/primitives/${pi}/extensions/KHR_draco_mesh_compression/bufferView`);
+      if (v === null || v >= views.length)
+        refuse(
+          name,
+          `mesh ${mi} primitive ${pi}: its Draco data names buffer view ${JSON.stringify(draco.bufferView)}, which is not there: the file is damaged: export it again`,
+          `/meshes/${mi}/primitives/${pi}/extensions/KHR_draco_mesh_compression/bufferView`,
+        );
     });
   });
   list(json, 'accessors').forEach((a, i) => {
@@ -219,12 +274,20 @@ function checkSizes(name: string, json: Json, input: ModelInput, bin: Uint8Array
     const elem = (COMPONENT_BYTES[a.componentType as number] ?? 0) * (TYPE_COMPONENTS[a.type as string] ?? 0);
     if (n === null || !elem) return; // the validator names what is wrong with it
     const bytes = n * elem;
-    if (bytes > maxDecoded) refuse(name, `accessor ${i} declares ${n} elements (${bytes} bytes), more than a part model can hold: the file's counts are damaged`, `/accessors/${i}/count`);
+    if (bytes > maxDecoded)
+      refuse(
+        name,
+        `accessor ${i} declares ${n} elements (${bytes} bytes), more than a part model can hold: the file's counts are damaged`,
+        `/accessors/${i}/count`,
+      );
     // zeros, sparse or Draco-decoded data: allocated on reading (a count past its buffer view is the validator's to name)
     if (count(a.bufferView) === null) decoded += bytes;
   });
   if (decoded > maxDecoded) {
-    refuse(name, `its compressed or implicit data would decode to ${decoded} bytes, over ${maxDecoded} (${DECODED_BYTES_FACTOR}x RENDER_FARM_MODEL_MAX_BYTES): simplify the model`);
+    refuse(
+      name,
+      `its compressed or implicit data would decode to ${decoded} bytes, over ${maxDecoded} (${DECODED_BYTES_FACTOR}x RENDER_FARM_MODEL_MAX_BYTES): simplify the model`,
+    );
   }
 }
 
@@ -237,15 +300,21 @@ export function imageHeaderSize(b: Uint8Array): { width: number; height: number 
   }
   if (b.byteLength >= 30 && ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') {
     const chunk = ascii(12, 4);
-    if (chunk === 'VP8 ') return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff };
+    if (chunk === 'VP8 ')
+      return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff };
     if (chunk === 'VP8L') {
       const bits = view.getUint32(21, true);
       return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
     }
-    if (chunk === 'VP8X') return { width: 1 + (b[24]! | (b[25]! << 8) | (b[26]! << 16)), height: 1 + (b[27]! | (b[28]! << 8) | (b[29]! << 16)) };
+    if (chunk === 'VP8X')
+      return {
+        width: 1 + (b[24]! | (b[25]! << 8) | (b[26]! << 16)),
+        height: 1 + (b[27]! | (b[28]! << 8) | (b[29]! << 16)),
+      };
     return null;
   }
-  if (b.byteLength >= 28 && b[0] === 0xab && ascii(1, 6) === 'KTX 20') return { width: view.getUint32(20, true), height: Math.max(1, view.getUint32(24, true)) };
+  if (b.byteLength >= 28 && b[0] === 0xab && ascii(1, 6) === 'KTX 20')
+    return { width: view.getUint32(20, true), height: Math.max(1, view.getUint32(24, true)) };
   if (b.byteLength >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     // JPEG: walk the markers to the first start-of-frame (SOF0-15 but DHT, JPG and DAC)
     let at = 2;
@@ -281,12 +350,15 @@ export function ktx2Problem(b: Uint8Array): string | null {
   const depth = view.getUint32(28, true);
   const faces = view.getUint32(36, true);
   const levels = Math.max(1, view.getUint32(40, true));
-  if (depth > 1 || (faces !== 1 && faces !== 6)) return `is a ${depth > 1 ? '3D' : `${faces}-faced`} texture, not a 2D image: use a 2D KTX2, PNG, JPEG or WebP`;
-  if (80 + levels * 24 > b.byteLength) return `declares ${levels} levels, past the end of the file: the file is truncated: encode the texture again`;
+  if (depth > 1 || (faces !== 1 && faces !== 6))
+    return `is a ${depth > 1 ? '3D' : `${faces}-faced`} texture, not a 2D image: use a 2D KTX2, PNG, JPEG or WebP`;
+  if (80 + levels * 24 > b.byteLength)
+    return `declares ${levels} levels, past the end of the file: the file is truncated: encode the texture again`;
   for (let l = 0; l < levels; l++) {
     const offset = Number(view.getBigUint64(80 + l * 24, true));
     const length = Number(view.getBigUint64(88 + l * 24, true));
-    if (offset + length > b.byteLength) return `level ${l} (bytes ${offset}..${offset + length}) reaches past the end of the file (${b.byteLength} bytes): the file is truncated: encode the texture again`;
+    if (offset + length > b.byteLength)
+      return `level ${l} (bytes ${offset}..${offset + length}) reaches past the end of the file (${b.byteLength} bytes): the file is truncated: encode the texture again`;
   }
   return null;
 }
@@ -303,7 +375,13 @@ function imageBytes(img: Json, json: Json, input: ModelInput, bin: Uint8Array | 
   }
   const view = count(img.bufferView);
   const v = view === null ? null : list(json, 'bufferViews')[view];
-  if (!isObject(v) || count(v.buffer) !== 0 || typeof (list(json, 'buffers')[0] as Json | undefined)?.uri === 'string' || !bin) return null;
+  if (
+    !isObject(v) ||
+    count(v.buffer) !== 0 ||
+    typeof (list(json, 'buffers')[0] as Json | undefined)?.uri === 'string' ||
+    !bin
+  )
+    return null;
   const offset = count(v.byteOffset ?? 0) ?? 0;
   return bin.subarray(offset, offset + (count(v.byteLength) ?? 0));
 }
@@ -315,11 +393,17 @@ function checkImages(name: string, json: Json, input: ModelInput, bin: Uint8Arra
     const bytes = imageBytes(img, json, input, bin);
     const size = bytes ? imageHeaderSize(bytes) : null;
     if (!size) return; // decoded later, or refused there as undecodable
-    if (size.width === 0 || size.height === 0) refuse(name, `image ${i} declares ${size.width}x${size.height} px: the image is damaged`, `/images/${i}`);
+    if (size.width === 0 || size.height === 0)
+      refuse(name, `image ${i} declares ${size.width}x${size.height} px: the image is damaged`, `/images/${i}`);
     const ktx2 = bytes ? ktx2Problem(bytes) : null;
     if (ktx2) refuse(name, `image ${i} (KTX2) ${ktx2}`, `/images/${i}`);
     if (Math.max(size.width, size.height) > refuseAbove) {
-      const label = typeof img.name === 'string' && img.name ? img.name : typeof img.uri === 'string' && !/^data:/i.test(img.uri) ? img.uri : `image ${i}`;
+      const label =
+        typeof img.name === 'string' && img.name
+          ? img.name
+          : typeof img.uri === 'string' && !/^data:/i.test(img.uri)
+            ? img.uri
+            : `image ${i}`;
       refuse(
         name,
         `image "${label}" is ${size.width}x${size.height} px, over ${refuseAbove} px a side: resize it to at most ${limits.modelMaxTextureSize} px before export`,

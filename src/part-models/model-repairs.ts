@@ -39,7 +39,10 @@ export function repairable(errors: RepairableMessage[]): boolean {
 function normaliseWeights(doc: Document): void {
   for (const mesh of doc.getRoot().listMeshes()) {
     for (const prim of mesh.listPrimitives()) {
-      const sets = prim.listSemantics().filter((s) => s.startsWith('WEIGHTS_')).map((s) => prim.getAttribute(s)!);
+      const sets = prim
+        .listSemantics()
+        .filter((s) => s.startsWith('WEIGHTS_'))
+        .map((s) => prim.getAttribute(s)!);
       if (!sets.length) continue;
       const count = sets[0]!.getCount();
       const el = [0, 0, 0, 0];
@@ -47,7 +50,11 @@ function normaliseWeights(doc: Document): void {
         let sum = 0;
         for (const a of sets) sum += a.getElement(i, el).reduce((n, w) => n + w, 0);
         if (sum <= 0 || Math.abs(sum - 1) < 1e-6) continue;
-        for (const a of sets) a.setElement(i, a.getElement(i, el).map((w) => w / sum));
+        for (const a of sets)
+          a.setElement(
+            i,
+            a.getElement(i, el).map((w) => w / sum),
+          );
       }
     }
   }

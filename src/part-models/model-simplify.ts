@@ -54,7 +54,13 @@ function sloppyPrimitive(doc: Document, prim: Primitive, ratio: number): number 
   }
   // a new accessor: the old one may be shared with another primitive
   const array = n <= 65535 ? Uint16Array.from(out) : out;
-  prim.setIndices(doc.createAccessor().setType('SCALAR').setArray(array).setBuffer(old?.getBuffer() ?? position.getBuffer()));
+  prim.setIndices(
+    doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(array)
+      .setBuffer(old?.getBuffer() ?? position.getBuffer()),
+  );
   compactPrimitive(prim);
   return error;
 }
@@ -69,7 +75,9 @@ export async function simplifyToBudget(doc: Document, name: string, budget: numb
   let error = 0;
   for (const bound of SIMPLIFY_ERRORS) {
     if (triangles <= budget) break;
-    await doc.transform(simplify({ simplifier: MeshoptSimplifier, ratio: Math.min(1, (budget * AIM) / triangles), error: bound }));
+    await doc.transform(
+      simplify({ simplifier: MeshoptSimplifier, ratio: Math.min(1, (budget * AIM) / triangles), error: bound }),
+    );
     triangles = countTriangles(doc);
     error = bound;
   }
@@ -80,7 +88,8 @@ export async function simplifyToBudget(doc: Document, name: string, budget: numb
     const ratio = (budget * AIM) / triangles;
     // the error sloppy simplification reached replaces the bound: it is what the model now is
     error = 0;
-    for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) error = Math.max(error, sloppyPrimitive(doc, prim, ratio));
+    for (const mesh of doc.getRoot().listMeshes())
+      for (const prim of mesh.listPrimitives()) error = Math.max(error, sloppyPrimitive(doc, prim, ratio));
     // meshes left without primitives go with their nodes' mesh (anchors and other empties stay)
     for (const node of doc.getRoot().listNodes()) if (node.getMesh()?.listPrimitives().length === 0) node.setMesh(null);
     await doc.transform(prune({ keepLeaves: true, keepExtras: true }));

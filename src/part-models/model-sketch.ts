@@ -38,7 +38,12 @@ function rgb(hex: string): [number, number, number] {
 }
 
 /** Positions and indices of an axis-aligned box with each face split into n x n quads. */
-function boxGeometry(size: Vec3, at: Vec3, n: number, relief = 0): { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array } {
+function boxGeometry(
+  size: Vec3,
+  at: Vec3,
+  n: number,
+  relief = 0,
+): { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array } {
   const positions: number[] = [];
   const normals: number[] = [];
   const uvs: number[] = [];
@@ -59,7 +64,9 @@ function boxGeometry(size: Vec3, at: Vec3, n: number, relief = 0): { positions: 
       for (let j = 0; j <= n; j++) {
         const p: Vec3 = [0, 0, 0];
         const inner = i > 0 && i < n && j > 0 && j < n;
-        p[axis] = at[axis] + sign * (half[axis] + (inner ? relief * Math.sin((Math.PI * i) / 4) * Math.sin((Math.PI * j) / 4) : 0));
+        p[axis] =
+          at[axis] +
+          sign * (half[axis] + (inner ? relief * Math.sin((Math.PI * i) / 4) * Math.sin((Math.PI * j) / 4) : 0));
         p[u] = at[u] + (i / n - 0.5) * size[u] * sign;
         p[v] = at[v] + (j / n - 0.5) * size[v];
         positions.push(...p);
@@ -77,7 +84,12 @@ function boxGeometry(size: Vec3, at: Vec3, n: number, relief = 0): { positions: 
       }
     }
   }
-  return { positions: new Float32Array(positions), normals: new Float32Array(normals), uvs: new Float32Array(uvs), indices: new Uint32Array(indices) };
+  return {
+    positions: new Float32Array(positions),
+    normals: new Float32Array(normals),
+    uvs: new Float32Array(uvs),
+    indices: new Uint32Array(indices),
+  };
 }
 
 /** A document builder: boxes and empty nodes under one root node, one scene (written as a GLB). */
@@ -132,7 +144,8 @@ export class ModelSketch {
   async texturedBox(sizePx: number, spec: BoxSpec, name = 'textured'): Promise<Node> {
     const cells = 8;
     const raw = Buffer.alloc(cells * cells * 3);
-    for (let i = 0; i < cells * cells; i++) raw.set((i + Math.floor(i / cells)) % 2 ? [230, 40, 150] : [250, 220, 0], i * 3);
+    for (let i = 0; i < cells * cells; i++)
+      raw.set((i + Math.floor(i / cells)) % 2 ? [230, 40, 150] : [250, 220, 0], i * 3);
     const png = await sharp(raw, { raw: { width: cells, height: cells, channels: 3 } })
       .resize(sizePx, sizePx, { kernel: 'nearest' })
       .png({ compressionLevel: 1 })

@@ -23,9 +23,20 @@ const UNIX_HOSTS = new Set([3, 19]);
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
-const METHOD_NAMES: Record<number, string> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 93: 'zstd', 95: 'xz', 98: 'PPMd', 99: 'AES encryption' };
+const METHOD_NAMES: Record<number, string> = {
+  1: 'shrink',
+  6: 'implode',
+  9: 'deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  93: 'zstd',
+  95: 'xz',
+  98: 'PPMd',
+  99: 'AES encryption',
+};
 
-const FIX = 'zip the folder holding the .gltf and its files again with a plain zip tool (deflate, no password), or send a .glb';
+const FIX =
+  'zip the folder holding the .gltf and its files again with a plain zip tool (deflate, no password), or send a .glb';
 
 function refuse(message: string): ModelRejectedError {
   return new ModelRejectedError(`model.zip: ${message}: ${FIX}`, [message]);
@@ -75,7 +86,8 @@ function centralDirectory(bytes: Uint8Array, maxBytes: number): CentralEntry[] {
   const count = view.getUint16(end + 10, true);
   const cdSize = view.getUint32(end + 12, true);
   const cdOffset = view.getUint32(end + 16, true);
-  if (count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) throw refuse('ZIP64 archives are not read (a model zip is far smaller than 4 GiB)');
+  if (count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff)
+    throw refuse('ZIP64 archives are not read (a model zip is far smaller than 4 GiB)');
   // the count first: a directory of millions of entries is never walked
   if (count > MAX_ZIP_ENTRIES) throw refuse(`${count} entries, over the limit of ${MAX_ZIP_ENTRIES}`);
   if (cdOffset + cdSize > end) throw refuse('truncated or corrupt (the central directory lies outside the file)');
@@ -83,7 +95,8 @@ function centralDirectory(bytes: Uint8Array, maxBytes: number): CentralEntry[] {
   const entries: CentralEntry[] = [];
   let at = cdOffset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > end || view.getUint32(at, true) !== CENTRAL) throw refuse('truncated or corrupt (a central directory entry is missing)');
+    if (at + 46 > end || view.getUint32(at, true) !== CENTRAL)
+      throw refuse('truncated or corrupt (a central directory entry is missing)');
     const madeBy = view.getUint16(at + 4, true) >> 8;
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
@@ -100,10 +113,13 @@ function centralDirectory(bytes: Uint8Array, maxBytes: number): CentralEntry[] {
     at += 46 + nameLength + extraLength + commentLength;
     const problem = pathProblem(name);
     if (problem) throw refuse(problem);
-    if (UNIX_HOSTS.has(madeBy) && ((external >>> 16) & S_IFMT) === S_IFLNK) throw refuse(`"${name}" is a symbolic link: zip the files themselves (zip without --symlinks)`);
+    if (UNIX_HOSTS.has(madeBy) && ((external >>> 16) & S_IFMT) === S_IFLNK)
+      throw refuse(`"${name}" is a symbolic link: zip the files themselves (zip without --symlinks)`);
     if (flags & 0x1) throw refuse(`"${name}" is encrypted: zip it without a password`);
     if (method !== STORED && method !== DEFLATE) {
-      throw refuse(`"${name}" is compressed with ${METHOD_NAMES[method] ?? `method ${method}`}: only stored and deflate entries are read`);
+      throw refuse(
+        `"${name}" is compressed with ${METHOD_NAMES[method] ?? `method ${method}`}: only stored and deflate entries are read`,
+      );
     }
     entries.push({ name, method, flags, crc, compressedSize, size, localOffset });
   }
@@ -115,14 +131,18 @@ function centralDirectory(bytes: Uint8Array, maxBytes: number): CentralEntry[] {
 
 function entryBytes(bytes: Uint8Array, e: CentralEntry): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (e.localOffset + 30 > bytes.byteLength || view.getUint32(e.localOffset, true) !== LOCAL) throw refuse(`truncated or corrupt ("${e.name}" has no local header)`);
+  if (e.localOffset + 30 > bytes.byteLength || view.getUint32(e.localOffset, true) !== LOCAL)
+    throw refuse(`truncated or corrupt ("${e.name}" has no local header)`);
   // the central directory's sizes rule: a streamed entry's local header may say 0
-  const start = e.localOffset + 30 + view.getUint16(e.localOffset + 26, true) + view.getUint16(e.localOffset + 28, true);
-  if (start + e.compressedSize > bytes.byteLength) throw refuse(`truncated ("${e.name}" runs past the end of the file)`);
+  const start =
+    e.localOffset + 30 + view.getUint16(e.localOffset + 26, true) + view.getUint16(e.localOffset + 28, true);
+  if (start + e.compressedSize > bytes.byteLength)
+    throw refuse(`truncated ("${e.name}" runs past the end of the file)`);
   const data = bytes.subarray(start, start + e.compressedSize);
   let out: Uint8Array;
   if (e.method === STORED) {
-    if (e.compressedSize !== e.size) throw refuse(`"${e.name}" is stored with ${e.compressedSize} bytes but declares ${e.size}`);
+    if (e.compressedSize !== e.size)
+      throw refuse(`"${e.name}" is stored with ${e.compressedSize} bytes but declares ${e.size}`);
     out = data;
   } else {
     try {
@@ -130,10 +150,12 @@ function entryBytes(bytes: Uint8Array, e: CentralEntry): Uint8Array {
       out = inflateRawSync(data, { maxOutputLength: e.size + 1 });
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`"${e.name}" inflates to more than the ${e.size} bytes it declares`);
+      if (code === 'ERR_BUFFER_TOO_LARGE')
+        throw refuse(`"${e.name}" inflates to more than the ${e.size} bytes it declares`);
       throw refuse(`"${e.name}" cannot be inflated (${code ?? 'corrupt data'})`);
     }
-    if (out.byteLength !== e.size) throw refuse(`"${e.name}" inflates to ${out.byteLength} bytes, not the ${e.size} it declares`);
+    if (out.byteLength !== e.size)
+      throw refuse(`"${e.name}" inflates to ${out.byteLength} bytes, not the ${e.size} it declares`);
   }
   if (crc32(out) >>> 0 !== e.crc >>> 0) throw refuse(`"${e.name}" fails its CRC check (corrupt)`);
   // a copy with its own ArrayBuffer: glTF readers view buffers from offset 0 of .buffer
@@ -162,9 +184,11 @@ export function modelInputFromZip(bytes: Uint8Array, maxBytes = DEFAULT_MODEL_MA
   const files = readZip(bytes, maxBytes);
   const models = [...files.keys()].filter((p) => MODEL_EXT.test(p) && !p.startsWith('__MACOSX/'));
   if (models.length === 0) throw refuse('no .gltf or .glb in it');
-  if (models.length > 1) throw refuse(`${models.length} models in it (${models.slice(0, 5).join(', ')}): send one .gltf or .glb per zip`);
+  if (models.length > 1)
+    throw refuse(`${models.length} models in it (${models.slice(0, 5).join(', ')}): send one .gltf or .glb per zip`);
   const model = models[0]!;
-  if (model.split('/').length > 2) throw refuse(`"${model}" is more than one folder deep: put the .gltf at the top of the zip or in one folder`);
+  if (model.split('/').length > 2)
+    throw refuse(`"${model}" is more than one folder deep: put the .gltf at the top of the zip or in one folder`);
   const dir = path.posix.dirname(model);
   const prefix = dir === '.' ? '' : `${dir}/`;
   const beside: Record<string, Uint8Array> = {};

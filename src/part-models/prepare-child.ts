@@ -11,7 +11,8 @@ import { prepareModel } from './prepare-model.js';
 import type { ChildFailure, ChildReply, ChildRequest } from './prepare-isolated.js';
 
 function failure(err: unknown): ChildFailure {
-  if (err instanceof ModelTooLargeError) return { kind: 'too_large', message: err.message, bytes: err.bytes, maxBytes: err.maxBytes };
+  if (err instanceof ModelTooLargeError)
+    return { kind: 'too_large', message: err.message, bytes: err.bytes, maxBytes: err.maxBytes };
   if (err instanceof ModelRejectedError) return { kind: 'rejected', message: err.message, details: err.details ?? [] };
   if (err instanceof UserError) return { kind: 'rejected', message: err.message, details: err.details ?? [] };
   return { kind: 'failed', message: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };

@@ -44,7 +44,8 @@ const STDERR_TAIL = 4096;
 
 /** The child's entry: compiled beside the compiled CLI (scripts/build.mjs), else the source through tsx. */
 function childEntry(): { file: string; execArgv: string[] } {
-  if (import.meta.url.endsWith('.js')) return { file: path.join(PACKAGE_ROOT, 'dist', 'part-models', 'prepare-child.js'), execArgv: [] };
+  if (import.meta.url.endsWith('.js'))
+    return { file: path.join(PACKAGE_ROOT, 'dist', 'part-models', 'prepare-child.js'), execArgv: [] };
   return { file: path.join(PACKAGE_ROOT, 'src', 'part-models', 'prepare-child.ts'), execArgv: ['--import', 'tsx'] };
 }
 
@@ -76,7 +77,12 @@ export interface IsolationHooks {
  * model it refuses, ModelRejectedError when the child crashes or is killed, ModelTooComplexError
  * when it overruns a bound.
  */
-export async function prepareModelIsolated(input: ModelInput, part: ModelPart, options: PrepareOptions, hooks: IsolationHooks = {}): Promise<PreparedModel> {
+export async function prepareModelIsolated(
+  input: ModelInput,
+  part: ModelPart,
+  options: PrepareOptions,
+  hooks: IsolationHooks = {},
+): Promise<PreparedModel> {
   const timeoutS = options.limits.modelPrepareTimeoutSeconds ?? DEFAULT_PREPARE_LIMITS.modelPrepareTimeoutSeconds;
   const memoryMb = options.limits.modelPrepareMemoryMb ?? DEFAULT_PREPARE_LIMITS.modelPrepareMemoryMb;
   const entry = childEntry();
@@ -117,14 +123,21 @@ export async function prepareModelIsolated(input: ModelInput, part: ModelPart, o
         }
       });
     }, RSS_POLL_MS);
-    child.once('message', (reply: ChildReply) => finish(reply.ok ? null : fromChild(input.name, reply.error), reply.ok ? reply.prepared : undefined));
+    child.once('message', (reply: ChildReply) =>
+      finish(reply.ok ? null : fromChild(input.name, reply.error), reply.ok ? reply.prepared : undefined),
+    );
     child.once('error', (err) => finish(new Error(`could not start the model preparation process: ${err.message}`)));
     // 'close', not 'exit': the reply sent just before the end is in by then
     child.once('close', (code, signal) => {
       if (settled) return;
-      if (/heap out of memory|Reached heap limit/i.test(stderr)) overrun ??= `preparing it needed more than ${memoryMb} MB of memory`;
+      if (/heap out of memory|Reached heap limit/i.test(stderr))
+        overrun ??= `preparing it needed more than ${memoryMb} MB of memory`;
       if (overrun) {
-        finish(new ModelTooComplexError(`${input.name}: ${overrun} (RENDER_FARM_MODEL_PREPARE_${overrun.includes('memory') ? 'MEMORY_MB' : 'TIMEOUT'}): simplify the model (fewer nodes, triangles and texture pixels) and send it again`));
+        finish(
+          new ModelTooComplexError(
+            `${input.name}: ${overrun} (RENDER_FARM_MODEL_PREPARE_${overrun.includes('memory') ? 'MEMORY_MB' : 'TIMEOUT'}): simplify the model (fewer nodes, triangles and texture pixels) and send it again`,
+          ),
+        );
         return;
       }
       const how = signal ? `was killed (${signal})` : `crashed (exit code ${code})`;

@@ -81,7 +81,6 @@ export interface PrepareOptions {
 
 export { SIZE_TOLERANCE };
 
-
 /** The prefix of every CASE_ANCHORS name: such nodes are anchors, kept and reported. */
 export const ANCHOR_PREFIX = 'anchor_';
 
@@ -108,7 +107,13 @@ const dropEmptiedNodes = (): Transform => (doc: Document) => {
     const mesh = node.getMesh();
     if (!mesh || mesh.listPrimitives().length > 0) continue;
     node.setMesh(null);
-    if (!node.listChildren().length && !node.getCamera() && !node.getSkin() && !node.listExtensions().length && !node.getName().startsWith(ANCHOR_PREFIX)) {
+    if (
+      !node.listChildren().length &&
+      !node.getCamera() &&
+      !node.getSkin() &&
+      !node.listExtensions().length &&
+      !node.getName().startsWith(ANCHOR_PREFIX)
+    ) {
       node.dispose();
     }
   }
@@ -121,8 +126,13 @@ const dropEmptiedNodes = (): Transform => (doc: Document) => {
  * Material names and extras are the artist's explicit word and are left as they are.
  */
 const tagRgbNodes = (): Transform => (doc: Document) => {
-  const drawn = doc.getRoot().listNodes().filter((n) => n.getMesh());
-  const named = drawn.filter((n) => isRgbMaterial(n.getName(), n.getExtras()) || isRgbMaterial(n.getMesh()!.getName(), n.getMesh()!.getExtras()));
+  const drawn = doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => n.getMesh());
+  const named = drawn.filter(
+    (n) => isRgbMaterial(n.getName(), n.getExtras()) || isRgbMaterial(n.getMesh()!.getName(), n.getMesh()!.getExtras()),
+  );
   // every mesh so named is the product's name (`ARGB_Fan_120` in one piece), not its light
   if (named.length === drawn.length) return;
   for (const node of named) {
@@ -148,7 +158,9 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   const { limits } = opts;
   const category = part.category;
   if (!isModelCategory(category)) {
-    throw new ModelRejectedError(`${part.id} is a ${category}: models are taken for ${MODEL_CATEGORIES.join(', ')} only (${category} stays procedural)`);
+    throw new ModelRejectedError(
+      `${part.id} is a ${category}: models are taken for ${MODEL_CATEGORIES.join(', ')} only (${category} stays procedural)`,
+    );
   }
   // the reader's warnings go to this logger, once: the document validation read is the one prepared
   const logger = new CollectingLogger();
@@ -159,13 +171,31 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
   doc.setLogger(logger);
 
   const originalTriangles = countTriangles(doc);
-  if (originalTriangles === 0) throw new ModelRejectedError(`${input.name}: the scene draws no triangles: export the meshes (not only empties, lines or points)`);
+  if (originalTriangles === 0)
+    throw new ModelRejectedError(
+      `${input.name}: the scene draws no triangles: export the meshes (not only empties, lines or points)`,
+    );
 
-  const expected = expectedModelSizeMm(category, normalizeSpecs(category, { id: part.id, specs: part.specs as SpecsByCategory[typeof category] }, []));
-  const orientation = orientModel(doc, input.name, { id: part.id, category }, expected, { overrides: opts.orientation, fit: opts.fit === true, force: opts.force === true }, warnings);
+  const expected = expectedModelSizeMm(
+    category,
+    normalizeSpecs(category, { id: part.id, specs: part.specs as SpecsByCategory[typeof category] }, []),
+  );
+  const orientation = orientModel(
+    doc,
+    input.name,
+    { id: part.id, category },
+    expected,
+    { overrides: opts.orientation, fit: opts.fit === true, force: opts.force === true },
+    warnings,
+  );
   const scale = orientation.scale;
 
-  const anchorNames = (d: Document) => d.getRoot().listNodes().map((n) => n.getName()).filter((n) => n.startsWith(ANCHOR_PREFIX));
+  const anchorNames = (d: Document) =>
+    d
+      .getRoot()
+      .listNodes()
+      .map((n) => n.getName())
+      .filter((n) => n.startsWith(ANCHOR_PREFIX));
   const anchorsBefore = anchorNames(doc);
 
   await doc.transform(
@@ -182,22 +212,33 @@ export async function prepareModel(input: ModelInput, part: ModelPart, opts: Pre
     prune({ keepLeaves: true, keepExtras: true }),
   );
 
-  const simplification = countTriangles(doc) > limits.modelMaxTriangles ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles) : null;
+  const simplification =
+    countTriangles(doc) > limits.modelMaxTriangles
+      ? await simplifyToBudget(doc, input.name, limits.modelMaxTriangles)
+      : null;
   if (simplification) warnings.push(simplificationWarning(simplification, limits.modelMaxTriangles));
   const triangles = countTriangles(doc);
 
   const textures = doc.getRoot().listTextures().length;
   if (textures) {
     const max = limits.modelMaxTextureSize;
-    const before = doc.getRoot().listTextures().map((t) => t.getSize());
+    const before = doc
+      .getRoot()
+      .listTextures()
+      .map((t) => t.getSize());
     await doc.transform(textureCompress({ encoder: sharp, targetFormat: 'webp', resize: [max, max] }));
     // a cut texture looks softer in close-ups: say so, rather than let the artist wonder
-    doc.getRoot().listTextures().forEach((t, i) => {
-      const [from, to] = [before[i], t.getSize()];
-      if (from && to && (from[0] !== to[0] || from[1] !== to[1])) {
-        warnings.push(`texture ${i}: ${from[0]}x${from[1]} -> ${to[0]}x${to[1]} (over the texture limit of ${max} px, RENDER_FARM_MODEL_MAX_TEXTURE)`);
-      }
-    });
+    doc
+      .getRoot()
+      .listTextures()
+      .forEach((t, i) => {
+        const [from, to] = [before[i], t.getSize()];
+        if (from && to && (from[0] !== to[0] || from[1] !== to[1])) {
+          warnings.push(
+            `texture ${i}: ${from[0]}x${from[1]} -> ${to[0]}x${to[1]} (over the texture limit of ${max} px, RENDER_FARM_MODEL_MAX_TEXTURE)`,
+          );
+        }
+      });
   }
   const sizeMm = boundsMm(doc) ?? expected;
   // a GLB holds one buffer: a .gltf may come with several

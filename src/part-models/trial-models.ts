@@ -32,15 +32,23 @@ export async function readTrialModels(specs: readonly string[], maxBytes: number
   return out;
 }
 
-const partIdsOf = (build: StageBuild) => [...new Set(Object.values(build.parts).flatMap((list) => (list ?? []).map((p) => p.id)))].sort();
+const partIdsOf = (build: StageBuild) =>
+  [...new Set(Object.values(build.parts).flatMap((list) => (list ?? []).map((p) => p.id)))].sort();
 
 /** Each file prepared for its part of the build (refused as `models add` refuses it): part ID -> prepared GLB. */
-export async function prepareTrialModels(build: StageBuild, inputs: Map<string, ModelInput>, options: PrepareOptions): Promise<Map<string, Uint8Array>> {
+export async function prepareTrialModels(
+  build: StageBuild,
+  inputs: Map<string, ModelInput>,
+  options: PrepareOptions,
+): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const parts = Object.values(build.parts).flatMap((list) => list ?? []);
   for (const [id, input] of inputs) {
     const part = parts.find((p) => p.id === id);
-    if (!part) throw new TrialModelError(`--model ${id}=...: part ${id} is not in this build (its parts: ${partIdsOf(build).join(', ')})`);
+    if (!part)
+      throw new TrialModelError(
+        `--model ${id}=...: part ${id} is not in this build (its parts: ${partIdsOf(build).join(', ')})`,
+      );
     out.set(id, (await prepareModelIsolated(input, part, options)).glb);
   }
   return out;
@@ -52,7 +60,10 @@ export function withTrialModels(build: StageBuild, ids: readonly string[], shas:
   const inBuild = new Set(partIdsOf(build));
   const models = { ...(build.models ?? {}) };
   ids.forEach((id, i) => {
-    if (!inBuild.has(id)) throw new TrialModelError(`--model ${id}=...: part ${id} is not in this build (its parts: ${partIdsOf(build).join(', ')})`);
+    if (!inBuild.has(id))
+      throw new TrialModelError(
+        `--model ${id}=...: part ${id} is not in this build (its parts: ${partIdsOf(build).join(', ')})`,
+      );
     models[id] = shas[i]!;
   });
   return { ...build, models };

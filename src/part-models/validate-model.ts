@@ -89,9 +89,12 @@ export interface ValidationReport {
   oversizeTextures: number;
 }
 
-
 function formatMessage(m: ValidatorMessage): string {
-  return m.pointer ? `${m.message} (${m.pointer})` : m.offset !== undefined ? `${m.message} (byte ${m.offset})` : m.message;
+  return m.pointer
+    ? `${m.message} (${m.pointer})`
+    : m.offset !== undefined
+      ? `${m.message} (byte ${m.offset})`
+      : m.message;
 }
 
 async function runValidator(input: ModelInput, bytes: Uint8Array, kind: ModelInput['kind']): Promise<ValidatorReport> {
@@ -109,7 +112,9 @@ async function runValidator(input: ModelInput, bytes: Uint8Array, kind: ModelInp
     });
   } catch (err) {
     // the validator rejects only when it cannot tell glTF from GLB at all
-    throw new ModelRejectedError(`${input.name}: not a glTF 2.0 file: ${err instanceof Error ? err.message : String(err)}: give a .glb or .gltf exported by a glTF 2.0 exporter`);
+    throw new ModelRejectedError(
+      `${input.name}: not a glTF 2.0 file: ${err instanceof Error ? err.message : String(err)}: give a .glb or .gltf exported by a glTF 2.0 exporter`,
+    );
   }
 }
 
@@ -127,7 +132,11 @@ function safeDecode(uri: string): string {
  * ModelTooLargeError (bytes); else returns counts for the caller to report.
  * `logger` collects the reader's warnings (prepareModel passes its own, as it goes on with the document).
  */
-export async function validateModel(input: ModelInput, limits: ModelLimits, logger = new CollectingLogger()): Promise<ValidationReport> {
+export async function validateModel(
+  input: ModelInput,
+  limits: ModelLimits,
+  logger = new CollectingLogger(),
+): Promise<ValidationReport> {
   const total = Object.values(input.resources).reduce((n, b) => n + b.byteLength, input.bytes.byteLength);
   if (total > limits.modelMaxBytes) {
     throw new ModelTooLargeError(
@@ -157,7 +166,11 @@ export async function validateModel(input: ModelInput, limits: ModelLimits, logg
     const first = errors[0];
     throw new ModelRejectedError(
       `${input.name}: not valid glTF 2.0 (${issues.numErrors} error${issues.numErrors === 1 ? '' : 's'}; the first: ${first ? formatMessage(first) : 'see details'}): fix it in the authoring tool and export again`,
-      errors.slice(0, MAX_MODEL_PROBLEMS).map((m) => ({ message: `${m.code}: ${m.message}`, ...(m.pointer ? { pointer: m.pointer } : {}), ...(m.offset !== undefined ? { offset: m.offset } : {}) })),
+      errors.slice(0, MAX_MODEL_PROBLEMS).map((m) => ({
+        message: `${m.code}: ${m.message}`,
+        ...(m.pointer ? { pointer: m.pointer } : {}),
+        ...(m.offset !== undefined ? { offset: m.offset } : {}),
+      })),
     );
   }
 
@@ -175,9 +188,15 @@ export async function validateModel(input: ModelInput, limits: ModelLimits, logg
   for (const [i, texture] of root.listTextures().entries()) {
     const name = texture.getName() || texture.getURI() || `texture ${i}`;
     const image = texture.getImage();
-    const meta = image ? await sharp(image).metadata().catch(() => null) : null;
+    const meta = image
+      ? await sharp(image)
+          .metadata()
+          .catch(() => null)
+      : null;
     if (!meta?.width || !meta.height) {
-      throw new ModelRejectedError(`${input.name}: image "${name}" (/images/${i}) cannot be decoded: use PNG, JPEG, WebP or KTX2/Basis textures`);
+      throw new ModelRejectedError(
+        `${input.name}: image "${name}" (/images/${i}) cannot be decoded: use PNG, JPEG, WebP or KTX2/Basis textures`,
+      );
     }
     if (Math.max(meta.width, meta.height) > refuseAbove) {
       throw new ModelRejectedError(
@@ -187,13 +206,21 @@ export async function validateModel(input: ModelInput, limits: ModelLimits, logg
     textures.push({ name, mimeType: texture.getMimeType(), width: meta.width, height: meta.height });
   }
 
-  const warningMessages = issues.messages.filter((m) => m.severity === 1).slice(0, MAX_MODEL_PROBLEMS).map(formatMessage);
+  const warningMessages = issues.messages
+    .filter((m) => m.severity === 1)
+    .slice(0, MAX_MODEL_PROBLEMS)
+    .map(formatMessage);
   return {
     errors: 0,
     warnings: issues.numWarnings,
     infos: issues.numInfos,
     hints: issues.numHints,
-    warningMessages: [...repairs, ...(decoded?.warnings ?? []), ...warningMessages, ...logger.warnings.slice(0, MAX_MODEL_PROBLEMS)],
+    warningMessages: [
+      ...repairs,
+      ...(decoded?.warnings ?? []),
+      ...warningMessages,
+      ...logger.warnings.slice(0, MAX_MODEL_PROBLEMS),
+    ],
     generator: report.info?.generator ?? null,
     meshoptDecoded: decoded?.decoded.some((e) => MESHOPT_EXTENSIONS.includes(e)) ?? false,
     decoded: decoded?.decoded ?? [],

@@ -36,14 +36,26 @@ export function cacheTable(entries: ListedEntry[]): string {
   ]);
   const head = ['key', 'format', 'size', 'profile', 'bytes', 'state', 'source', 'created'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [head, ...rows]
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** Deletes the matching entries' rows, then their files; returns what was removed. */
 export async function removeFromCache(db: Db, store: ArtifactStore, filter: EntryFilter): Promise<PregenEntry[]> {
   const matching = await listEntries(db, filter);
   // rows first: from then on the endpoint answers 404, and a missing file is never served
-  const removed = await deleteEntries(db, matching.map((e) => e.key));
+  const removed = await deleteEntries(
+    db,
+    matching.map((e) => e.key),
+  );
   for (const e of removed) await store.delete(e.artifactKey);
   return removed;
 }

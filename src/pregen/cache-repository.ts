@@ -87,7 +87,8 @@ export async function existingKeys(db: Db, keys: readonly string[]): Promise<Map
       .select(['combination_key', 'renderer_version', 'visible'])
       .where('combination_key', 'in', unique.slice(i, i + 1000))
       .execute();
-    for (const r of rows) out.set(r.combination_key, { rendererVersion: r.renderer_version, models: modelsOf(r.visible) });
+    for (const r of rows)
+      out.set(r.combination_key, { rendererVersion: r.renderer_version, models: modelsOf(r.visible) });
   }
   return out;
 }
@@ -112,7 +113,12 @@ export async function saveEntry(db: Db, e: NewPregenEntry): Promise<string | nul
     source: e.source,
   };
   return db.db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('pregenerated').select('artifact_key').where('combination_key', '=', e.key).forUpdate().executeTakeFirst();
+    const before = await trx
+      .selectFrom('pregenerated')
+      .select('artifact_key')
+      .where('combination_key', '=', e.key)
+      .forUpdate()
+      .executeTakeFirst();
     await trx
       .insertInto('pregenerated')
       .values(values)
@@ -188,6 +194,10 @@ export async function cacheTotals(db: Db): Promise<{ entries: number; bytes: num
 /** Deletes the rows of `keys`; returns the deleted entries (the caller removes their artifacts). */
 export async function deleteEntries(db: Db, keys: readonly string[]): Promise<PregenEntry[]> {
   if (keys.length === 0) return [];
-  const rows = await db.db.deleteFrom('pregenerated').where('combination_key', 'in', [...keys]).returningAll().execute();
+  const rows = await db.db
+    .deleteFrom('pregenerated')
+    .where('combination_key', 'in', [...keys])
+    .returningAll()
+    .execute();
   return rows.map(toEntry);
 }

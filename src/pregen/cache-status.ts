@@ -35,7 +35,14 @@ export interface CacheOverview {
 }
 
 async function plan(db: Db, rendererVersion: string, formats: Format[], profiles: Profile[]): Promise<PlanItem[]> {
-  return planPregen(db, await buildSources(db, 'all'), { base: {}, formats, profiles, sizes: [], stale: true, rendererVersion });
+  return planPregen(db, await buildSources(db, 'all'), {
+    base: {},
+    formats,
+    profiles,
+    sizes: [],
+    stale: true,
+    rendererVersion,
+  });
 }
 
 /**
@@ -43,7 +50,10 @@ async function plan(db: Db, rendererVersion: string, formats: Format[], profiles
  * marks current ones `cached`; a duplicate (another build with the same visible parts) shares
  * the state of the first item of its key. Invalid builds are left out.
  */
-function itemStates(items: PlanItem[], existing: Set<string>): { item: PlanItem; state: 'current' | 'stale' | 'missing' }[] {
+function itemStates(
+  items: PlanItem[],
+  existing: Set<string>,
+): { item: PlanItem; state: 'current' | 'stale' | 'missing' }[] {
   const byKey = new Map<string, 'current' | 'stale' | 'missing'>();
   for (const i of items) {
     if (i.action === 'cached') byKey.set(i.key, 'current');
@@ -54,14 +64,25 @@ function itemStates(items: PlanItem[], existing: Set<string>): { item: PlanItem;
 
 /** The cache as `pregen ls` lists it, and the saved builds' coverage in every format and profile. */
 export async function cacheOverview(db: Db, rendererVersion: string, limit: number): Promise<CacheOverview> {
-  const [entries, totals, items] = await Promise.all([listCache(db, { limit }, rendererVersion), cacheTotals(db), plan(db, rendererVersion, [...FORMATS], [...PROFILES])]);
+  const [entries, totals, items] = await Promise.all([
+    listCache(db, { limit }, rendererVersion),
+    cacheTotals(db),
+    plan(db, rendererVersion, [...FORMATS], [...PROFILES]),
+  ]);
   // planning with `stale` marks stale entries `render` like missing ones: an existing key tells them apart
   const existing = new Set((await existingKeys(db, items.map((i) => i.key).filter(Boolean))).keys());
   const coverage = new Map<string, Coverage>();
   for (const { item, state } of itemStates(items, existing)) {
     const o = item.options;
     const id = `${o.format}/${o.profile}`;
-    const c = coverage.get(id) ?? { format: o.format, profile: o.profile as Profile, size: `${o.width}x${o.height}`, current: 0, stale: 0, missing: 0 };
+    const c = coverage.get(id) ?? {
+      format: o.format,
+      profile: o.profile as Profile,
+      size: `${o.width}x${o.height}`,
+      current: 0,
+      stale: 0,
+      missing: 0,
+    };
     c[state]++;
     coverage.set(id, c);
   }
@@ -79,7 +100,9 @@ export async function fillCache(
   signal: AbortSignal,
   onError: (err: Error) => void,
 ): Promise<number> {
-  const items = (await plan(deps.db, deps.rendererVersion, [variant.format], [variant.profile])).filter((i) => i.action === 'render');
+  const items = (await plan(deps.db, deps.rendererVersion, [variant.format], [variant.profile])).filter(
+    (i) => i.action === 'render',
+  );
   if (items.length) void runFarm(deps, items, { signal, observer: {} }).catch(onError);
   return items.length;
 }

@@ -73,7 +73,12 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 function isClosedCase(parts: Parts): boolean {
   const c = parts.PCCase?.[0];
   const width = num((c?.specs as { widthMm?: unknown } | undefined)?.widthMm);
-  return c?.category === 'PCCase' && (c.specs as { sidePanel?: unknown }).sidePanel === 'solid' && width !== null && width - CASE_X_OVERHEAD_MM >= CARD_HEIGHT_MM;
+  return (
+    c?.category === 'PCCase' &&
+    (c.specs as { sidePanel?: unknown }).sidePanel === 'solid' &&
+    width !== null &&
+    width - CASE_X_OVERHEAD_MM >= CARD_HEIGHT_MM
+  );
 }
 
 /** Whether a card fits inside a closed case without poking through a panel. */
@@ -147,7 +152,8 @@ export function visibleSignature(parts: Parts): VisibleSignature {
     }
     if (ids.length) visible[category] = ids.sort();
   }
-  if (closed && !visible.PSU) traces.PSU = `footprint:${psuFootprint([...(parts.PSU ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1))[0])}`;
+  if (closed && !visible.PSU)
+    traces.PSU = `footprint:${psuFootprint([...(parts.PSU ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1))[0])}`;
   return { parts: visible, traces, hidden };
 }
 
@@ -170,11 +176,21 @@ export interface CombinationMaterial {
 }
 
 /** Builds the key material of a resolved build and its resolved options. */
-export function combinationMaterial(parts: Parts, versions: Record<string, number>, options: ResolvedRenderOptions): CombinationMaterial {
+export function combinationMaterial(
+  parts: Parts,
+  versions: Record<string, number>,
+  options: ResolvedRenderOptions,
+): CombinationMaterial {
   const sig = visibleSignature(parts);
   const ids = Object.values(sig.parts).flat();
   const visibleVersions = Object.fromEntries(ids.sort().map((id) => [id, versions[id] ?? 1]));
-  return { rules: VISIBILITY_RULES_VERSION, visible: sig.parts, traces: sig.traces, versions: visibleVersions, options: pixelOptions(options) };
+  return {
+    rules: VISIBILITY_RULES_VERSION,
+    visible: sig.parts,
+    traces: sig.traces,
+    versions: visibleVersions,
+    options: pixelOptions(options),
+  };
 }
 
 /** The combination key: sha256 hex of the canonical JSON of the material. */

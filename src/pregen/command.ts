@@ -41,15 +41,21 @@ export interface PregenCommandOptions {
 }
 
 /** Gathers the combinations of every input, applying the limit. */
-export async function collectSources(db: Db, inputs: PregenInputs): Promise<{ sources: PartMapSource[]; notes: string[] }> {
+export async function collectSources(
+  db: Db,
+  inputs: PregenInputs,
+): Promise<{ sources: PartMapSource[]; notes: string[] }> {
   const notes: string[] = [];
   const sources: PartMapSource[] = [];
   if (!inputs.builds && !inputs.matrix && !inputs.from) {
-    throw new PregenInputError('say what to pregenerate: --builds all|CODE,..., --matrix "CAT=id,id ...", --from file.json, or --thumbnails');
+    throw new PregenInputError(
+      'say what to pregenerate: --builds all|CODE,..., --matrix "CAT=id,id ...", --from file.json, or --thumbnails',
+    );
   }
   if (inputs.matrix) {
     const m = await matrixSources(db, inputs.matrix, inputs.limit);
-    if (m.total > m.sources.length) notes.push(`--limit ${inputs.limit}: the first ${m.sources.length} of ${m.total} matrix combinations`);
+    if (m.total > m.sources.length)
+      notes.push(`--limit ${inputs.limit}: the first ${m.sources.length} of ${m.total} matrix combinations`);
     sources.push(...m.sources);
   }
   if (inputs.builds) sources.push(...(await buildSources(db, inputs.builds)));
@@ -64,7 +70,8 @@ export async function collectSources(db: Db, inputs: PregenInputs): Promise<{ so
 function dryRunText(items: PlanItem[]): string {
   const lines = items.map((i) => {
     const what = i.action === 'render' ? 'would render' : i.action === 'invalid' ? 'invalid' : i.action;
-    const tail = i.action === 'render' ? `  ${i.frames} frames  key ${i.key.slice(0, 12)}` : i.reason ? `: ${i.reason}` : '';
+    const tail =
+      i.action === 'render' ? `  ${i.frames} frames  key ${i.key.slice(0, 12)}` : i.reason ? `: ${i.reason}` : '';
     return `${what.padEnd(12)} #${i.index} ${i.label}  ${i.variant}${tail}`;
   });
   const n = items.filter((i) => i.action === 'render').length;
@@ -81,7 +88,10 @@ async function outputs(o: PregenCommandOptions): Promise<{ observers: PregenObse
   return { observers: [store], close: () => ui.stop() };
 }
 
-function summaryText(s: { rendered: number; failed: FailedItem[]; cancelled: number; interrupted: boolean; elapsedMs: number }, extra: string): string {
+function summaryText(
+  s: { rendered: number; failed: FailedItem[]; cancelled: number; interrupted: boolean; elapsedMs: number },
+  extra: string,
+): string {
   const lines = [`pregen: ${s.rendered} rendered${extra}, ${s.failed.length} failed in ${formatDuration(s.elapsedMs)}`];
   for (const f of s.failed) lines.push(`failed: #${f.index} ${f.label} (${f.variant}): ${f.reason}`);
   if (s.interrupted) lines.push(`interrupted: ${s.cancelled} not rendered; run the same command again to resume`);
@@ -103,7 +113,8 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
     }
     const { openArtifactStore } = await import('../storage/open-artifact-store.js');
     const store = await openArtifactStore(o.cfg);
-    const createEngine = o.createEngine ?? (async () => (await import('../render/engine.js')).createRenderEngine(o.cfg));
+    const createEngine =
+      o.createEngine ?? (async () => (await import('../render/engine.js')).createRenderEngine(o.cfg));
     if (o.thumbnails) return await thumbnails(o, db, store, createEngine);
 
     const { rendererVersion } = await import('../render/renderer-version.js');
@@ -111,7 +122,8 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
     const { sources, notes } = await collectSources(db, o.inputs);
     const items = await planPregen(db, sources, { ...o.variants, rendererVersion: version });
     if (o.dryRun) {
-      if (o.output === 'json') o.write(JSON.stringify({ dryRun: true, notes, items: items.map(itemJson) }, null, 2) + '\n');
+      if (o.output === 'json')
+        o.write(JSON.stringify({ dryRun: true, notes, items: items.map(itemJson) }, null, 2) + '\n');
       else o.write(notes.map((n) => `note: ${n}\n`).join('') + dryRunText(items));
       return items.some((i) => i.action === 'invalid') ? 1 : 0;
     }
@@ -120,13 +132,28 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
     const { runPregen } = await import('./runner.js');
     let summary;
     try {
-      summary = await runPregen(items, { cfg: o.cfg, db, store, rendererVersion: version, concurrency: o.concurrency, farm: o.farm, signal: o.signal, observers: out.observers, createEngine });
+      summary = await runPregen(items, {
+        cfg: o.cfg,
+        db,
+        store,
+        rendererVersion: version,
+        concurrency: o.concurrency,
+        farm: o.farm,
+        signal: o.signal,
+        observers: out.observers,
+        createEngine,
+      });
     } finally {
       await out.close();
     }
     if (o.output === 'json') o.write(JSON.stringify({ ...summary, notes, items: items.map(itemJson) }, null, 2) + '\n');
     else if (o.output === 'plain') {
-      o.write(summaryText(summary, `, ${summary.cached} already pregenerated, ${summary.duplicates} duplicates (${summary.framesPerSecond} frames/s)`));
+      o.write(
+        summaryText(
+          summary,
+          `, ${summary.cached} already pregenerated, ${summary.duplicates} duplicates (${summary.framesPerSecond} frames/s)`,
+        ),
+      );
     }
     return exitCode(summary);
   } finally {
@@ -135,22 +162,48 @@ export async function pregenCommand(o: PregenCommandOptions): Promise<number> {
 }
 
 function itemJson(i: PlanItem) {
-  return { index: i.index, label: i.label, source: i.source, variant: i.variant, action: i.action, reason: i.reason, key: i.key || null, parts: i.partIds, frames: i.frames };
+  return {
+    index: i.index,
+    label: i.label,
+    source: i.source,
+    variant: i.variant,
+    action: i.action,
+    reason: i.reason,
+    key: i.key || null,
+    parts: i.partIds,
+    frames: i.frames,
+  };
 }
 
-async function thumbnails(o: PregenCommandOptions, db: Db, store: ArtifactStore, createEngine: () => Promise<RenderEngine>): Promise<number> {
+async function thumbnails(
+  o: PregenCommandOptions,
+  db: Db,
+  store: ArtifactStore,
+  createEngine: () => Promise<RenderEngine>,
+): Promise<number> {
   const { partsNeedingThumbnails } = await import('../thumbnails/part-thumbnail.js');
   const parts = await partsNeedingThumbnails(db, { categories: o.thumbnails!.categories, force: o.thumbnails!.force });
   if (o.dryRun) {
     const text = parts.map((p) => `would render thumbnail ${p.id}  ${p.category}  ${p.name}`).join('\n');
-    o.write(o.output === 'json' ? JSON.stringify({ dryRun: true, parts: parts.map((p) => p.id) }, null, 2) + '\n' : `${text}${text ? '\n' : ''}dry run: ${parts.length} thumbnails would render\n`);
+    o.write(
+      o.output === 'json'
+        ? JSON.stringify({ dryRun: true, parts: parts.map((p) => p.id) }, null, 2) + '\n'
+        : `${text}${text ? '\n' : ''}dry run: ${parts.length} thumbnails would render\n`,
+    );
     return 0;
   }
   const out = await outputs(o);
   const { runThumbnails } = await import('./thumbnail-run.js');
   let summary;
   try {
-    summary = await runThumbnails(parts, { db, store, concurrency: o.concurrency, signal: o.signal, observers: out.observers, createEngine });
+    summary = await runThumbnails(parts, {
+      db,
+      store,
+      concurrency: o.concurrency,
+      signal: o.signal,
+      observers: out.observers,
+      createEngine,
+    });
   } finally {
     await out.close();
   }

@@ -33,14 +33,20 @@ export interface FarmRunOptions {
 export async function runFarm(deps: PublishDeps, items: PlanItem[], opts: FarmRunOptions): Promise<void> {
   const { db } = deps;
   const { observer, signal } = opts;
-  if ((await liveWorkers(db)).length === 0) observer.notice?.('no live workers: the jobs wait in the queue until one starts (render-farm worker)');
+  if ((await liveWorkers(db)).length === 0)
+    observer.notice?.('no live workers: the jobs wait in the queue until one starts (render-farm worker)');
 
   const customer = await ensureCustomer(db.db, PREGEN_CUSTOMER);
   const following = new Map<string, PlanItem>();
   for (const item of items) {
     if (signal.aborted) break;
     try {
-      const s = await submitRender(db, { customerId: customer.id, parts: item.partIds, state: null, options: item.input });
+      const s = await submitRender(db, {
+        customerId: customer.id,
+        parts: item.partIds,
+        state: null,
+        options: item.input,
+      });
       following.set(s.render.id, item);
       observer.start?.(item);
     } catch (err) {
@@ -64,7 +70,12 @@ export async function runFarm(deps: PublishDeps, items: PlanItem[], opts: FarmRu
         observer.fail?.(item, r.error ?? 'the render failed on the farm');
       } else {
         const frames = item.frames;
-        observer.progress?.(item, { stage: 'render', frame: Math.round((r.progress ?? 0) * frames), total: frames, fps: 0 });
+        observer.progress?.(item, {
+          stage: 'render',
+          frame: Math.round((r.progress ?? 0) * frames),
+          total: frames,
+          fps: 0,
+        });
       }
     }
     if (following.size > 0) await sleep(opts.pollMs ?? POLL_MS, signal);

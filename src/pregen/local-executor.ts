@@ -22,7 +22,11 @@ export interface LocalRunOptions {
  * Renders `items` (all action 'render'); resolves when all are done, failed or cancelled,
  * with the WebGL backend the renderers drew with.
  */
-export async function runLocal(deps: PublishDeps, items: PlanItem[], opts: LocalRunOptions): Promise<EngineInfo | null> {
+export async function runLocal(
+  deps: PublishDeps,
+  items: PlanItem[],
+  opts: LocalRunOptions,
+): Promise<EngineInfo | null> {
   const queue = [...items];
   const slots = Math.max(1, Math.min(opts.concurrency, queue.length));
   const engines: RenderEngine[] = [];
@@ -32,7 +36,10 @@ export async function runLocal(deps: PublishDeps, items: PlanItem[], opts: Local
     for (const c of created) if (c.status === 'fulfilled') engines.push(c.value);
     const failure = created.find((c): c is PromiseRejectedResult => c.status === 'rejected');
     if (engines.length === 0) throw failure?.reason ?? new Error('no renderer could be started');
-    if (failure) opts.observer.notice?.(`only ${engines.length} of ${slots} renderers started: ${(failure.reason as Error).message}`);
+    if (failure)
+      opts.observer.notice?.(
+        `only ${engines.length} of ${slots} renderers started: ${(failure.reason as Error).message}`,
+      );
     // every engine of a machine takes the same backend (render/engine.ts glPolicy): ask one;
     // without WebGL each item fails and says why, as before
     const info = await engines[0]!.info().catch(() => null);
@@ -55,7 +62,12 @@ async function drain(deps: PublishDeps, engine: RenderEngine, queue: PlanItem[],
   }
 }
 
-async function renderOne(deps: PublishDeps, engine: RenderEngine, item: PlanItem, opts: LocalRunOptions): Promise<void> {
+async function renderOne(
+  deps: PublishDeps,
+  engine: RenderEngine,
+  item: PlanItem,
+  opts: LocalRunOptions,
+): Promise<void> {
   const { observer, signal } = opts;
   observer.start?.(item);
   const tmp = await makeTempDir('pregen');
@@ -69,14 +81,23 @@ async function renderOne(deps: PublishDeps, engine: RenderEngine, item: PlanItem
       outputs: { [format]: true, screenshot: false },
       signal,
       onProgress: (p) => {
-        if (p.stage === 'render' || p.stage === 'encode') observer.progress?.(item, { stage: p.stage, frame: p.frame, total: p.total, fps: p.fps });
+        if (p.stage === 'render' || p.stage === 'encode')
+          observer.progress?.(item, { stage: p.stage, frame: p.frame, total: p.total, fps: p.fps });
       },
     });
     const file = result.files.find((f) => f.kind === format);
     if (!file) throw new Error(`the renderer wrote no ${format}`);
-    observer.progress?.(item, { stage: 'saving', frame: result.frames, total: result.frames, fps: result.framesPerSecond });
+    observer.progress?.(item, {
+      stage: 'saving',
+      frame: result.frames,
+      total: result.frames,
+      fps: result.framesPerSecond,
+    });
     // a cancel during the upload still publishes: the bytes are whole, and the work is done
-    const bytes = await publishFile(deps, item, file.path, { renderMs: result.timings.total, framesPerSecond: result.framesPerSecond });
+    const bytes = await publishFile(deps, item, file.path, {
+      renderMs: result.timings.total,
+      framesPerSecond: result.framesPerSecond,
+    });
     observer.done?.(item, { ms: Math.round(performance.now() - started), bytes, fps: result.framesPerSecond });
   } catch (err) {
     if (signal.aborted) observer.cancel?.(item);

@@ -18,6 +18,8 @@ export interface PregenLookup {
 /** Keys a request and reads its entry; throws UnknownPartsError naming unknown part IDs. */
 export async function lookupPregenerated(db: Db, parts: PartIdMap, options: RenderOptions): Promise<PregenLookup> {
   const resolved = await resolveBuild(db, parts);
-  const key = combinationKey(combinationMaterial(resolved.build.parts, resolved.versions, resolveRenderOptions(options)));
+  const key = combinationKey(
+    combinationMaterial(resolved.build.parts, resolved.versions, resolveRenderOptions(options)),
+  );
   return { key, entry: await findEntry(db, key) };
 }

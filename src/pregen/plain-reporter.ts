@@ -28,7 +28,9 @@ export function plainReporter(write: (line: string) => void): PregenObserver {
       total = todo.length;
       todo.forEach((i, k) => position.set(i.index, k + 1));
       const count = (a: ItemRef['action']) => items.filter((i) => i.action === a).length;
-      write(`pregen: ${items.length} items: ${total} to render, ${count('cached')} already pregenerated, ${count('duplicate')} duplicates, ${count('invalid')} invalid`);
+      write(
+        `pregen: ${items.length} items: ${total} to render, ${count('cached')} already pregenerated, ${count('duplicate')} duplicates, ${count('invalid')} invalid`,
+      );
     },
     start(item) {
       model.start(item);
@@ -40,12 +42,16 @@ export function plainReporter(write: (line: string) => void): PregenObserver {
       const next = marks.get(item.index) ?? 0;
       if (next < MARKS.length && p.frame / p.total >= MARKS[next]!) {
         marks.set(item.index, next + 1);
-        write(`${tag(item)} rendering ${name(item)}  ${Math.round(MARKS[next]! * 100)}%${p.fps > 0 ? `  ${p.fps.toFixed(1)} frames/s` : ''}`);
+        write(
+          `${tag(item)} rendering ${name(item)}  ${Math.round(MARKS[next]! * 100)}%${p.fps > 0 ? `  ${p.fps.toFixed(1)} frames/s` : ''}`,
+        );
       }
     },
     done(item, r) {
       model.done(item, r);
-      write(`${tag(item)} done      ${name(item)}  ${formatDuration(r.ms)}  ${r.fps.toFixed(1)} frames/s  ${formatBytes(r.bytes)}  ${overall()}`);
+      write(
+        `${tag(item)} done      ${name(item)}  ${formatDuration(r.ms)}  ${r.fps.toFixed(1)} frames/s  ${formatBytes(r.bytes)}  ${overall()}`,
+      );
     },
     fail(item, reason) {
       model.fail(item, reason);

@@ -10,7 +10,12 @@ import type { Category, Part, PartIdMap } from '../model/part.js';
 import type { Db } from '../db/database.js';
 import { parsePartsMap } from '../model/parts-map.js';
 import { normaliseParts } from '../model/render-request.js';
-import { renderOptionsSchema, resolveRenderOptions, type RenderOptions, type ResolvedRenderOptions } from '../model/render-options.js';
+import {
+  renderOptionsSchema,
+  resolveRenderOptions,
+  type RenderOptions,
+  type ResolvedRenderOptions,
+} from '../model/render-options.js';
 import { MAX_SIZE, MIN_SIZE, type Format, type Profile } from '../model/render-defaults.js';
 import { existingKeys } from './cache-repository.js';
 import { combinationKey, combinationMaterial, type CombinationMaterial } from './combination.js';
@@ -81,16 +86,34 @@ export function parseSizes(spec: string | undefined): { width: number; height: n
 }
 
 /** The pregen flag that sets a render option, for messages (the API's field names mean nothing here). */
-const OPTION_FLAGS: Record<string, string> = { width: '--sizes', height: '--sizes', format: '--formats', profile: '--profiles', winterMode: '--winter', springMode: '--spring' };
-const optionFlag = (field: string) => OPTION_FLAGS[field] ?? `--${field.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+const OPTION_FLAGS: Record<string, string> = {
+  width: '--sizes',
+  height: '--sizes',
+  format: '--formats',
+  profile: '--profiles',
+  winterMode: '--winter',
+  springMode: '--spring',
+};
+const optionFlag = (field: string) =>
+  OPTION_FLAGS[field] ?? `--${field.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
 
 /** The render options of one variation, validated like an API request. */
-function variantOptions(base: RenderOptions, format: Format, profile: Profile, size: { width: number; height: number } | null): RenderOptions {
+function variantOptions(
+  base: RenderOptions,
+  format: Format,
+  profile: Profile,
+  size: { width: number; height: number } | null,
+): RenderOptions {
   const raw = { ...base, format, profile, ...(size ?? {}) };
   const parsed = renderOptionsSchema.safeParse(raw);
   if (!parsed.success) {
     throw new PregenInputError(
-      parsed.error.issues.map((i) => `${i.path.length ? optionFlag(String(i.path[0])) : 'options'}: ${i.message}${i.path.length ? `, got ${JSON.stringify((raw as Record<string, unknown>)[String(i.path[0])])}` : ''}`).join('; '),
+      parsed.error.issues
+        .map(
+          (i) =>
+            `${i.path.length ? optionFlag(String(i.path[0])) : 'options'}: ${i.message}${i.path.length ? `, got ${JSON.stringify((raw as Record<string, unknown>)[String(i.path[0])])}` : ''}`,
+        )
+        .join('; '),
     );
   }
   return parsed.data;
@@ -133,7 +156,8 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
     // render in the normalised order, the order the cache key assumes (first PSU, first cooler ...)
     const parts: Partial<Record<Category, Part[]>> = {};
     if (!why) {
-      for (const [c, list] of Object.entries(resolved!.build.parts) as [Category, Part[]][]) parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const [c, list] of Object.entries(resolved!.build.parts) as [Category, Part[]][])
+        parts[c] = [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     for (const v of variants) {
       const material = why ? null : combinationMaterial(parts, resolved!.versions, v.options);
@@ -157,7 +181,10 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
   }
 
   const renderable = items.filter((i) => i.action === 'render');
-  const existing = await existingKeys(db, renderable.map((i) => i.key));
+  const existing = await existingKeys(
+    db,
+    renderable.map((i) => i.key),
+  );
   const firstOfKey = new Map<string, PlanItem>();
   for (const item of renderable) {
     const first = firstOfKey.get(item.key);
@@ -174,7 +201,9 @@ export async function planPregen(db: Db, sources: PartMapSource[], opts: PlanOpt
     const otherModels = !sameModels(entry.models, visibleModels(item.material!, item.models));
     if (!(opts.stale && (olderRenderer || otherModels))) {
       item.action = 'cached';
-      const why = [olderRenderer ? 'older renderer' : '', otherModels ? 'other part models' : ''].filter(Boolean).join(', ');
+      const why = [olderRenderer ? 'older renderer' : '', otherModels ? 'other part models' : '']
+        .filter(Boolean)
+        .join(', ');
       item.reason = why ? `already pregenerated (${why}; --stale re-renders)` : 'already pregenerated';
     }
   }

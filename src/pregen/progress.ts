@@ -9,14 +9,26 @@ import type { PlanItem } from './plan.js';
 export type ItemRef = Pick<PlanItem, 'index' | 'label' | 'variant' | 'action' | 'reason' | 'frames'>;
 
 /** An item's state as the UI shows it. */
-export type ItemStatus = 'queued' | 'rendering' | 'encoding' | 'saving' | 'done' | 'cached' | 'duplicate' | 'failed' | 'cancelled';
+export type ItemStatus =
+  | 'queued'
+  | 'rendering'
+  | 'encoding'
+  | 'saving'
+  | 'done'
+  | 'cached'
+  | 'duplicate'
+  | 'failed'
+  | 'cancelled';
 
 /** What a run reports; every method is optional to implement. */
 export interface PregenObserver {
   /** the whole plan, once, before anything runs */
   plan?(items: readonly ItemRef[]): void;
   start?(item: ItemRef): void;
-  progress?(item: ItemRef, p: { stage: 'render' | 'encode' | 'saving'; frame: number; total: number; fps: number }): void;
+  progress?(
+    item: ItemRef,
+    p: { stage: 'render' | 'encode' | 'saving'; frame: number; total: number; fps: number },
+  ): void;
   done?(item: ItemRef, r: { ms: number; bytes: number; fps: number }): void;
   fail?(item: ItemRef, reason: string): void;
   cancel?(item: ItemRef): void;
@@ -85,7 +97,10 @@ export function percent(fraction: number): number {
 }
 
 /** The run's overall progress from its items: items published, the fraction of work, and the work left (frame-weighted). */
-export function overallProgress(items: readonly ItemView[], finished: boolean): { toRender: number; published: number; fraction: number; workDone: number; workLeft: number } {
+export function overallProgress(
+  items: readonly ItemView[],
+  finished: boolean,
+): { toRender: number; published: number; fraction: number; workDone: number; workLeft: number } {
   let toRender = 0;
   let published = 0;
   let workDone = 0;
@@ -111,7 +126,17 @@ export function overallProgress(items: readonly ItemView[], finished: boolean): 
  */
 const RATE_HALF_LIFE_S = 20;
 
-const STATUSES: ItemStatus[] = ['queued', 'rendering', 'encoding', 'saving', 'done', 'cached', 'duplicate', 'failed', 'cancelled'];
+const STATUSES: ItemStatus[] = [
+  'queued',
+  'rendering',
+  'encoding',
+  'saving',
+  'done',
+  'cached',
+  'duplicate',
+  'failed',
+  'cancelled',
+];
 const ACTIVE = new Set<ItemStatus>(['rendering', 'encoding', 'saving']);
 const FINAL = new Set<ItemStatus>(['done', 'failed', 'cancelled']);
 
@@ -151,15 +176,27 @@ export class ProgressModel implements PregenObserver {
     this.patch(item, { status: 'rendering', progress: 0, share: 0 });
   }
 
-  progress(item: ItemRef, p: { stage: 'render' | 'encode' | 'saving'; frame: number; total: number; fps: number }): void {
+  progress(
+    item: ItemRef,
+    p: { stage: 'render' | 'encode' | 'saving'; frame: number; total: number; fps: number },
+  ): void {
     if (p.stage === 'render' && p.frame > 0) this.firstFrameAt ??= this.now();
     const status: ItemStatus = p.stage === 'render' ? 'rendering' : p.stage === 'encode' ? 'encoding' : 'saving';
-    this.patch(item, { status, progress: p.total > 0 ? Math.min(1, p.frame / p.total) : 0, share: stageShare(p.stage, p.frame, p.total), fps: p.fps });
+    this.patch(item, {
+      status,
+      progress: p.total > 0 ? Math.min(1, p.frame / p.total) : 0,
+      share: stageShare(p.stage, p.frame, p.total),
+      fps: p.fps,
+    });
   }
 
   /** Called once the item is published (bytes stored, row written): only then is it done. */
   done(item: ItemRef, r: { ms: number; bytes: number; fps: number }): void {
-    this.patch(item, { status: 'done', progress: 1, share: stageShare('published'), ms: r.ms, bytes: r.bytes, fps: r.fps }, true);
+    this.patch(
+      item,
+      { status: 'done', progress: 1, share: stageShare('published'), ms: r.ms, bytes: r.bytes, fps: r.fps },
+      true,
+    );
   }
 
   // a failed or cancelled item keeps the share it reached: the bar does not go backwards

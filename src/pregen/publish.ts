@@ -16,7 +16,12 @@ export interface PublishDeps {
 }
 
 /** Stores `file` as the item's render and writes its row; returns the bytes stored. */
-export async function publishFile(deps: PublishDeps, item: PlanItem, file: string, stats: { renderMs: number | null; framesPerSecond: number | null }): Promise<number> {
+export async function publishFile(
+  deps: PublishDeps,
+  item: PlanItem,
+  file: string,
+  stats: { renderMs: number | null; framesPerSecond: number | null },
+): Promise<number> {
   const format = item.options.format;
   const artifactKey = pregenArtifactKey(item.key, format);
   const stored = await deps.store.putFile(artifactKey, file, CONTENT_TYPE_OF[format]);
@@ -31,7 +36,13 @@ export async function publishFile(deps: PublishDeps, item: PlanItem, file: strin
     profile: item.options.profile,
     options: { ...material.options },
     parts: item.partIds,
-    visible: { parts: material.visible, traces: material.traces, versions: material.versions, rules: material.rules, ...(Object.keys(models).length ? { models } : {}) },
+    visible: {
+      parts: material.visible,
+      traces: material.traces,
+      versions: material.versions,
+      rules: material.rules,
+      ...(Object.keys(models).length ? { models } : {}),
+    },
     artifactKey,
     contentType: CONTENT_TYPE_OF[format],
     bytes: stored.size,

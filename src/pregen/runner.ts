@@ -96,7 +96,8 @@ export async function runPregen(items: PlanItem[], opts: RunnerOptions): Promise
       // the runner only ever reports its own plan items
       summary.keys.push((item as PlanItem).key);
     },
-    fail: (item, reason) => summary.failed.push({ index: item.index, label: item.label, variant: item.variant, reason }),
+    fail: (item, reason) =>
+      summary.failed.push({ index: item.index, label: item.label, variant: item.variant, reason }),
     cancel: () => summary.cancelled++,
   };
   const observer = fanOut([tally, ...opts.observers]);
@@ -112,7 +113,12 @@ export async function runPregen(items: PlanItem[], opts: RunnerOptions): Promise
       if (opts.farm) await runFarm(deps, todo, { signal: opts.signal, observer });
       else {
         const createEngine = opts.createEngine ?? (() => createRenderEngine(opts.cfg));
-        const info = await runLocal(deps, todo, { concurrency: opts.concurrency, signal: opts.signal, observer, createEngine });
+        const info = await runLocal(deps, todo, {
+          concurrency: opts.concurrency,
+          signal: opts.signal,
+          observer,
+          createEngine,
+        });
         if (info) summary.renderer = { backend: info.backend, glRenderer: info.glRenderer };
       }
     } else if (opts.signal.aborted) {

@@ -36,9 +36,14 @@ export async function buildSources(db: Db, codes: 'all' | readonly string[]): Pr
   if (codes !== 'all') {
     const found = new Set(rows.map((r) => r.share_code));
     const missing = codes.filter((c) => !found.has(c));
-    if (missing.length) throw new PregenInputError(`no saved build with share code ${missing.join(', ')} (see: render-farm builds list)`);
+    if (missing.length)
+      throw new PregenInputError(`no saved build with share code ${missing.join(', ')} (see: render-farm builds list)`);
   }
-  return rows.map((r) => ({ label: r.share_code, source: `build:${r.share_code}`, parts: r.parts as Record<string, string[]> }));
+  return rows.map((r) => ({
+    label: r.share_code,
+    source: `build:${r.share_code}`,
+    parts: r.parts as Record<string, string[]>,
+  }));
 }
 
 /** A parsed `--matrix`: per category, the alternatives (each alternative a list of IDs). */
@@ -55,8 +60,12 @@ export function parseMatrix(spec: string): { category: Category; values: string[
     if (!m) throw new PregenInputError(`--matrix takes "CATEGORY=id,id CATEGORY=id ...", got "${token}"`);
     const category = m[1]!;
     if (!isCategory(category)) throw new PregenInputError(`--matrix: unknown category ${category}`);
-    if (axes.some((a) => a.category === category)) throw new PregenInputError(`--matrix: ${category} is given twice; list its alternatives once, comma-separated`);
-    const values = m[2]!.split(',').map((v) => v.trim()).filter(Boolean);
+    if (axes.some((a) => a.category === category))
+      throw new PregenInputError(`--matrix: ${category} is given twice; list its alternatives once, comma-separated`);
+    const values = m[2]!
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (values.length === 0) throw new PregenInputError(`--matrix: ${category} has no IDs`);
     axes.push({ category, values });
   }
@@ -70,7 +79,12 @@ async function expandMatrix(db: Db, axes: { category: Category; values: string[]
   for (const a of axes) {
     let values = a.values;
     if (values.includes('*')) {
-      const rows = await db.db.selectFrom('parts').select('id').where('category', '=', a.category).orderBy('id').execute();
+      const rows = await db.db
+        .selectFrom('parts')
+        .select('id')
+        .where('category', '=', a.category)
+        .orderBy('id')
+        .execute();
       values = [...new Set([...values.filter((v) => v !== '*'), ...rows.map((r) => r.id)])];
     }
     out.push({ category: a.category, options: values.map((v) => v.split('+').filter(Boolean)) });
@@ -96,10 +110,18 @@ export function* matrixCombinations(matrix: Matrix, limit = Infinity): Generator
 }
 
 /** Matrix combinations as sources, plus the full product size (to say what `--limit` cut). */
-export async function matrixSources(db: Db, spec: string, limit?: number): Promise<{ sources: PartMapSource[]; total: number }> {
+export async function matrixSources(
+  db: Db,
+  spec: string,
+  limit?: number,
+): Promise<{ sources: PartMapSource[]; total: number }> {
   const matrix = await expandMatrix(db, parseMatrix(spec));
   const total = matrix.reduce((n, a) => n * a.options.length, 1);
-  const sources = [...matrixCombinations(matrix, limit)].map((parts, i) => ({ label: `matrix #${i + 1}`, source: 'matrix', parts }));
+  const sources = [...matrixCombinations(matrix, limit)].map((parts, i) => ({
+    label: `matrix #${i + 1}`,
+    source: 'matrix',
+    parts,
+  }));
   return { sources, total };
 }
 
@@ -135,7 +157,11 @@ export async function fileSources(file: string): Promise<PartMapSource[]> {
     } catch (err) {
       throw new PregenInputError(`--from ${file}: ${(err as Error).message}`);
     }
-    return (list as unknown[]).map((v, i) => ({ label: `${name}[${i}]`, source: `file:${name}`, parts: partMapOf(v, `${name}[${i}]`) }));
+    return (list as unknown[]).map((v, i) => ({
+      label: `${name}[${i}]`,
+      source: `file:${name}`,
+      parts: partMapOf(v, `${name}[${i}]`),
+    }));
   }
   const out: PartMapSource[] = [];
   text.split('\n').forEach((line, i) => {

@@ -43,7 +43,14 @@ export async function runThumbnails(parts: PartRow[], opts: ThumbnailRunOptions)
     frames: 1,
     part,
   }));
-  const summary: ThumbnailRunSummary = { planned: items.length, rendered: 0, failed: [], cancelled: 0, interrupted: false, elapsedMs: 0 };
+  const summary: ThumbnailRunSummary = {
+    planned: items.length,
+    rendered: 0,
+    failed: [],
+    cancelled: 0,
+    interrupted: false,
+    elapsedMs: 0,
+  };
   const observer = fanOut([
     {
       done: () => summary.rendered++,
@@ -70,18 +77,22 @@ export async function runThumbnails(parts: PartRow[], opts: ThumbnailRunOptions)
             let next = 0;
             observer.start(batch[next++]!);
             try {
-              await renderThumbnailBatch({ db: opts.db, store: opts.store, engine }, batch.map((i) => i.part), {
-                signal: opts.signal,
-                onPart: (o) => {
-                  const item = byId.get(o.ok ? o.result.partId : o.failure.partId)!;
-                  // outcomes come a few at a time (attached together): every item is started before its outcome
-                  while (next <= batch.indexOf(item)) observer.start(batch[next++]!);
-                  if (o.ok) observer.done(item, { ms: o.result.ms, bytes: o.result.bytes, fps: 0 });
-                  else observer.fail(item, o.failure.error);
-                  byId.delete(item.part.id);
-                  if (next < batch.length) observer.start(batch[next++]!);
+              await renderThumbnailBatch(
+                { db: opts.db, store: opts.store, engine },
+                batch.map((i) => i.part),
+                {
+                  signal: opts.signal,
+                  onPart: (o) => {
+                    const item = byId.get(o.ok ? o.result.partId : o.failure.partId)!;
+                    // outcomes come a few at a time (attached together): every item is started before its outcome
+                    while (next <= batch.indexOf(item)) observer.start(batch[next++]!);
+                    if (o.ok) observer.done(item, { ms: o.result.ms, bytes: o.result.bytes, fps: 0 });
+                    else observer.fail(item, o.failure.error);
+                    byId.delete(item.part.id);
+                    if (next < batch.length) observer.start(batch[next++]!);
+                  },
                 },
-              });
+              );
             } catch (err) {
               // the batch crashed or was cancelled: what has no outcome yet fails (or is cancelled) with it
               for (const item of byId.values()) {

@@ -12,7 +12,14 @@ import type { GlInfo } from '../model/stage-contract.js';
 import { makeTempDir } from '../temp-dirs.js';
 import { buildChromiumArgs, type GlBackendName } from './chromium-args.js';
 import { afterGpuRender, cpuOrder, launchOrder, MAX_GPU_CRASHES } from './gpu-fallback.js';
-import { findGpu, GpuNotFoundError, isSoftwareRenderer, shortRenderer, VENDOR_DRIVER_FIX, type GpuProbe } from './gpu-probe.js';
+import {
+  findGpu,
+  GpuNotFoundError,
+  isSoftwareRenderer,
+  shortRenderer,
+  VENDOR_DRIVER_FIX,
+  type GpuProbe,
+} from './gpu-probe.js';
 import { callStage, waitForStage } from './call-stage.js';
 import type { ModelSource } from './model-source.js';
 import { startStageServer, type StageBundle, type StageServer } from './stage-server.js';
@@ -130,16 +137,30 @@ export class BrowserPool {
     this.closed = true;
     const live = this.live;
     this.live = null;
-    if (live) await live.then((l) => shutdown(l), () => {});
+    if (live)
+      await live.then(
+        (l) => shutdown(l),
+        () => {},
+      );
   }
 
   /** Renders `fn` again on the CPU after the GPU process crashed; the CPU browser is kept only once the GPU is given up. */
-  private async retryOnCpu<T>(gpuLive: Live, fn: (session: RenderSession) => Promise<T>, browserGone: boolean, err: unknown): Promise<T> {
+  private async retryOnCpu<T>(
+    gpuLive: Live,
+    fn: (session: RenderSession) => Promise<T>,
+    browserGone: boolean,
+    err: unknown,
+  ): Promise<T> {
     this.gpuCrashes++;
     const why = browserGone ? 'the browser died' : 'the WebGL context was lost';
     const first = err ? `: ${(err as Error).message?.split('\n')[0] ?? String(err)}` : '';
     this.drop(gpuLive);
-    const cpu = await this.startWith(cpuOrder(launchOrder(this.opts.glBackend === 'gpu' ? 'auto' : this.opts.glBackend, this.opts.chromiumSource ?? 'system')), null);
+    const cpu = await this.startWith(
+      cpuOrder(
+        launchOrder(this.opts.glBackend === 'gpu' ? 'auto' : this.opts.glBackend, this.opts.chromiumSource ?? 'system'),
+      ),
+      null,
+    );
     const fallback = `the GPU process crashed (${why}${first}); this render fell back to the CPU (${cpu.backend}: ${shortRenderer(cpu.gl.renderer)})${this.gpuCrashes >= MAX_GPU_CRASHES ? `; after ${this.gpuCrashes} crashes this worker stays on the CPU` : ''}`;
     this.opts.log?.(`render: ${fallback}`);
     cpu.gpu = { found: false, detail: fallback };
@@ -173,7 +194,10 @@ export class BrowserPool {
   }
 
   private start(): Promise<Live> {
-    return this.startWith(launchOrder(this.opts.glBackend, this.opts.chromiumSource ?? 'system', this.gpuCrashes), this.opts.glBackend);
+    return this.startWith(
+      launchOrder(this.opts.glBackend, this.opts.chromiumSource ?? 'system', this.gpuCrashes),
+      this.opts.glBackend,
+    );
   }
 
   /**
@@ -185,14 +209,19 @@ export class BrowserPool {
     const bundle = await this.opts.stage();
     const server = await startStageServer(bundle, this.opts.models ?? null);
     const problems: string[] = [];
-    let noGpu: string | null = order.includes('gpu') ? null : requested && requested !== 'auto' ? `not probed (GL backend ${requested})` : 'not probed';
+    let noGpu: string | null = order.includes('gpu')
+      ? null
+      : requested && requested !== 'auto'
+        ? `not probed (GL backend ${requested})`
+        : 'not probed';
     try {
       for (const backend of order) {
         let probe: GpuProbe | null = null;
         if (backend === 'gpu') {
           probe = findGpu(this.opts.chromiumPath, childEnvironment());
           if (!probe.found) {
-            if (requested === 'gpu') throw new GpuNotFoundError(`no GPU for WebGL (${probe.reason}): ${probe.fix}, or use --gl auto`);
+            if (requested === 'gpu')
+              throw new GpuNotFoundError(`no GPU for WebGL (${probe.reason}): ${probe.fix}, or use --gl auto`);
             noGpu = probe.reason;
             continue;
           }
@@ -206,12 +235,20 @@ export class BrowserPool {
           }
           live.gpu = hardware
             ? { found: true, detail: `${backend}: ${probe?.found ? probe.driver + ', ' : ''}${live.gl.renderer}` }
-            : { found: false, detail: `none found (CPU: ${backend} ${shortRenderer(live.gl.renderer)})${noGpu ? `: ${noGpu}` : ''}` };
-          this.opts.log?.(`render: WebGL via ${live.backend} (${live.gl.renderer})${hardware ? ' on a GPU' : noGpu ? `; no GPU: ${noGpu}` : ''}`);
+            : {
+                found: false,
+                detail: `none found (CPU: ${backend} ${shortRenderer(live.gl.renderer)})${noGpu ? `: ${noGpu}` : ''}`,
+              };
+          this.opts.log?.(
+            `render: WebGL via ${live.backend} (${live.gl.renderer})${hardware ? ' on a GPU' : noGpu ? `; no GPU: ${noGpu}` : ''}`,
+          );
           return live;
         } catch (err) {
           const line = (err as Error).message.split('\n')[0];
-          if (requested === 'gpu') throw new GpuNotFoundError(`no GPU for WebGL (Chromium with ANGLE over Vulkan: ${line}): check the vendor Vulkan driver (render-farm doctor), or use --gl auto`);
+          if (requested === 'gpu')
+            throw new GpuNotFoundError(
+              `no GPU for WebGL (Chromium with ANGLE over Vulkan: ${line}): check the vendor Vulkan driver (render-farm doctor), or use --gl auto`,
+            );
           if (backend === 'gpu') noGpu = line ?? 'the GPU launch failed';
           problems.push(`${backend}: ${line}`);
           this.opts.log?.(`render: ${backend} WebGL backend failed (${problems.at(-1)})`);
@@ -257,7 +294,13 @@ export class BrowserPool {
       }
       const live: Live = { browser, page, server, backend: actual, gl, userDataDir, gpu: { found: false, detail: '' } };
       browser.on('disconnected', () => {
-        if (this.live) void this.live.then((l) => { if (l === live) this.live = null; }, () => {});
+        if (this.live)
+          void this.live.then(
+            (l) => {
+              if (l === live) this.live = null;
+            },
+            () => {},
+          );
       });
       return live;
     } catch (err) {

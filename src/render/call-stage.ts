@@ -36,7 +36,10 @@ export async function callStage<K extends StageCall>(
       // `renderStage.load` -> window.renderStage.load, called on renderStage; `__rfRun` -> window.__rfRun
       const dot = name.indexOf('.');
       const owner: unknown = dot < 0 ? window : Reflect.get(window, name.slice(0, dot));
-      const f: unknown = typeof owner === 'object' && owner !== null ? Reflect.get(owner, dot < 0 ? name : name.slice(dot + 1)) : undefined;
+      const f: unknown =
+        typeof owner === 'object' && owner !== null
+          ? Reflect.get(owner, dot < 0 ? name : name.slice(dot + 1))
+          : undefined;
       if (typeof f !== 'function') throw new Error(`${name} is not installed in the page`);
       return Reflect.apply(f, owner, list);
     },

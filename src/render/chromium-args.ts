@@ -24,7 +24,12 @@ export function glFlags(backend: GlBackendName): string[] {
     case 'gpu':
       // the NVIDIA driver cannot answer ANGLE's surfaceless query: the GPU process crashed
       // (exit_code=11) without this (bench/device/README.md); the ICD list is gpu-probe.ts's
-      return ['--use-gl=angle', '--use-angle=vulkan', '--disable-angle-features=supportsSurfacelessQueryExtension', '--ignore-gpu-blocklist'];
+      return [
+        '--use-gl=angle',
+        '--use-angle=vulkan',
+        '--disable-angle-features=supportsSurfacelessQueryExtension',
+        '--ignore-gpu-blocklist',
+      ];
     case 'egl':
       return ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist'];
     case 'swiftshader':

@@ -50,7 +50,8 @@ export interface RenderEngine {
 }
 
 /** The settings the engine reads. */
-export type EngineConfig = Pick<Config, 'glBackend'> & Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'searchPath' | 'systemTools'>>;
+export type EngineConfig = Pick<Config, 'glBackend'> &
+  Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'searchPath' | 'systemTools'>>;
 
 export interface EngineOptions {
   log?: (line: string) => void;
@@ -106,7 +107,13 @@ export async function createRenderEngine(cfg: EngineConfig, opts: EngineOptions 
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   // only assembling needs ffprobe: an engine that just renders must not fail without it
   const ffprobe = await findFfprobe(cfg, cfg.searchPath).catch((err: unknown) => err as Error);
-  const pool = new BrowserPool({ chromiumPath: chromium.path, ...glPolicy(cfg.glBackend, chromium), stage: opts.stage ?? farmStageBundle, log: opts.log, models: opts.models !== undefined ? opts.models : isFullConfig(cfg) ? await configuredModelSource(cfg) : null });
+  const pool = new BrowserPool({
+    chromiumPath: chromium.path,
+    ...glPolicy(cfg.glBackend, chromium),
+    stage: opts.stage ?? farmStageBundle,
+    log: opts.log,
+    models: opts.models !== undefined ? opts.models : isFullConfig(cfg) ? await configuredModelSource(cfg) : null,
+  });
   return {
     pool,
     render: (req) => renderBuild({ pool, ffmpegPath: ffmpeg.path, ...req }),

@@ -56,7 +56,12 @@ function videoSize(o: ResolvedRenderOptions): { width: number; height: number } 
 }
 
 /** Waits frames x frameMs in steps, reporting progress, and stops at once on abort. */
-async function spend(frames: number, frameMs: number, signal: AbortSignal | undefined, onProgress: ((p: RenderProgress) => void) | undefined): Promise<number> {
+async function spend(
+  frames: number,
+  frameMs: number,
+  signal: AbortSignal | undefined,
+  onProgress: ((p: RenderProgress) => void) | undefined,
+): Promise<number> {
   const started = performance.now();
   const perStep = Math.max(1, Math.floor(STEP_MS / Math.max(frameMs, 1e-3)));
   for (let done = 0; done < frames; ) {
@@ -74,7 +79,10 @@ async function spend(frames: number, frameMs: number, signal: AbortSignal | unde
   return performance.now() - started;
 }
 
-export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobePath' | 'searchPath' | 'systemTools'>, opts: FakeEngineOptions): Promise<RenderEngine> {
+export async function createFakeEngine(
+  cfg: Pick<Config, 'ffmpegPath' | 'ffprobePath' | 'searchPath' | 'systemTools'>,
+  opts: FakeEngineOptions,
+): Promise<RenderEngine> {
   const { findFfmpeg, findFfprobe } = await import('./tool-paths.js');
   const ffmpeg = await findFfmpeg(cfg, cfg.searchPath);
   const ffprobe = await findFfprobe(cfg, cfg.searchPath).catch((err: unknown) => err as Error);
@@ -86,7 +94,25 @@ export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobe
     return once(`seg:${width}x${height}@${o.fps}:${frames}`, async () => {
       const { stdout } = await run(
         ffmpeg.path,
-        ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${COLOUR_HEX}:s=${width}x${height}:r=${o.fps}`, '-frames:v', String(frames), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'h264', 'pipe:1'],
+        [
+          '-v',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          `color=c=${COLOUR_HEX}:s=${width}x${height}:r=${o.fps}`,
+          '-frames:v',
+          String(frames),
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-pix_fmt',
+          'yuv420p',
+          '-f',
+          'h264',
+          'pipe:1',
+        ],
         { encoding: 'buffer', maxBuffer: 64 << 20 },
       );
       return stdout;
@@ -145,7 +171,14 @@ export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobe
     const o = req.options;
     const ms = await spend(o.frames, frameMs, req.signal, req.onProgress);
     const files: RenderedFile[] = [];
-    const add = async (kind: RenderedFile['kind'], name: string, bytes: Buffer, mime: string, width: number, height: number) => {
+    const add = async (
+      kind: RenderedFile['kind'],
+      name: string,
+      bytes: Buffer,
+      mime: string,
+      width: number,
+      height: number,
+    ) => {
       files.push({ kind, path: await file(req.outDir, name, bytes), bytes: bytes.length, mime, width, height });
     };
     if (o.format === 'video') {
@@ -153,7 +186,14 @@ export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobe
       await add('video', 'video.mp4', await mp4(o, req.outDir), 'video/mp4', size.width, size.height);
     } else {
       const bytes = await sheet(o);
-      await add('sprite', 'sprite.webp', bytes, 'image/webp', o.sprite!.columns * o.sprite!.frame_width, o.sprite!.rows * o.sprite!.frame_height);
+      await add(
+        'sprite',
+        'sprite.webp',
+        bytes,
+        'image/webp',
+        o.sprite!.columns * o.sprite!.frame_width,
+        o.sprite!.rows * o.sprite!.frame_height,
+      );
     }
     await add('screenshot', 'screenshot.webp', await solid(o.width, o.height, 'webp'), 'image/webp', o.width, o.height);
     const result: RenderResult = {
@@ -172,7 +212,8 @@ export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobe
   const renderChunk: RenderEngine['renderChunk'] = async (req) => {
     const o = req.options;
     const { start, end } = req;
-    if (!(start >= 0 && end > start && end <= o.frames)) throw new RangeError(`fake stage: frames [${start}, ${end}) outside the turn of ${o.frames}`);
+    if (!(start >= 0 && end > start && end <= o.frames))
+      throw new RangeError(`fake stage: frames [${start}, ${end}) outside the turn of ${o.frames}`);
     const ms = await spend(end - start, frameMs, req.signal, req.onProgress);
     const pieces: ChunkPiece[] = [];
     const add = async (kind: ChunkPiece['kind'], name: string, bytes: Buffer, mime: string) => {
@@ -183,11 +224,24 @@ export async function createFakeEngine(cfg: Pick<Config, 'ffmpegPath' | 'ffprobe
     } else {
       if (!o.sprite) throw new Error('fake stage: a sprite render without a sprite layout');
       const rows = Math.ceil(end / o.sprite.columns) - Math.floor(start / o.sprite.columns);
-      await add('rows', 'rows.png', await solid(o.sprite.columns * o.sprite.frame_width, rows * o.sprite.frame_height, 'png'), 'image/png');
+      await add(
+        'rows',
+        'rows.png',
+        await solid(o.sprite.columns * o.sprite.frame_width, rows * o.sprite.frame_height, 'png'),
+        'image/png',
+      );
     }
     // the hero still belongs to the first chunk here (any one chunk must carry it)
     if (start === 0) await add('screenshot', 'screenshot.webp', await solid(o.width, o.height, 'webp'), 'image/webp');
-    const result: ChunkResult = { pieces, frames: end - start, framesPerSecond: fps(end - start, ms), timings: timings(ms), backend: info.backend, glRenderer: info.glRenderer, warnings: [] };
+    const result: ChunkResult = {
+      pieces,
+      frames: end - start,
+      framesPerSecond: fps(end - start, ms),
+      timings: timings(ms),
+      backend: info.backend,
+      glRenderer: info.glRenderer,
+      warnings: [],
+    };
     return result;
   };
 

@@ -14,7 +14,11 @@ export const MAX_GPU_CRASHES = 2;
  * vendor's EGL), then SwiftShader; the npm-packaged Chromium has no EGL backend (only Vulkan and
  * SwiftShader), so EGL would only fail first there. An explicit backend is tried alone.
  */
-export function launchOrder(requested: 'auto' | GlBackendName, chromiumSource: 'config' | 'system' | 'package', gpuCrashes = 0): GlBackendName[] {
+export function launchOrder(
+  requested: 'auto' | GlBackendName,
+  chromiumSource: 'config' | 'system' | 'package',
+  gpuCrashes = 0,
+): GlBackendName[] {
   if (requested !== 'auto') return [requested];
   const order: GlBackendName[] = chromiumSource === 'package' ? ['gpu', 'swiftshader'] : ['gpu', 'egl', 'swiftshader'];
   return gpuCrashes >= MAX_GPU_CRASHES ? order.filter((b) => b !== 'gpu') : order;

@@ -21,9 +21,20 @@ export class GpuNotFoundError extends UnavailableError {
 }
 
 /** Where Vulkan ICD manifests live: the NVIDIA k8s device plugin's, the container toolkit's, the distribution's. */
-export const VULKAN_ICD_DIRS = ['/usr/local/nvidia/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/share/vulkan/icd.d', '/usr/local/share/vulkan/icd.d'];
+export const VULKAN_ICD_DIRS = [
+  '/usr/local/nvidia/share/vulkan/icd.d',
+  '/etc/vulkan/icd.d',
+  '/usr/share/vulkan/icd.d',
+  '/usr/local/share/vulkan/icd.d',
+];
 /** Where the vendor's user-space libraries (libGLdispatch, libvulkan) may be. */
-export const GPU_LIB_DIRS = ['/usr/local/nvidia/lib64', '/usr/lib/x86_64-linux-gnu', '/usr/lib64', '/usr/lib/aarch64-linux-gnu', '/usr/lib'];
+export const GPU_LIB_DIRS = [
+  '/usr/local/nvidia/lib64',
+  '/usr/lib/x86_64-linux-gnu',
+  '/usr/lib64',
+  '/usr/lib/aarch64-linux-gnu',
+  '/usr/lib',
+];
 /** Where a packaged Chromium keeps ANGLE's libs (/usr/bin/chromium is a shell wrapper on Debian). */
 const CHROMIUM_LIB_DIRS = ['/usr/lib/chromium', '/usr/lib/chromium-browser', '/opt/google/chrome'];
 
@@ -72,7 +83,11 @@ export function isSoftwareIcd(icd: { manifest: string; library: string }): boole
  * VK_DRIVER_FILES for Chromium: an operator's own list wins; else the vendor ICDs, then
  * SwiftShader's so the instance has VK_EXT_headless_surface (ANGLE still picks the vendor device).
  */
-export function vulkanDriverFiles(vendorManifests: string[], swiftshaderIcd: string | null, env: GpuFacts['env']): string {
+export function vulkanDriverFiles(
+  vendorManifests: string[],
+  swiftshaderIcd: string | null,
+  env: GpuFacts['env'],
+): string {
   const own = env.VK_DRIVER_FILES || env.VK_ICD_FILENAMES;
   if (own) return own;
   return [...vendorManifests, ...(swiftshaderIcd ? [swiftshaderIcd] : [])].join(':');
@@ -102,7 +117,9 @@ export function decideGpu(f: GpuFacts): GpuProbe {
   if (vendor.length === 0) {
     return {
       found: false,
-      reason: f.icds.length ? `no Vulkan driver for a GPU (only software ones: ${names(f.icds)})` : 'no Vulkan driver (no ICD in ' + VULKAN_ICD_DIRS.join(', ') + ')',
+      reason: f.icds.length
+        ? `no Vulkan driver for a GPU (only software ones: ${names(f.icds)})`
+        : 'no Vulkan driver (no ICD in ' + VULKAN_ICD_DIRS.join(', ') + ')',
       fix: 'on a GPU host install the vendor Vulkan driver (NVIDIA: the container toolkit with graphics capability; AMD/Intel: mesa-vulkan-drivers)',
     };
   }
@@ -114,11 +131,19 @@ export function decideGpu(f: GpuFacts): GpuProbe {
     };
   }
   if (!f.libvulkanDir) {
-    return { found: false, reason: 'libvulkan.so.1 not found (beside Chromium or in a library dir)', fix: 'apt-get install -y libvulkan1' };
+    return {
+      found: false,
+      reason: 'libvulkan.so.1 not found (beside Chromium or in a library dir)',
+      fix: 'apt-get install -y libvulkan1',
+    };
   }
   const nvidia = vendor.some((i) => /nvidia/i.test(`${i.manifest} ${i.library}`));
   if (nvidia && !f.glDispatchDir) {
-    return { found: false, reason: 'libGLdispatch.so.0 not found: the NVIDIA Vulkan driver needs it', fix: 'apt-get install -y libglvnd0' };
+    return {
+      found: false,
+      reason: 'libGLdispatch.so.0 not found: the NVIDIA Vulkan driver needs it',
+      fix: 'apt-get install -y libglvnd0',
+    };
   }
   return {
     found: true,
@@ -142,7 +167,8 @@ function chromiumLibDir(chromiumPath: string): string | null {
   } catch {
     // a missing path: tool-paths reports it
   }
-  for (const dir of [path.dirname(real), ...CHROMIUM_LIB_DIRS]) if (existsSync(path.join(dir, 'libGLESv2.so'))) return dir;
+  for (const dir of [path.dirname(real), ...CHROMIUM_LIB_DIRS])
+    if (existsSync(path.join(dir, 'libGLESv2.so'))) return dir;
   return null;
 }
 
@@ -158,7 +184,9 @@ function listIcds(): GpuFacts['icds'] {
     for (const f of files) {
       const manifest = path.join(dir, f);
       try {
-        const library = String((JSON.parse(readFileSync(manifest, 'utf8')) as { ICD?: { library_path?: unknown } }).ICD?.library_path ?? '');
+        const library = String(
+          (JSON.parse(readFileSync(manifest, 'utf8')) as { ICD?: { library_path?: unknown } }).ICD?.library_path ?? '',
+        );
         icds.push({ manifest, library });
       } catch {
         // an unreadable manifest is no driver
@@ -171,19 +199,28 @@ function listIcds(): GpuFacts['icds'] {
 function gpuDevices(): string[] {
   const found: string[] = [];
   try {
-    found.push(...readdirSync('/dev').filter((d) => /^nvidia\d+$/.test(d)).map((d) => `/dev/${d}`));
+    found.push(
+      ...readdirSync('/dev')
+        .filter((d) => /^nvidia\d+$/.test(d))
+        .map((d) => `/dev/${d}`),
+    );
   } catch {
     // no /dev: no devices
   }
   try {
-    found.push(...readdirSync('/dev/dri').filter((d) => d.startsWith('renderD')).map((d) => `/dev/dri/${d}`));
+    found.push(
+      ...readdirSync('/dev/dri')
+        .filter((d) => d.startsWith('renderD'))
+        .map((d) => `/dev/dri/${d}`),
+    );
   } catch {
     // no DRM devices
   }
   return found;
 }
 
-const dirWith = (dirs: (string | null)[], file: string): string | null => dirs.find((d): d is string => !!d && existsSync(path.join(d, file))) ?? null;
+const dirWith = (dirs: (string | null)[], file: string): string | null =>
+  dirs.find((d): d is string => !!d && existsSync(path.join(d, file))) ?? null;
 
 /** Gathers the facts for `decideGpu` (no process is started; a few directory listings). */
 export function gpuFacts(chromiumPath: string, env: GpuFacts['env']): GpuFacts {
@@ -195,7 +232,10 @@ export function gpuFacts(chromiumPath: string, env: GpuFacts['env']): GpuFacts {
     chromiumDir,
     libvulkanDir: dirWith([chromiumDir, ...libDirs], 'libvulkan.so.1'),
     glDispatchDir: dirWith(libDirs, 'libGLdispatch.so.0'),
-    swiftshaderIcd: chromiumDir && existsSync(path.join(chromiumDir, 'vk_swiftshader_icd.json')) ? path.join(chromiumDir, 'vk_swiftshader_icd.json') : null,
+    swiftshaderIcd:
+      chromiumDir && existsSync(path.join(chromiumDir, 'vk_swiftshader_icd.json'))
+        ? path.join(chromiumDir, 'vk_swiftshader_icd.json')
+        : null,
     env,
   };
 }

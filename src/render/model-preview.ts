@@ -36,7 +36,12 @@ export function previewBuild(part: Part, sha256: string): StageBuild {
 }
 
 /** Renders `part` drawn as `model` (GLB bytes, or a stored model's sha256) and writes the still. */
-export async function renderModelPreview(engine: RenderEngine, part: Part, model: Uint8Array | string, o: ModelPreviewOptions): Promise<ModelPreviewResult> {
+export async function renderModelPreview(
+  engine: RenderEngine,
+  part: Part,
+  model: Uint8Array | string,
+  o: ModelPreviewOptions,
+): Promise<ModelPreviewResult> {
   let sha256: string;
   let models: ModelSource | undefined;
   if (typeof model === 'string') sha256 = model;
@@ -45,8 +50,18 @@ export async function renderModelPreview(engine: RenderEngine, part: Part, model
     sha256 = given.shas[0]!;
     models = given.source;
   }
-  const options = resolveRenderOptions({ width: o.width ?? 768, height: o.height ?? 768, profile: o.profile ?? 'cinematic', format: 'sprite' });
-  const [png] = await engine.stills({ build: previewBuild(part, sha256), options, indices: [0], ...(models ? { models } : {}) });
+  const options = resolveRenderOptions({
+    width: o.width ?? 768,
+    height: o.height ?? 768,
+    profile: o.profile ?? 'cinematic',
+    format: 'sprite',
+  });
+  const [png] = await engine.stills({
+    build: previewBuild(part, sha256),
+    options,
+    indices: [0],
+    ...(models ? { models } : {}),
+  });
   const out = o.out.toLowerCase().endsWith('.webp') ? await sharp(png!).webp({ quality: 92 }).toBuffer() : png!;
   await writeFile(o.out, out);
   return { path: o.out, sha256, bytes: out.length, width: options.width, height: options.height };

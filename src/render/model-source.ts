@@ -31,7 +31,9 @@ export interface StoreModelSourceOptions {
 /** A model's bytes read from the store were not the sha256 they are stored under. */
 export class ModelIntegrityError extends Error {
   constructor(sha256: string, actual: string) {
-    super(`stored model ${modelArtifactKey(sha256)} has sha256 ${actual}: the store is corrupt; add the model again (render-farm models add)`);
+    super(
+      `stored model ${modelArtifactKey(sha256)} has sha256 ${actual}: the store is corrupt; add the model again (render-farm models add)`,
+    );
     this.name = 'ModelIntegrityError';
   }
 }
@@ -73,7 +75,9 @@ export function storeModelSource(store: ArtifactStore, opts: StoreModelSourceOpt
 export async function trimCache(dir: string, maxBytes: number): Promise<void> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^[0-9a-f]{64}\.glb$/.test(n));
   const files = (
-    await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), s: await stat(path.join(dir, n)).catch(() => null) })))
+    await Promise.all(
+      names.map(async (n) => ({ file: path.join(dir, n), s: await stat(path.join(dir, n)).catch(() => null) })),
+    )
   ).filter((f): f is { file: string; s: NonNullable<typeof f.s> } => f.s !== null);
   let total = files.reduce((a, f) => a + f.s.size, 0);
   files.sort((a, b) => a.s.mtimeMs - b.s.mtimeMs);
@@ -88,7 +92,10 @@ export async function trimCache(dir: string, maxBytes: number): Promise<void> {
  * `source` with in-memory models in front: each of `models` (GLB bytes) is served under its own
  * sha256. Returns the source and the sha256 of each given model, in order.
  */
-export function withOverrides(source: ModelSource | null, models: Iterable<Uint8Array>): { source: ModelSource; shas: string[] } {
+export function withOverrides(
+  source: ModelSource | null,
+  models: Iterable<Uint8Array>,
+): { source: ModelSource; shas: string[] } {
   const map = new Map<string, Uint8Array>();
   const shas: string[] = [];
   for (const bytes of models) {

@@ -62,8 +62,13 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
   return withScratch(session, req, async (scratch) => {
     const total = Math.min(o.frames, req.frameLimit ?? o.frames);
     const indices = Array.from({ length: total }, (_, i) => i);
-    const spriteLayout = outputs.sprite ? (total === o.frames && o.sprite ? o.sprite : layoutFor(total, o.width, o.height)) : null;
-    if (!outputs.video && !spriteLayout && !outputs.screenshot) throw new Error('nothing to render: no output selected');
+    const spriteLayout = outputs.sprite
+      ? total === o.frames && o.sprite
+        ? o.sprite
+        : layoutFor(total, o.width, o.height)
+      : null;
+    if (!outputs.video && !spriteLayout && !outputs.screenshot)
+      throw new Error('nothing to render: no output selected');
     let videoTemp: string | null = null;
     const turn = await runTurn(session, req, scratch, {
       indices,
@@ -83,20 +88,39 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
     const { info, done, videoPath, videoSize } = turn;
 
     const finals: FinalFile<RenderedFile>[] = [];
-    const file = (kind: RenderedFile['kind'], name: string, mime: string, size: { width: number; height: number }): RenderedFile => ({ kind, path: path.join(req.outDir, name), bytes: 0, mime, ...size });
+    const file = (
+      kind: RenderedFile['kind'],
+      name: string,
+      mime: string,
+      size: { width: number; height: number },
+    ): RenderedFile => ({ kind, path: path.join(req.outDir, name), bytes: 0, mime, ...size });
     if (videoTemp && videoPath) finals.push([videoTemp, file('video', 'video.mp4', 'video/mp4', videoSize)]);
     if (done.sheet) {
       const temp = scratch.tempFor('sprite.webp');
       await done.sheet.writeWebp(temp);
       const l = done.sheet.layout;
-      finals.push([temp, file('sprite', 'sprite.webp', 'image/webp', { width: l.columns * l.frame_width, height: l.rows * l.frame_height })]);
+      finals.push([
+        temp,
+        file('sprite', 'sprite.webp', 'image/webp', {
+          width: l.columns * l.frame_width,
+          height: l.rows * l.frame_height,
+        }),
+      ]);
     }
     if (outputs.screenshot) {
       const name = `screenshot.${outputs.screenshot}`;
       const temp = scratch.tempFor(name);
       if (done.still) await writeScreenshotRaw(done.still, o.width, o.height, outputs.screenshot, temp);
-      else await writeScreenshot(await captureStill(session, scratch.token, info.heroFrame, req.signal), outputs.screenshot, temp);
-      finals.push([temp, file('screenshot', name, `image/${outputs.screenshot}`, { width: o.width, height: o.height })]);
+      else
+        await writeScreenshot(
+          await captureStill(session, scratch.token, info.heroFrame, req.signal),
+          outputs.screenshot,
+          temp,
+        );
+      finals.push([
+        temp,
+        file('screenshot', name, `image/${outputs.screenshot}`, { width: o.width, height: o.height }),
+      ]);
     }
     const { files, report } = await finishTurn(session, req, turn, finals);
     return { files, sprite: done.sheet ? done.sheet.layout : null, ...report };
@@ -104,7 +128,12 @@ async function renderWith(session: RenderSession, req: RenderRequest): Promise<R
 }
 
 /** Renders and captures one lossless frame (the hero angle). */
-async function captureStill(session: RenderSession, token: string, index: number, signal?: AbortSignal): Promise<Buffer> {
+async function captureStill(
+  session: RenderSession,
+  token: string,
+  index: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   signal?.throwIfAborted();
   let still: Buffer | null = null;
   const stillToken = `${token}-still`;
@@ -112,7 +141,11 @@ async function captureStill(session: RenderSession, token: string, index: number
     still = b;
   });
   try {
-    await callStage(session.page, '__rfRun', captureRequest({ token: stillToken, indices: [index], type: 'image/png', quality: 1, window: 1 }));
+    await callStage(
+      session.page,
+      '__rfRun',
+      captureRequest({ token: stillToken, indices: [index], type: 'image/png', quality: 1, window: 1 }),
+    );
   } finally {
     off();
   }

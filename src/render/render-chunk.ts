@@ -42,7 +42,10 @@ export interface ChunkResult extends TurnReport {
  */
 export async function renderChunk(req: ChunkRequest): Promise<ChunkResult> {
   checkChunk(req);
-  return req.pool.use((session) => withModelSource(session, req.models, () => renderChunkWith(session, req)), req.signal);
+  return req.pool.use(
+    (session) => withModelSource(session, req.models, () => renderChunkWith(session, req)),
+    req.signal,
+  );
 }
 
 function checkChunk(req: ChunkRequest): void {
@@ -55,7 +58,9 @@ function checkChunk(req: ChunkRequest): void {
     throw new RangeError(`renderChunk: frames [${start}, ${end}) outside the turn of ${o.frames}`);
   }
   if (start % unit !== 0 || (end % unit !== 0 && end !== o.frames)) {
-    throw new RangeError(`renderChunk: frames [${start}, ${end}) must start and end on multiples of ${unit} (or end at ${o.frames})`);
+    throw new RangeError(
+      `renderChunk: frames [${start}, ${end}) must start and end on multiples of ${unit} (or end at ${o.frames})`,
+    );
   }
 }
 
@@ -74,8 +79,10 @@ class ChunkRows implements SheetTarget {
 
   addRow(row: number, rgba: Uint8Array): void {
     const width = this.layout.columns * this.layout.frame_width;
-    if (row < this.firstRow || row >= this.firstRow + this.count) throw new RangeError(`row ${row} outside this chunk's ${this.firstRow}..${this.firstRow + this.count - 1}`);
-    if (rgba.length !== width * this.layout.frame_height * 4) throw new Error(`row ${row} has ${rgba.length} bytes, expected ${width}x${this.layout.frame_height} RGBA`);
+    if (row < this.firstRow || row >= this.firstRow + this.count)
+      throw new RangeError(`row ${row} outside this chunk's ${this.firstRow}..${this.firstRow + this.count - 1}`);
+    if (rgba.length !== width * this.layout.frame_height * 4)
+      throw new Error(`row ${row} has ${rgba.length} bytes, expected ${width}x${this.layout.frame_height} RGBA`);
     this.rows.set(row, rgba);
   }
 
@@ -93,50 +100,62 @@ class ChunkRows implements SheetTarget {
       parts.push(row);
     }
     // lossless and only a hop to the assemble step: cheap compression
-    await sharp(Buffer.concat(parts), { raw: { width, height, channels: 4 } }).png({ compressionLevel: 1 }).toFile(file);
+    await sharp(Buffer.concat(parts), { raw: { width, height, channels: 4 } })
+      .png({ compressionLevel: 1 })
+      .toFile(file);
   }
 }
 
 async function renderChunkWith(session: RenderSession, req: ChunkRequest): Promise<ChunkResult> {
   const o = req.options;
   const full: TurnRequest = { ...req, transparent: false };
-  return withScratch(session, full, async (scratch) => {
-    const indices = Array.from({ length: req.end - req.start }, (_, i) => req.start + i);
-    const video = o.format === 'video';
-    const layout = video ? null : o.sprite;
-    if (!video && !layout) throw new Error('renderChunk: sprite options without a sprite layout');
-    let videoTemp: string | null = null;
-    const firstRow = layout ? req.start / layout.columns : 0;
-    const rowCount = layout ? Math.ceil(req.end / layout.columns) - firstRow : 0;
-    const turn = await runTurn(session, full, scratch, {
-      indices,
-      transparent: false,
-      videoSink: video
-        ? () => {
-            videoTemp = scratch.tempFor('video.h264');
-            return startH264File(videoTemp);
-          }
-        : null,
-      sheet: layout ? () => new ChunkRows(layout, firstRow, rowCount) : null,
-      still: true,
-      reuseStage: true,
-    });
-    const { done, videoPath } = turn;
-    const finals: FinalFile<ChunkPiece>[] = [];
-    const piece = (kind: ChunkPiece['kind'], name: string, mime: string): ChunkPiece => ({ kind, path: path.join(req.outDir, name), mime, bytes: 0 });
-    if (videoTemp && videoPath) finals.push([videoTemp, piece('h264', 'video.h264', 'video/h264')]);
-    if (done.sheet) {
-      const temp = scratch.tempFor('rows.png');
-      await done.sheet.writePng(temp);
-      finals.push([temp, piece('rows', 'rows.png', 'image/png')]);
-    }
-    if (done.still) {
-      // exactly the whole render's in-turn still (same raw pixels, same encoder settings)
-      const temp = scratch.tempFor('screenshot.webp');
-      await writeScreenshotRaw(done.still, o.width, o.height, 'webp', temp);
-      finals.push([temp, piece('screenshot', 'screenshot.webp', 'image/webp')]);
-    }
-    const { files, report } = await finishTurn(session, full, turn, finals);
-    return { pieces: files, ...report };
-  }, true);
+  return withScratch(
+    session,
+    full,
+    async (scratch) => {
+      const indices = Array.from({ length: req.end - req.start }, (_, i) => req.start + i);
+      const video = o.format === 'video';
+      const layout = video ? null : o.sprite;
+      if (!video && !layout) throw new Error('renderChunk: sprite options without a sprite layout');
+      let videoTemp: string | null = null;
+      const firstRow = layout ? req.start / layout.columns : 0;
+      const rowCount = layout ? Math.ceil(req.end / layout.columns) - firstRow : 0;
+      const turn = await runTurn(session, full, scratch, {
+        indices,
+        transparent: false,
+        videoSink: video
+          ? () => {
+              videoTemp = scratch.tempFor('video.h264');
+              return startH264File(videoTemp);
+            }
+          : null,
+        sheet: layout ? () => new ChunkRows(layout, firstRow, rowCount) : null,
+        still: true,
+        reuseStage: true,
+      });
+      const { done, videoPath } = turn;
+      const finals: FinalFile<ChunkPiece>[] = [];
+      const piece = (kind: ChunkPiece['kind'], name: string, mime: string): ChunkPiece => ({
+        kind,
+        path: path.join(req.outDir, name),
+        mime,
+        bytes: 0,
+      });
+      if (videoTemp && videoPath) finals.push([videoTemp, piece('h264', 'video.h264', 'video/h264')]);
+      if (done.sheet) {
+        const temp = scratch.tempFor('rows.png');
+        await done.sheet.writePng(temp);
+        finals.push([temp, piece('rows', 'rows.png', 'image/png')]);
+      }
+      if (done.still) {
+        // exactly the whole render's in-turn still (same raw pixels, same encoder settings)
+        const temp = scratch.tempFor('screenshot.webp');
+        await writeScreenshotRaw(done.still, o.width, o.height, 'webp', temp);
+        finals.push([temp, piece('screenshot', 'screenshot.webp', 'image/webp')]);
+      }
+      const { files, report } = await finishTurn(session, full, turn, finals);
+      return { pieces: files, ...report };
+    },
+    true,
+  );
 }

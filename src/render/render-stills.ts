@@ -23,22 +23,35 @@ export interface StillsRequest {
 
 /** Renders single frames as lossless PNGs in memory (thumbnails, tests): for a few frames only. */
 export async function renderStills(req: StillsRequest): Promise<Buffer[]> {
-  return req.pool.use((session) => withModelSource(session, req.models, async () => {
-    const token = randomBytes(9).toString('base64url');
-    const out = new Map<number, Buffer>();
-    const off = session.server.onFrames(token, async (i, b) => {
-      out.set(i, b);
-    });
-    try {
-      await callStage(session.page, 'renderStage.load', req.build, toStageOptions(req.options, { transparent: req.transparent ?? false }));
-      for (const index of req.indices) {
-        req.signal?.throwIfAborted();
-        await callStage(session.page, '__rfRun', captureRequest({ token, indices: [index], type: 'image/png', quality: 1, window: 1 }));
-      }
-      return req.indices.map((i) => out.get(i)!);
-    } finally {
-      off();
-      await callStage(session.page, 'renderStage.dispose').catch(() => {});
-    }
-  }), req.signal);
+  return req.pool.use(
+    (session) =>
+      withModelSource(session, req.models, async () => {
+        const token = randomBytes(9).toString('base64url');
+        const out = new Map<number, Buffer>();
+        const off = session.server.onFrames(token, async (i, b) => {
+          out.set(i, b);
+        });
+        try {
+          await callStage(
+            session.page,
+            'renderStage.load',
+            req.build,
+            toStageOptions(req.options, { transparent: req.transparent ?? false }),
+          );
+          for (const index of req.indices) {
+            req.signal?.throwIfAborted();
+            await callStage(
+              session.page,
+              '__rfRun',
+              captureRequest({ token, indices: [index], type: 'image/png', quality: 1, window: 1 }),
+            );
+          }
+          return req.indices.map((i) => out.get(i)!);
+        } finally {
+          off();
+          await callStage(session.page, 'renderStage.dispose').catch(() => {});
+        }
+      }),
+    req.signal,
+  );
 }

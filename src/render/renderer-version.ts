@@ -33,7 +33,11 @@ export function rendererVersion(): Promise<string> {
     const hash = createHash('sha256');
     const files = (await Promise.all(DIRS.map((d) => listFiles(path.join(ROOT, d))))).flat().sort();
     for (const f of files) {
-      hash.update(path.relative(ROOT, f)).update('\0').update(await fs.readFile(f)).update('\0');
+      hash
+        .update(path.relative(ROOT, f))
+        .update('\0')
+        .update(await fs.readFile(f))
+        .update('\0');
     }
     return hash.digest('hex').slice(0, 16);
   })();

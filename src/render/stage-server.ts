@@ -59,7 +59,14 @@ export async function startStageServer(bundle: StageBundle, models: ModelSource 
         (bytes) => {
           if (!bytes) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no model ${model[1]}`);
           // no-store: the page keeps parsed models itself (farm/src/models/glb-library.ts)
-          else res.writeHead(200, { 'content-type': 'model/gltf-binary', 'content-length': bytes.byteLength, 'cache-control': 'no-store' }).end(bytes);
+          else
+            res
+              .writeHead(200, {
+                'content-type': 'model/gltf-binary',
+                'content-length': bytes.byteLength,
+                'cache-control': 'no-store',
+              })
+              .end(bytes);
         },
         (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
       );
@@ -87,9 +94,17 @@ export async function startStageServer(bundle: StageBundle, models: ModelSource 
           const offset = Number(url.searchParams.get('offset'));
           const key = `${frame[1]}/${frame[2]}`;
           const p = partial.get(key) ?? { bytes: Buffer.alloc(total), received: 0 };
-          if (total > MAX_FRAME_BYTES || !Number.isInteger(offset) || offset < 0 || offset + body.length > total || p.bytes.length !== total) {
+          if (
+            total > MAX_FRAME_BYTES ||
+            !Number.isInteger(offset) ||
+            offset < 0 ||
+            offset + body.length > total ||
+            p.bytes.length !== total
+          ) {
             partial.delete(key);
-            res.writeHead(400, { 'content-type': 'text/plain' }).end(`piece ${offset}+${body.length} of ${total} does not fit the frame`);
+            res
+              .writeHead(400, { 'content-type': 'text/plain' })
+              .end(`piece ${offset}+${body.length} of ${total} does not fit the frame`);
             return;
           }
           body.copy(p.bytes, offset);
@@ -114,7 +129,9 @@ export async function startStageServer(bundle: StageBundle, models: ModelSource 
       return;
     }
     if (req.method === 'GET' && url.pathname.endsWith('.js')) {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(bundle.js);
+      res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+        .end(bundle.js);
       return;
     }
     res.writeHead(404).end();

@@ -72,7 +72,9 @@ async function optionalImport(name: string): Promise<Record<string, unknown> | u
 function configured(file: string | undefined, what: string, envName: string): ToolLocation | undefined {
   if (!file) return undefined;
   if (!isExecutable(file)) {
-    throw new MissingToolError(`${what} not found at ${file} (from ${envName}): fix the path or unset ${envName} to use a system ${what}`);
+    throw new MissingToolError(
+      `${what} not found at ${file} (from ${envName}): fix the path or unset ${envName} to use a system ${what}`,
+    );
   }
   return { path: file, source: 'config' };
 }
@@ -83,7 +85,10 @@ type ToolConfig = Partial<Pick<Config, 'chromiumPath' | 'ffmpegPath' | 'ffprobeP
 export async function findChromium(cfg: ToolConfig, searchPath?: string): Promise<ToolLocation> {
   const fromConfig = configured(cfg.chromiumPath, 'Chromium', 'CHROMIUM_PATH');
   if (fromConfig) return fromConfig;
-  const system = cfg.systemTools === false ? undefined : (CHROMIUM_FIXED.find(isExecutable) ?? whichOnPath(CHROMIUM_NAMES, searchPath));
+  const system =
+    cfg.systemTools === false
+      ? undefined
+      : (CHROMIUM_FIXED.find(isExecutable) ?? whichOnPath(CHROMIUM_NAMES, searchPath));
   if (system) return { path: system, source: 'system' };
   const sparticuz = await optionalImport('@sparticuz/chromium');
   const chromium = (sparticuz?.default ?? sparticuz) as { executablePath?: () => Promise<string> } | undefined;
@@ -107,7 +112,10 @@ async function findFfTool(
   const fromConfig = configured(file, tool, envName);
   if (fromConfig) return fromConfig;
   const system =
-    systemTools === false ? undefined : ([`/usr/bin/${tool}`, `/usr/local/bin/${tool}`, `/opt/homebrew/bin/${tool}`].find(isExecutable) ?? whichOnPath([tool], searchPath));
+    systemTools === false
+      ? undefined
+      : ([`/usr/bin/${tool}`, `/usr/local/bin/${tool}`, `/opt/homebrew/bin/${tool}`].find(isExecutable) ??
+        whichOnPath([tool], searchPath));
   if (system) return { path: system, source: 'system' };
   const pkg = await optionalImport(`@${tool}-installer/${tool}`);
   const installer = (pkg?.default ?? pkg) as { path?: string } | undefined;
@@ -116,7 +124,9 @@ async function findFfTool(
     if (!isExecutable(installer.path)) await chmod(installer.path, 0o755).catch(() => {});
     if (isExecutable(installer.path)) return { path: installer.path, source: 'package' };
   }
-  throw new MissingToolError(`${tool} not found: install it (apt-get install -y ffmpeg), set ${envName}, or npm install the optional @${tool}-installer/${tool}`);
+  throw new MissingToolError(
+    `${tool} not found: install it (apt-get install -y ffmpeg), set ${envName}, or npm install the optional @${tool}-installer/${tool}`,
+  );
 }
 
 /** Locates ffmpeg; throws MissingToolError with the fix when there is none. */

@@ -76,7 +76,11 @@ const IN_FLIGHT = 3;
 export type VideoPath = 'webcodecs' | 'x264';
 
 /** Runs `fn` with the stage server serving `models` (when given), then puts the pool's source back. */
-export async function withModelSource<T>(session: RenderSession, models: ModelSource | undefined, fn: () => Promise<T>): Promise<T> {
+export async function withModelSource<T>(
+  session: RenderSession,
+  models: ModelSource | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (!models) return fn();
   const previous = session.server.setModelSource(models);
   try {
@@ -142,7 +146,12 @@ interface Scratch {
 }
 
 /** Loads the stage and runs the turn (with the WebCodecs -> x264 redo); the caller writes the files. */
-export async function runTurn<S extends SheetTarget>(session: RenderSession, req: TurnRequest, scratch: Scratch, plan: TurnPlan<S>): Promise<TurnResult<S>> {
+export async function runTurn<S extends SheetTarget>(
+  session: RenderSession,
+  req: TurnRequest,
+  scratch: Scratch,
+  plan: TurnPlan<S>,
+): Promise<TurnResult<S>> {
   const started = performance.now();
   const { page } = session;
   const o = req.options;
@@ -161,9 +170,19 @@ export async function runTurn<S extends SheetTarget>(session: RenderSession, req
   const videoSize = { width: o.width - (o.width % 2), height: o.height - (o.height % 2) };
   let h264: PageH264 | null = null;
   if (plan.videoSink && req.videoEncoder !== 'x264') {
-    const cfg = { ...videoSize, fps: o.fps, bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps), segmentFrames: videoSegmentFrames(o) };
+    const cfg = {
+      ...videoSize,
+      fps: o.fps,
+      bitrate: h264Bitrate(videoSize.width, videoSize.height, o.fps),
+      segmentFrames: videoSegmentFrames(o),
+    };
     const codec = await pageH264(session, cfg);
-    if (codec) h264 = { ...cfg, codec, ...((req.videoFrames ?? videoFramesFor(session.backend)) === 'canvas' ? { fromCanvas: true } : {}) };
+    if (codec)
+      h264 = {
+        ...cfg,
+        codec,
+        ...((req.videoFrames ?? videoFramesFor(session.backend)) === 'canvas' ? { fromCanvas: true } : {}),
+      };
   }
   const heroFrame = plan.still && plan.indices.includes(info.heroFrame) ? info.heroFrame : null;
 
@@ -176,7 +195,10 @@ export async function runTurn<S extends SheetTarget>(session: RenderSession, req
       indices: plan.indices,
       transparent: plan.transparent,
       videoSize,
-      video: videoPath && plan.videoSink ? { sink: plan.videoSink(videoSize), h264: videoPath === 'webcodecs' ? h264 : null } : null,
+      video:
+        videoPath && plan.videoSink
+          ? { sink: plan.videoSink(videoSize), h264: videoPath === 'webcodecs' ? h264 : null }
+          : null,
       sheet: plan.sheet ? plan.sheet() : null,
       heroFrame,
       live: scratch.live,
@@ -195,7 +217,12 @@ export async function runTurn<S extends SheetTarget>(session: RenderSession, req
   }
   const rendered = performance.now();
   const total = plan.indices.length;
-  req.onProgress?.({ stage: 'encode', frame: total, total, fps: total / Math.max(1e-3, (rendered - renderStart) / 1000) });
+  req.onProgress?.({
+    stage: 'encode',
+    frame: total,
+    total,
+    fps: total / Math.max(1e-3, (rendered - renderStart) / 1000),
+  });
   return { info, done, videoPath, videoSize, frames: total, started, loaded, renderStart, rendered };
 }
 
@@ -203,7 +230,12 @@ export async function runTurn<S extends SheetTarget>(session: RenderSession, req
  * Runs `body` with temporary files and cancel wiring; cleans up whatever happens. The scene is
  * disposed afterwards, unless `keepStage` and the body succeeded (the next chunk may reuse it).
  */
-export async function withScratch<T>(session: RenderSession, req: TurnRequest, body: (scratch: Scratch) => Promise<T>, keepStage = false): Promise<T> {
+export async function withScratch<T>(
+  session: RenderSession,
+  req: TurnRequest,
+  body: (scratch: Scratch) => Promise<T>,
+  keepStage = false,
+): Promise<T> {
   let ok = false;
   const token = randomBytes(9).toString('base64url');
   const temps: string[] = [];
@@ -264,7 +296,11 @@ export interface PassResult<S extends SheetTarget = SheetTarget> {
  * One turn of the camera: renders every frame once and feeds every consumer (ffmpeg, the
  * sprite sheet, the still) as frames and chunks arrive, in render order.
  */
-async function capturePass<S extends SheetTarget>(session: RenderSession, req: TurnRequest, plan: PassPlan<S>): Promise<PassResult<S>> {
+async function capturePass<S extends SheetTarget>(
+  session: RenderSession,
+  req: TurnRequest,
+  plan: PassPlan<S>,
+): Promise<PassResult<S>> {
   const { page, server } = session;
   const total = plan.indices.length;
   const first = plan.indices[0] ?? 0;
@@ -281,7 +317,16 @@ async function capturePass<S extends SheetTarget>(session: RenderSession, req: T
   if (plan.video) {
     // WebCodecs chunks go straight to the sink (a remux, -c copy: ffmpeg is nearly idle); x264 is the heavy fallback
     encoder = x264
-      ? new SegmentedX264Encoder(req.ffmpegPath, { input: frames!.type === 'image/png' ? 'png' : 'jpeg', fps: req.options.fps, ...plan.videoSize, segmentFrames: videoSegmentFrames(req.options) }, plan.video.sink)
+      ? new SegmentedX264Encoder(
+          req.ffmpegPath,
+          {
+            input: frames!.type === 'image/png' ? 'png' : 'jpeg',
+            fps: req.options.fps,
+            ...plan.videoSize,
+            segmentFrames: videoSegmentFrames(req.options),
+          },
+          plan.video.sink,
+        )
       : plan.video.sink;
     plan.live.encoder = encoder;
   }
@@ -313,11 +358,14 @@ async function capturePass<S extends SheetTarget>(session: RenderSession, req: T
     if (frameSeq) unregister.push(server.onFrames(plan.token, (i, b) => frameSeq.push(i, b)));
     // H.264 chunks: one per frame, in decode order (no B-frames), numbered by position in the run
     const chunkSeq = plan.video?.h264
-      ? new FrameSequencer(plan.indices.map((_, i) => i), async (_seq, bytes, position) => {
-          req.signal?.throwIfAborted();
-          await video!.write(bytes);
-          if (!frameSeq) progress(position);
-        })
+      ? new FrameSequencer(
+          plan.indices.map((_, i) => i),
+          async (_seq, bytes, position) => {
+            req.signal?.throwIfAborted();
+            await video!.write(bytes);
+            if (!frameSeq) progress(position);
+          },
+        )
       : null;
     if (chunkSeq) unregister.push(server.onFrames(`${plan.token}-h264`, (i, b) => chunkSeq.push(i, b)));
     unregister.push(
@@ -334,7 +382,8 @@ async function capturePass<S extends SheetTarget>(session: RenderSession, req: T
       window: IN_FLIGHT,
     };
     const got = await callStage(page, '__rfRun', run);
-    if (frameSeq && frameSeq.delivered !== order.length) throw new Error(`captured ${frameSeq.delivered} of ${order.length} ${columns ? 'sheet rows' : 'frames'}`);
+    if (frameSeq && frameSeq.delivered !== order.length)
+      throw new Error(`captured ${frameSeq.delivered} of ${order.length} ${columns ? 'sheet rows' : 'frames'}`);
     if (chunkSeq && (got.chunks !== total || chunkSeq.delivered !== total)) {
       throw new Error(`webcodecs: encoded ${got.chunks} chunks (${chunkSeq.delivered} delivered) for ${total} frames`);
     }

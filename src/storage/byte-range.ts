@@ -28,7 +28,11 @@ export function parseRangeHeader(header: string | undefined, size: number): Rang
   if (!header) return { kind: 'full' };
   const eq = header.indexOf('=');
   if (eq < 0 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return { kind: 'full' };
-  const specs = header.slice(eq + 1).split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = header
+    .slice(eq + 1)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (specs.length !== 1) return { kind: 'full' };
   const m = SPEC.exec(specs[0]!);
   if (!m || (m[1] === '' && m[2] === '')) return { kind: 'full' };

@@ -76,7 +76,10 @@ export class FsArtifactStore implements ArtifactStore {
     const suffix = `${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.${suffix}`);
     const metaTmp = path.join(path.dirname(metaDest), `.${path.basename(metaDest)}.${suffix}`);
-    await Promise.all([mkdir(path.dirname(dest), { recursive: true }), mkdir(path.dirname(metaDest), { recursive: true })]);
+    await Promise.all([
+      mkdir(path.dirname(dest), { recursive: true }),
+      mkdir(path.dirname(metaDest), { recursive: true }),
+    ]);
     // opened here, not by createWriteStream: its lazy open could create the temp file after a
     // failed source was already cleaned up, leaving litter behind
     const fh = await open(tmp, 'wx', 0o644);

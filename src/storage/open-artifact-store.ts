@@ -11,7 +11,9 @@ export async function openArtifactStore(cfg: Config): Promise<ArtifactStore> {
   const loc = storageLocation(cfg);
   if (loc.kind === 'fs') {
     const { FsArtifactStore } = await import('./fs-store.js');
-    const setting = cfg.storageUrl ? describeSetting(cfg, 'storageUrl', 'artifact store') : describeSetting(cfg, 'dataDir', 'artifacts in the data dir');
+    const setting = cfg.storageUrl
+      ? describeSetting(cfg, 'storageUrl', 'artifact store')
+      : describeSetting(cfg, 'dataDir', 'artifacts in the data dir');
     return FsArtifactStore.open(loc.root, setting);
   }
   const { S3ArtifactStore } = await import('./s3-store.js');

@@ -27,7 +27,10 @@ const S3_BATCH = 1000;
 
 /** The few XML entities S3 escapes in listings and errors. */
 function unescapeXml(s: string): string {
-  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
+  return s.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!,
+  );
 }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -84,7 +87,11 @@ export class S3ArtifactStore implements ArtifactStore {
       prefix,
       endpoint: cfg.s3Endpoint,
       region: cfg.s3Region,
-      credentials: { accessKeyId: cfg.s3AccessKeyId, secretAccessKey: cfg.s3SecretAccessKey, sessionToken: cfg.s3SessionToken },
+      credentials: {
+        accessKeyId: cfg.s3AccessKeyId,
+        secretAccessKey: cfg.s3SecretAccessKey,
+        sessionToken: cfg.s3SessionToken,
+      },
       // MinIO and most self-hosted servers have no per-bucket DNS names; AWS prefers virtual hosts
       forcePathStyle: cfg.s3ForcePathStyle ?? Boolean(cfg.s3Endpoint),
       publicUrl: cfg.s3PublicUrl,
@@ -168,7 +175,13 @@ export class S3ArtifactStore implements ArtifactStore {
     return this.put(key, buf.byteLength, sha256Hex(buf), contentType, () => buf as BodyInit);
   }
 
-  private async put(key: string, size: number, sha: string, contentType: string, body: () => BodyInit): Promise<StoredArtifact> {
+  private async put(
+    key: string,
+    size: number,
+    sha: string,
+    contentType: string,
+    body: () => BodyInit,
+  ): Promise<StoredArtifact> {
     const res = await this.send('PUT', key, {
       // an explicit length keeps fetch from chunking the stream, which S3 rejects
       headers: { 'content-type': contentType, 'content-length': String(size), 'cache-control': CACHE_CONTROL },
@@ -232,7 +245,11 @@ export class S3ArtifactStore implements ArtifactStore {
       const body = Buffer.from(xml);
       const res = await this.send('POST', this.bucketUrl('/', { delete: '' }), {
         // S3 refuses a DeleteObjects without a body checksum
-        headers: { 'content-type': 'application/xml', 'content-length': String(body.byteLength), 'content-md5': createHash('md5').update(body).digest('base64') },
+        headers: {
+          'content-type': 'application/xml',
+          'content-length': String(body.byteLength),
+          'content-md5': createHash('md5').update(body).digest('base64'),
+        },
         payloadHash: sha256Hex(body),
         body: () => body as BodyInit,
         timeoutMs: SMALL_REQUEST_TIMEOUT_MS,
@@ -272,7 +289,11 @@ export class S3ArtifactStore implements ArtifactStore {
         last = objectKey;
         if (!objectKey.startsWith(root)) continue;
         const modified = xmlField(c, 'LastModified');
-        yield { key: objectKey.slice(root.length), size: Number(xmlField(c, 'Size') ?? 0), lastModified: modified ? new Date(modified) : undefined };
+        yield {
+          key: objectKey.slice(root.length),
+          size: Number(xmlField(c, 'Size') ?? 0),
+          lastModified: modified ? new Date(modified) : undefined,
+        };
       }
       if (xmlField(xml, 'IsTruncated') !== 'true' || !last) return;
       marker = xmlField(xml, 'NextMarker') ?? last;

@@ -43,7 +43,10 @@ const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256'
 
 /** `20130524T000000Z` */
 export function amzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** RFC 3986 percent-encoding as SigV4 wants it: everything but A-Z a-z 0-9 - _ . ~ */
@@ -58,7 +61,12 @@ export function encodePath(pathname: string): string {
 
 // S3 signs the path as sent: decode what the URL holds, then encode it the canonical way
 function canonicalPath(url: URL): string {
-  return url.pathname.split('/').map((s) => uriEncode(decodeURIComponent(s))).join('/') || '/';
+  return (
+    url.pathname
+      .split('/')
+      .map((s) => uriEncode(decodeURIComponent(s)))
+      .join('/') || '/'
+  );
 }
 
 function canonicalQuery(params: Iterable<[string, string]>): string {
@@ -114,7 +122,15 @@ export function signHeaders(req: RequestToSign, payloadHash: string, ctx: Signin
   const extra: Record<string, string> = { 'x-amz-date': stamp };
   if (ctx.credentials.sessionToken) extra['x-amz-security-token'] = ctx.credentials.sessionToken;
   const headers = normaliseHeaders(req.url, { ...req.headers, ...extra });
-  const sig = signature(ctx, stamp, req.method, canonicalPath(req.url), canonicalQuery(req.url.searchParams), headers, payloadHash);
+  const sig = signature(
+    ctx,
+    stamp,
+    req.method,
+    canonicalPath(req.url),
+    canonicalQuery(req.url.searchParams),
+    headers,
+    payloadHash,
+  );
   const out = Object.fromEntries(headers);
   out.authorization = `${ALGORITHM} Credential=${ctx.credentials.accessKeyId}/${sig.scope}, SignedHeaders=${sig.signedHeaders}, Signature=${sig.signature}`;
   return out;
@@ -130,7 +146,10 @@ export function presignUrl(req: RequestToSign, expiresSeconds: number, ctx: Sign
   const params: [string, string][] = [...req.url.searchParams];
   params.push(
     ['X-Amz-Algorithm', ALGORITHM],
-    ['X-Amz-Credential', `${ctx.credentials.accessKeyId}/${stamp.slice(0, 8)}/${ctx.region}/${ctx.service}/aws4_request`],
+    [
+      'X-Amz-Credential',
+      `${ctx.credentials.accessKeyId}/${stamp.slice(0, 8)}/${ctx.region}/${ctx.service}/aws4_request`,
+    ],
     ['X-Amz-Date', stamp],
     ['X-Amz-Expires', String(expiresSeconds)],
     ['X-Amz-SignedHeaders', [...headers.keys()].join(';')],

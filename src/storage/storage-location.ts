@@ -5,9 +5,7 @@ import type { Config } from '../config.js';
 import { artifactKeyProblem } from './artifact-key.js';
 
 /** Where artifacts live, as STORAGE_URL (or its absence) says. */
-export type StorageLocation =
-  | { kind: 'fs'; root: string }
-  | { kind: 's3'; bucket: string; prefix: string };
+export type StorageLocation = { kind: 'fs'; root: string } | { kind: 's3'; bucket: string; prefix: string };
 
 /**
  * Unset: `<dataDir>/artifacts`. `file:///abs/dir`: that directory. `s3://bucket/prefix`: the

@@ -82,22 +82,29 @@ export async function renderThumbnailBatch(
   let failures: { index: number; error: string }[] = [];
   try {
     ({ failures } = await renderStillsBatch({
-    pool: deps.engine.pool,
-    builds: parts.map(thumbnailBuild),
-    options: thumbnailOptions(),
-    transparent: true,
-    signal: opts.signal,
-    onStill: async (i, png) => {
-      const part = parts[i]!;
-      // per part: from the previous still to this one stored (the page's time plus Node's)
-      const since = last;
-      last = performance.now();
-      const webp = await encodeScreenshot(png, 'webp');
-      const key = thumbnailKey(part.id, part.version);
-      const saved = await deps.store.putBuffer(key, webp, 'image/webp');
-      stored.push({ partId: part.id, key, bytes: saved.size, ms: Math.round(performance.now() - since), attached: false, version: part.version });
-      if (stored.length >= ATTACH_EVERY) void attach();
-    },
+      pool: deps.engine.pool,
+      builds: parts.map(thumbnailBuild),
+      options: thumbnailOptions(),
+      transparent: true,
+      signal: opts.signal,
+      onStill: async (i, png) => {
+        const part = parts[i]!;
+        // per part: from the previous still to this one stored (the page's time plus Node's)
+        const since = last;
+        last = performance.now();
+        const webp = await encodeScreenshot(png, 'webp');
+        const key = thumbnailKey(part.id, part.version);
+        const saved = await deps.store.putBuffer(key, webp, 'image/webp');
+        stored.push({
+          partId: part.id,
+          key,
+          bytes: saved.size,
+          ms: Math.round(performance.now() - since),
+          attached: false,
+          version: part.version,
+        });
+        if (stored.length >= ATTACH_EVERY) void attach();
+      },
     }));
   } finally {
     // what was stored before a crash is attached all the same

@@ -82,17 +82,26 @@ export async function renderThumbnail(
       .where('id', '=', part.id)
       .where('version', '=', part.version)
       .executeTakeFirst();
-    return { partId: part.id, key, bytes: stored.size, ms: Math.round(performance.now() - started), attached: Number(updated.numUpdatedRows) > 0 };
+    return {
+      partId: part.id,
+      key,
+      bytes: stored.size,
+      ms: Math.round(performance.now() - started),
+      attached: Number(updated.numUpdatedRows) > 0,
+    };
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }
 
 /** Which parts need a thumbnail: those without one for their current version (all with force). */
-export async function partsNeedingThumbnails(db: Db, opts: { categories?: readonly Category[]; ids?: readonly string[]; force?: boolean } = {}): Promise<PartRow[]> {
+export async function partsNeedingThumbnails(
+  db: Db,
+  opts: { categories?: readonly Category[]; ids?: readonly string[]; force?: boolean } = {},
+): Promise<PartRow[]> {
   let q = db.db.selectFrom('parts').select(['id', 'category', 'name', 'image_key', 'specs', 'opendb_id', 'version']);
   if (opts.categories?.length) q = q.where('category', 'in', [...opts.categories]);
   if (opts.ids?.length) q = q.where('id', 'in', [...opts.ids]);
   if (!opts.force) q = q.where(sql<boolean>`image_key IS DISTINCT FROM ${CURRENT_THUMBNAIL_KEY}`);
-  return (await q.orderBy('category').orderBy('name').orderBy('id').execute());
+  return await q.orderBy('category').orderBy('name').orderBy('id').execute();
 }

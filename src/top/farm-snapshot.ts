@@ -116,7 +116,13 @@ function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
   const now = new Date(r.now).getTime();
   const ms = (d: Date | null) => (d ? new Date(d).getTime() : now);
   const seconds =
-    r.status === 'processing' ? (now - ms(r.started_at)) / 1000 : r.status === 'queued' ? (now - ms(r.created_at)) / 1000 : r.render_ms !== null ? r.render_ms / 1000 : (ms(r.finished_at) - ms(r.started_at ?? r.created_at)) / 1000;
+    r.status === 'processing'
+      ? (now - ms(r.started_at)) / 1000
+      : r.status === 'queued'
+        ? (now - ms(r.created_at)) / 1000
+        : r.render_ms !== null
+          ? r.render_ms / 1000
+          : (ms(r.finished_at) - ms(r.started_at ?? r.created_at)) / 1000;
   return {
     jobId: r.job_id,
     renderId: r.render_id,
@@ -127,7 +133,11 @@ function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
     size: r.width && r.height ? `${r.width}x${r.height}` : '',
     profile: r.profile ?? '',
     // a split render has no one worker: its chunks have (the WORKERS rows show them)
-    worker: r.worker_id ? (workerHost.get(r.worker_id) ?? r.worker_id) : r.chunk_total ? `${r.chunks_done ?? 0}/${r.chunk_total} chunks` : null,
+    worker: r.worker_id
+      ? (workerHost.get(r.worker_id) ?? r.worker_id)
+      : r.chunk_total
+        ? `${r.chunks_done ?? 0}/${r.chunk_total} chunks`
+        : null,
     seconds: Math.max(0, seconds),
     error: r.error,
     finishedAgoS: r.finished_at ? Math.max(0, (now - new Date(r.finished_at).getTime()) / 1000) : null,
@@ -135,7 +145,10 @@ function toJobRow(r: RenderJoined, workerHost: Map<string, string>): JobRow {
 }
 
 /** deadAfterS: the workerDeadAfterSeconds setting (a worker silent longer is shown `silent`) */
-export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: number; deadAfterS?: number } = {}): Promise<FarmSnapshot> {
+export async function farmSnapshot(
+  db: Db,
+  opts: { recent?: number; waiting?: number; deadAfterS?: number } = {},
+): Promise<FarmSnapshot> {
   const workers = await sql<{
     id: string;
     hostname: string;
@@ -154,7 +167,12 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
   const [running, waiting, recent] = await Promise.all([
     renderRows(db, sql`r.status = 'processing'`, sql`r.started_at`, 50),
     renderRows(db, sql`r.status = 'queued'`, sql`r.created_at`, opts.waiting ?? 8),
-    renderRows(db, sql`r.status IN ('completed', 'error') AND r.expired_at IS NULL AND r.finished_at > now() - interval '1 day'`, sql`r.finished_at DESC`, opts.recent ?? 8),
+    renderRows(
+      db,
+      sql`r.status IN ('completed', 'error') AND r.expired_at IS NULL AND r.finished_at > now() - interval '1 day'`,
+      sql`r.finished_at DESC`,
+      opts.recent ?? 8,
+    ),
   ]);
 
   const byWorker = new Map<string, RenderJoined>();
@@ -175,7 +193,13 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
       const job = byWorker.get(w.id);
       const elapsed = job?.started_at ? (new Date(job.now).getTime() - new Date(job.started_at).getTime()) / 1000 : 0;
       const fps = job && job.frames && elapsed > 0 ? (Number(job.progress) * job.frames) / elapsed : null;
-      const state: WorkerRow['state'] = w.stopped_at ? 'stopped' : w.beat_s > (opts.deadAfterS ?? DEAD_AFTER_S) ? 'silent' : job ? 'rendering' : 'idle';
+      const state: WorkerRow['state'] = w.stopped_at
+        ? 'stopped'
+        : w.beat_s > (opts.deadAfterS ?? DEAD_AFTER_S)
+          ? 'silent'
+          : job
+            ? 'rendering'
+            : 'idle';
       return {
         id: w.id,
         host: w.hostname,
@@ -211,7 +235,9 @@ export async function farmSnapshot(db: Db, opts: { recent?: number; waiting?: nu
     SELECT (SELECT count(*) FROM renders WHERE status = 'error' AND expired_at IS NULL AND finished_at > now() - interval '1 hour')::int AS hour,
            (SELECT count(*) FROM renders WHERE status = 'error' AND expired_at IS NULL AND finished_at > now() - interval '1 day')::int AS day,
            (SELECT count(*) FROM renders WHERE status IN ('queued', 'processing') AND error IS NOT NULL)::int AS retrying,
-           (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed' AND finished_at > now() - interval '1 day')::int AS hooks`.execute(db.db);
+           (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed' AND finished_at > now() - interval '1 day')::int AS hooks`.execute(
+    db.db,
+  );
   const e = errors.rows[0]!;
   const u = await storeUsage(db);
 

@@ -28,12 +28,18 @@ export function headerLine(s: FarmSnapshot): string {
 }
 
 export function workerLines(s: FarmSnapshot): string[] {
-  if (!s.workers.length) return ['WORKERS  none: start one with "render-farm worker" (renders wait in the queue meanwhile)'];
-  const lines = ['WORKERS', `  ${pad('HOST', 20)} ${pad('PID', 7)} ${pad('GL', 12)} ${pad('STATE', 10)} ${pad('JOB', 9)} ${pad('PROGRESS', 17)} ${pad('FPS', 6)} BEAT`];
+  if (!s.workers.length)
+    return ['WORKERS  none: start one with "render-farm worker" (renders wait in the queue meanwhile)'];
+  const lines = [
+    'WORKERS',
+    `  ${pad('HOST', 20)} ${pad('PID', 7)} ${pad('GL', 12)} ${pad('STATE', 10)} ${pad('JOB', 9)} ${pad('PROGRESS', 17)} ${pad('FPS', 6)} BEAT`,
+  ];
   for (const w of s.workers) {
     lines.push(
       `  ${pad(w.host, 20)} ${pad(String(w.pid), 7)} ${pad(w.backend, 12)} ${pad(w.state, 10)} ${pad(w.jobId ? w.jobId.slice(0, 8) : '-', 9)} ${pad(
-        w.progress !== null ? `${progressBar(w.progress, 10)} ${String(Math.round(w.progress * 100)).padStart(3)}%` : '',
+        w.progress !== null
+          ? `${progressBar(w.progress, 10)} ${String(Math.round(w.progress * 100)).padStart(3)}%`
+          : '',
         17,
       )} ${pad(w.fps !== null ? w.fps.toFixed(1) : '-', 6)} ${duration(w.heartbeatAgoS)} ago`,
     );
@@ -43,7 +49,9 @@ export function workerLines(s: FarmSnapshot): string[] {
 
 export function queueLines(s: FarmSnapshot): string[] {
   const kinds = s.queue.map((q) => `${q.kind} ${q.queued}${q.running ? ` (+${q.running} running)` : ''}`).join('   ');
-  const customers = s.customers.length ? s.customers.map((c) => `${c.customer} ${c.queued}q/${c.processing}r`).join('   ') : 'none waiting';
+  const customers = s.customers.length
+    ? s.customers.map((c) => `${c.customer} ${c.queued}q/${c.processing}r`).join('   ')
+    : 'none waiting';
   const e = s.errors;
   return [
     `QUEUE      ${kinds}`,
@@ -96,10 +104,14 @@ export function detailLines(d: JobDetail): string[] {
     `  status     ${d.status}${d.status === 'processing' ? ` ${progressBar(d.progress)} ${Math.round(d.progress * 100)}%` : ''}   attempts ${d.attempts}`,
     `  customers  ${d.customers.join(', ')}${d.shareCode ? `   share code ${d.shareCode}` : ''}`,
     `  render     ${opts.format ?? ''} ${opts.width ?? ''}x${opts.height ?? ''} ${opts.profile ?? ''} scene ${opts.scene ?? ''} frames ${opts.frames ?? ''}`,
-    `  parts      ${Object.entries(d.parts).map(([c, ids]) => `${c}=${ids.join(',')}`).join(' ')}`,
+    `  parts      ${Object.entries(d.parts)
+      .map(([c, ids]) => `${c}=${ids.join(',')}`)
+      .join(' ')}`,
     `  worker     ${d.worker ?? '-'}${d.backend ? ` (${d.backend})` : ''}`,
     `  times      queued ${t(d.createdAt)}  started ${t(d.startedAt)}  finished ${t(d.finishedAt)}`,
-    ...(d.renderMs !== null ? [`  took       ${(d.renderMs / 1000).toFixed(1)} s${d.fps ? `, ${d.fps.toFixed(1)} frames/s` : ''}`] : []),
+    ...(d.renderMs !== null
+      ? [`  took       ${(d.renderMs / 1000).toFixed(1)} s${d.fps ? `, ${d.fps.toFixed(1)} frames/s` : ''}`]
+      : []),
     ...(d.error ? [`  error      ${d.error}`] : []),
     ...Object.entries(d.artifacts).map(([k, v]) => `  ${pad(k, 10)} ${v}`),
   ];
@@ -108,14 +120,16 @@ export function detailLines(d: JobDetail): string[] {
 /** The whole screen as plain text (`top --once`). */
 export function formatTopPlain(s: FarmSnapshot): string {
   const jobs = jobLines(s);
-  return [
-    headerLine(s),
-    '',
-    ...workerLines(s),
-    '',
-    ...queueLines(s),
-    '',
-    'JOBS',
-    ...(jobs.length ? [`  ${JOBS_HEADER}`, ...jobs.map((j) => `  ${j.text}`)] : ['  none in the last 24 hours']),
-  ].join('\n') + '\n';
+  return (
+    [
+      headerLine(s),
+      '',
+      ...workerLines(s),
+      '',
+      ...queueLines(s),
+      '',
+      'JOBS',
+      ...(jobs.length ? [`  ${JOBS_HEADER}`, ...jobs.map((j) => `  ${j.text}`)] : ['  none in the last 24 hours']),
+    ].join('\n') + '\n'
+  );
 }

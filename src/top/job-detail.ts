@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { getJob } from '../jobs/jobs-repository.js';
 
 /** What the view shows of a stored request; lenient, so rows written by older versions still show. */
-const shownRequest = z.object({ parts: z.record(z.string(), z.array(z.string())).optional(), options: z.record(z.string(), z.unknown()).optional() });
+const shownRequest = z.object({
+  parts: z.record(z.string(), z.array(z.string())).optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
 
 export interface JobDetail {
   jobId: string;
@@ -34,7 +37,9 @@ export async function jobDetail(db: Db, jobId: string): Promise<JobDetail | null
   if (!job) return null;
   const r = job.render;
   const customers = await sql<{ name: string }>`
-    SELECT DISTINCT c.name FROM jobs j JOIN customers c ON c.id = j.customer_id WHERE j.render_id = ${r.id} ORDER BY c.name`.execute(db.db);
+    SELECT DISTINCT c.name FROM jobs j JOIN customers c ON c.id = j.customer_id WHERE j.render_id = ${r.id} ORDER BY c.name`.execute(
+    db.db,
+  );
   const worker = r.worker_id
     ? await db.db.selectFrom('workers').select(['hostname', 'pid']).where('id', '=', r.worker_id).executeTakeFirst()
     : undefined;

@@ -16,7 +16,13 @@ export interface WebhookDeliveries {
   stop(): Promise<void>;
 }
 
-export async function startWebhookDeliveries(cfg: Config, db: Db, store: ArtifactStore, log: Logger, baseUrl: string): Promise<WebhookDeliveries> {
+export async function startWebhookDeliveries(
+  cfg: Config,
+  db: Db,
+  store: ArtifactStore,
+  log: Logger,
+  baseUrl: string,
+): Promise<WebhookDeliveries> {
   const runner = await startRunner({
     pool: db.pool,
     log: log.child({ component: 'webhooks' }),
@@ -25,7 +31,14 @@ export async function startWebhookDeliveries(cfg: Config, db: Db, store: Artifac
     // failed attempts are logged by the task (with the receiver's answer), not as stack traces
     skipLog: (message) => message.startsWith('Failed task'),
     handlers: {
-      webhook: webhookTask({ db, store, log: log.child({ component: 'webhooks' }), policy: targetPolicy(cfg), timeoutMs: cfg.webhookTimeoutSeconds * 1000, baseUrl }),
+      webhook: webhookTask({
+        db,
+        store,
+        log: log.child({ component: 'webhooks' }),
+        policy: targetPolicy(cfg),
+        timeoutMs: cfg.webhookTimeoutSeconds * 1000,
+        baseUrl,
+      }),
     },
   });
   return { stop: () => runner.stop() };

@@ -47,8 +47,16 @@ export function webhookTask(ctx: WebhookTaskContext): Handler<'webhook'> {
       await recordAttempt(ctx.db, deliveryId, { status: 'failed', error: 'the job no longer exists' });
       return;
     }
-    const view = await jobView(job.jobId, job.render, (key) => ctx.store.url(key, ctx.baseUrl), { shareCode: job.shareCode, createdAt: job.createdAt });
-    const body: WebhookBody = { event: d.event, delivery_id: d.id, created_at: new Date(d.created_at).toISOString(), job: view };
+    const view = await jobView(job.jobId, job.render, (key) => ctx.store.url(key, ctx.baseUrl), {
+      shareCode: job.shareCode,
+      createdAt: job.createdAt,
+    });
+    const body: WebhookBody = {
+      event: d.event,
+      delivery_id: d.id,
+      created_at: new Date(d.created_at).toISOString(),
+      job: view,
+    };
     const outcome = await postWebhook({
       url: d.url,
       secret: d.secret,
@@ -64,7 +72,11 @@ export function webhookTask(ctx: WebhookTaskContext): Handler<'webhook'> {
       return;
     }
     const last = outcome.permanent || helpers.job.attempts >= helpers.job.max_attempts;
-    await recordAttempt(ctx.db, deliveryId, { status: last ? 'failed' : 'pending', responseStatus: outcome.status, error: outcome.error });
+    await recordAttempt(ctx.db, deliveryId, {
+      status: last ? 'failed' : 'pending',
+      responseStatus: outcome.status,
+      error: outcome.error,
+    });
     if (last) {
       dlog.warn({ err: outcome.error }, 'webhook delivery failed for good');
       return;

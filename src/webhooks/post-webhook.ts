@@ -21,7 +21,7 @@ export interface WebhookPost {
 
 export type PostOutcome =
   | { ok: true; status: number }
-  | { ok: false; status?: number; error: string; /** retrying cannot help (refused target) */ permanent: boolean };
+  | { ok: false; status?: number; error: string /** retrying cannot help (refused target) */; permanent: boolean };
 
 export async function postWebhook(p: WebhookPost): Promise<PostOutcome> {
   let url: URL;
@@ -34,7 +34,10 @@ export async function postWebhook(p: WebhookPost): Promise<PostOutcome> {
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise<PostOutcome>((settle) => {
     // one bound on the whole exchange, so a receiver that trickles bytes cannot hold a slot
-    const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${Math.round(p.timeoutMs / 1000)} s`)), p.timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no complete answer within ${Math.round(p.timeoutMs / 1000)} s`)),
+      p.timeoutMs,
+    );
     const resolve = (o: PostOutcome) => {
       clearTimeout(timer);
       settle(o);
@@ -65,7 +68,13 @@ export async function postWebhook(p: WebhookPost): Promise<PostOutcome> {
         res.on('error', () => {});
         res.on('close', () => {
           if (status >= 200 && status < 300) resolve({ ok: true, status });
-          else resolve({ ok: false, status, error: `the receiver answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`, permanent: false });
+          else
+            resolve({
+              ok: false,
+              status,
+              error: `the receiver answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+              permanent: false,
+            });
         });
         res.resume();
       },

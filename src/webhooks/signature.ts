@@ -40,7 +40,8 @@ export function verifyWebhook(
   if (!header) return false;
   const parts = Object.fromEntries(header.split(',').map((kv) => kv.trim().split('=', 2) as [string, string]));
   const t = Number(parts.t);
-  if (!Number.isInteger(t) || Math.abs(now - t) > toleranceSeconds || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) return false;
+  if (!Number.isInteger(t) || Math.abs(now - t) > toleranceSeconds || !/^[0-9a-f]{64}$/.test(parts.v1 ?? ''))
+    return false;
   const expected = Buffer.from(signatureHex(secret, t, body), 'hex');
   return timingSafeEqual(expected, Buffer.from(parts.v1!, 'hex'));
 }

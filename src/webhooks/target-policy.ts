@@ -30,14 +30,35 @@ export function targetPolicy(cfg: Pick<Config, 'webhookAllowPrivate' | 'webhookA
 }
 
 const RESERVED_V4: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 // IPv4-mapped (::ffff:a.b.c.d) addresses are matched against the IPv4 rules by BlockList itself
 const RESERVED_V6: [string, number][] = [
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ];
 
 const reserved = new net.BlockList();
@@ -90,9 +111,12 @@ export function parseWebhookUrl(raw: string, policy: TargetPolicy): URL {
   }
   if (raw.length > 2048) throw new WebhookTargetError('the URL is longer than 2048 characters');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    throw new WebhookTargetError(`webhook URLs must be https${policy.allowHttp ? ' or http' : ''}, not ${url.protocol.replace(':', '')}`);
+    throw new WebhookTargetError(
+      `webhook URLs must be https${policy.allowHttp ? ' or http' : ''}, not ${url.protocol.replace(':', '')}`,
+    );
   }
-  if (url.username || url.password) throw new WebhookTargetError('webhook URLs must not carry credentials; verify the signature instead');
+  if (url.username || url.password)
+    throw new WebhookTargetError('webhook URLs must not carry credentials; verify the signature instead');
   if (!url.hostname) throw new WebhookTargetError('the URL has no host');
   url.hash = '';
   return url;
@@ -107,7 +131,10 @@ function refuse(host: string, ip: string): WebhookTargetError {
 }
 
 /** Parses the URL and checks every address its host resolves to now. */
-export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Promise<{ url: URL; addresses: string[] }> {
+export async function checkWebhookTarget(
+  raw: string,
+  policy: TargetPolicy,
+): Promise<{ url: URL; addresses: string[] }> {
   const url = parseWebhookUrl(raw, policy);
   const host = bare(url.hostname);
   let addresses: string[];
@@ -117,7 +144,9 @@ export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Pro
     try {
       addresses = (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch (err) {
-      throw new WebhookTargetError(`cannot resolve ${host} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new WebhookTargetError(
+        `cannot resolve ${host} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
   const bad = addresses.find((a) => !addressAllowed(a, policy));

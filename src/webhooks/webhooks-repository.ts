@@ -49,12 +49,30 @@ function webhooksQuery(db: Db) {
     .select(['w.id', 'w.customer_id', 'c.name as customer', 'w.url', 'w.created_at', 'w.disabled_at']);
 }
 
-function toWebhook(r: { id: string; customer_id: string; customer: string; url: string; created_at: Date; disabled_at: Date | null }): WebhookRecord {
-  return { id: r.id, customerId: r.customer_id, customer: r.customer, url: r.url, createdAt: new Date(r.created_at), disabledAt: r.disabled_at };
+function toWebhook(r: {
+  id: string;
+  customer_id: string;
+  customer: string;
+  url: string;
+  created_at: Date;
+  disabled_at: Date | null;
+}): WebhookRecord {
+  return {
+    id: r.id,
+    customerId: r.customer_id,
+    customer: r.customer,
+    url: r.url,
+    createdAt: new Date(r.created_at),
+    disabledAt: r.disabled_at,
+  };
 }
 
 /** Registers a URL (already checked by the caller); returns the record and the secret, once. */
-export async function createWebhook(db: Db, customerId: string, url: string): Promise<{ webhook: WebhookRecord; secret: string }> {
+export async function createWebhook(
+  db: Db,
+  customerId: string,
+  url: string,
+): Promise<{ webhook: WebhookRecord; secret: string }> {
   const secret = newWebhookSecret();
   const id = await db.db.transaction().execute(async (trx) => {
     // serialise registrations of one customer so the limit holds under concurrency
@@ -66,14 +84,21 @@ export async function createWebhook(db: Db, customerId: string, url: string): Pr
       .where('disabled_at', 'is', null)
       .executeTakeFirstOrThrow();
     if (Number(n) >= MAX_WEBHOOKS_PER_CUSTOMER) throw new WebhookLimitError();
-    const row = await trx.insertInto('webhooks').values({ customer_id: customerId, url, secret }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('webhooks')
+      .values({ customer_id: customerId, url, secret })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   });
   const webhook = toWebhook(await webhooksQuery(db).where('w.id', '=', id).executeTakeFirstOrThrow());
   return { webhook, secret };
 }
 
-export async function listWebhooks(db: Db, opts: { customerId?: string; includeDisabled?: boolean } = {}): Promise<WebhookRecord[]> {
+export async function listWebhooks(
+  db: Db,
+  opts: { customerId?: string; includeDisabled?: boolean } = {},
+): Promise<WebhookRecord[]> {
   let q = webhooksQuery(db);
   if (opts.customerId) q = q.where('w.customer_id', '=', opts.customerId);
   if (!opts.includeDisabled) q = q.where('w.disabled_at', 'is', null);
@@ -82,7 +107,11 @@ export async function listWebhooks(db: Db, opts: { customerId?: string; includeD
 
 /** Disables a webhook (its log stays); null when there is no such active webhook for the customer. */
 export async function disableWebhook(db: Db, id: string, customerId?: string): Promise<WebhookRecord | null> {
-  let q = db.db.updateTable('webhooks').set({ disabled_at: sql<Date>`now()` }).where('id', '=', id).where('disabled_at', 'is', null);
+  let q = db.db
+    .updateTable('webhooks')
+    .set({ disabled_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null);
   if (customerId) q = q.where('customer_id', '=', customerId);
   const row = await q.returning('id').executeTakeFirst();
   if (!row) return null;
@@ -110,7 +139,11 @@ export async function listDeliveries(db: Db, f: DeliveryFilter = {}): Promise<De
   if (f.webhookId) q = q.where('d.webhook_id', '=', f.webhookId);
   if (f.jobId) q = q.where('d.job_id', '=', f.jobId);
   if (f.status) q = q.where('d.status', '=', f.status);
-  const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id').limit(f.limit ?? 50).execute();
+  const rows = await q
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id')
+    .limit(f.limit ?? 50)
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     webhookId: r.webhook_id,
@@ -133,7 +166,17 @@ export async function loadDelivery(db: Db, id: string) {
   return db.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.job_id', 'd.event', 'd.status', 'd.attempts', 'd.created_at', 'w.url', 'w.secret', 'w.disabled_at'])
+    .select([
+      'd.id',
+      'd.job_id',
+      'd.event',
+      'd.status',
+      'd.attempts',
+      'd.created_at',
+      'w.url',
+      'w.secret',
+      'w.disabled_at',
+    ])
     .where('d.id', '=', id)
     .executeTakeFirst();
 }

@@ -19,7 +19,8 @@ describe('admission', () => {
   const cap = Math.ceil(SMALL_COST * 3.5);
   const api = useTestApi({ maxCustomerInFlightSeconds: cap });
 
-  const submit = (body: Record<string, unknown>, key = api.key) => api.call('POST', '/render-build', { token: key, body: { parts, ...body } });
+  const submit = (body: Record<string, unknown>, key = api.key) =>
+    api.call('POST', '/render-build', { token: key, body: { parts, ...body } });
 
   it('refuses an 8192x8192 cinematic video by the frame bound: 422 frame_too_large naming the limit', async () => {
     const r = await submit({ format: 'video', width: 8192, height: 8192, profile: 'cinematic' });
@@ -62,8 +63,17 @@ describe('admission', () => {
     const { key } = await createApiKey(api.t.db.db, 'initech', 'prod');
     for (const zoom of [1.11, 1.12, 1.13]) expect((await submit({ ...SMALL, cameraZoom: zoom }, key)).status).toBe(202);
     expect((await submit({ ...SMALL, cameraZoom: 1.14 }, key)).status).toBe(429);
-    const jobs = await api.t.db.db.selectFrom('jobs').innerJoin('customers', 'customers.id', 'jobs.customer_id').select('jobs.render_id').where('customers.name', '=', 'initech').execute();
-    await api.t.db.db.updateTable('renders').set({ status: 'completed' }).where('id', '=', jobs[0]!.render_id).execute();
+    const jobs = await api.t.db.db
+      .selectFrom('jobs')
+      .innerJoin('customers', 'customers.id', 'jobs.customer_id')
+      .select('jobs.render_id')
+      .where('customers.name', '=', 'initech')
+      .execute();
+    await api.t.db.db
+      .updateTable('renders')
+      .set({ status: 'completed' })
+      .where('id', '=', jobs[0]!.render_id)
+      .execute();
     expect((await submit({ ...SMALL, cameraZoom: 1.14 }, key)).status).toBe(202);
   });
 });

@@ -21,7 +21,10 @@ let base: string;
 let etag: string;
 
 /** A request with the path sent exactly as written (fetch would normalise `..` and `%2e`). */
-function raw(method: string, rawPath: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function raw(
+  method: string,
+  rawPath: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}/`, { method, path: rawPath }, (res) => {
       let body = '';
@@ -113,20 +116,26 @@ describe('GET /artifacts/*key', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(video.subarray(start, end + 1))).toBe(true);
   });
 
-  it.each(['bytes=100000-', 'bytes=200000-300000', 'bytes=-0'])('answers unsatisfiable Range %s with 416', async (range) => {
-    const res = await fetch(`${base}/artifacts/${VIDEO}`, { headers: { range } });
-    expect(res.status).toBe(416);
-    expect(res.headers.get('content-range')).toBe(`bytes */${video.length}`);
-    const body = await res.json();
-    expect(isErrorBody(body)).toBe(true);
-    expect(body.error).toBe('range_not_satisfiable');
-  });
+  it.each(['bytes=100000-', 'bytes=200000-300000', 'bytes=-0'])(
+    'answers unsatisfiable Range %s with 416',
+    async (range) => {
+      const res = await fetch(`${base}/artifacts/${VIDEO}`, { headers: { range } });
+      expect(res.status).toBe(416);
+      expect(res.headers.get('content-range')).toBe(`bytes */${video.length}`);
+      const body = await res.json();
+      expect(isErrorBody(body)).toBe(true);
+      expect(body.error).toBe('range_not_satisfiable');
+    },
+  );
 
-  it.each(['bytes=0-1,5-6', 'items=0-5', 'bytes=5-1', 'bytes=x-y'])('ignores the Range %s and sends everything', async (range) => {
-    const res = await fetch(`${base}/artifacts/${VIDEO}`, { headers: { range } });
-    expect(res.status).toBe(200);
-    expect((await res.arrayBuffer()).byteLength).toBe(video.length);
-  });
+  it.each(['bytes=0-1,5-6', 'items=0-5', 'bytes=5-1', 'bytes=x-y'])(
+    'ignores the Range %s and sends everything',
+    async (range) => {
+      const res = await fetch(`${base}/artifacts/${VIDEO}`, { headers: { range } });
+      expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBe(video.length);
+    },
+  );
 
   it('applies Range only while If-Range matches', async () => {
     const same = await fetch(`${base}/artifacts/${VIDEO}`, { headers: { range: 'bytes=0-9', 'if-range': etag } });

@@ -14,7 +14,8 @@ describe('failed authentication', () => {
   let api: TestApi;
   // the test client is on loopback, a trusted proxy by default: X-Forwarded-For sets the address
   const from = (address: string) => ({ 'x-forwarded-for': address });
-  const get = (credential: string, address: string) => api.call('GET', '/available-parts?category=GPU&limit=1', { token: credential, headers: from(address) });
+  const get = (credential: string, address: string) =>
+    api.call('GET', '/available-parts?category=GPU&limit=1', { token: credential, headers: from(address) });
 
   beforeAll(async () => {
     // refills of 1 a minute: no token comes back while the test runs, however slow the machine
@@ -40,7 +41,9 @@ describe('failed authentication', () => {
   });
 
   it('does not count expired tokens (clients refresh after one)', async () => {
-    const claims = jwt.decode((await api.call('POST', '/auth/render-session', { token: api.key, body: {} })).json.session_token) as { sub: string };
+    const claims = jwt.decode(
+      (await api.call('POST', '/auth/render-session', { token: api.key, body: {} })).json.session_token,
+    ) as { sub: string };
     const expired = mintSessionToken(api.server.ctx.secret, {
       customerId: claims.sub,
       customerName: 'acme',
@@ -58,7 +61,11 @@ describe('failed authentication', () => {
     expect((await get(key, '198.51.100.6')).status).toBe(401);
     // the key appears in the database: within the negative cache's lifetime it is still unknown,
     // which shows that the second request did not look it up
-    const customer = await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow();
+    const customer = await api.t.db.db
+      .selectFrom('customers')
+      .select('id')
+      .where('name', '=', 'acme')
+      .executeTakeFirstOrThrow();
     await api.t.db.db
       .insertInto('api_keys')
       .values({ customer_id: customer.id, environment: 'prod', prefix: key.slice(0, 16), key_hash: hashApiKey(key) })

@@ -37,7 +37,14 @@ describe('auth', () => {
 
     it('accepts ttlSeconds and enforces 30..300', async () => {
       expect((await mint({ ttlSeconds: 60 })).json.expires_in).toBe(60);
-      for (const [ttl, want] of [[29, 400], [30, 200], [300, 200], [301, 400], ['abc', 400], [45.5, 400]] as const) {
+      for (const [ttl, want] of [
+        [29, 400],
+        [30, 200],
+        [300, 200],
+        [301, 400],
+        ['abc', 400],
+        [45.5, 400],
+      ] as const) {
         const r = await mint({ ttl_seconds: ttl });
         expect(r.status, `ttl ${ttl}`).toBe(want);
         if (want === 400) expect(isErrorBody(r.json)).toBe(true);
@@ -69,7 +76,10 @@ describe('auth', () => {
       const r = await api.call('POST', '/auth/render-session', { token: api.key, raw: '{"ttl_seconds":' });
       expect(r.status).toBe(400);
       expect(r.json.error).toBe('invalid_json');
-      const big = await api.call('POST', '/auth/render-session', { token: api.key, raw: JSON.stringify({ origin: 'x'.repeat(200_000) }) });
+      const big = await api.call('POST', '/auth/render-session', {
+        token: api.key,
+        raw: JSON.stringify({ origin: 'x'.repeat(200_000) }),
+      });
       expect(big.status).toBe(413);
       expect(isErrorBody(big.json)).toBe(true);
     });
@@ -90,10 +100,18 @@ describe('auth', () => {
 
     it('refuse missing, garbage, tampered, wrong-signature and alg-none tokens with 401', async () => {
       const [h, p] = token.split('.');
-      const forged = jwt.sign(jwt.decode(token) as object, 'another-secret-of-sufficient-length-123', { algorithm: 'HS256' });
+      const forged = jwt.sign(jwt.decode(token) as object, 'another-secret-of-sufficient-length-123', {
+        algorithm: 'HS256',
+      });
       const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`;
       const tampered = `${h}.${Buffer.from(JSON.stringify({ ...(jwt.decode(token) as object), scp: ALL, sub: 'x' })).toString('base64url')}.${token.split('.')[2]}`;
-      for (const [name, tok] of [['missing', undefined], ['garbage', 'not-a-token'], ['wrong signature', forged], ['alg none', none], ['tampered', tampered]] as const) {
+      for (const [name, tok] of [
+        ['missing', undefined],
+        ['garbage', 'not-a-token'],
+        ['wrong signature', forged],
+        ['alg none', none],
+        ['tampered', tampered],
+      ] as const) {
         const r = await parts(tok);
         expect(r.status, name).toBe(401);
         expect(isErrorBody(r.json), name).toBe(true);
@@ -127,9 +145,13 @@ describe('auth', () => {
       const r = await parts(submitOnly);
       expect(r.status).toBe(403);
       expect(r.json.error).toBe('missing_scope');
-      expect((await api.call('GET', '/render-build/3fa85f64-5717-4562-b3fc-2c963f66afa6', { token: submitOnly })).status).toBe(403);
+      expect(
+        (await api.call('GET', '/render-build/3fa85f64-5717-4562-b3fc-2c963f66afa6', { token: submitOnly })).status,
+      ).toBe(403);
       const readOnly = (await mint({ scopes: ['data:read'] })).json.session_token;
-      expect((await api.call('POST', '/render-build', { token: readOnly, body: { parts: { GPU: ['x'] } } })).status).toBe(403);
+      expect(
+        (await api.call('POST', '/render-build', { token: readOnly, body: { parts: { GPU: ['x'] } } })).status,
+      ).toBe(403);
       expect((await api.call('POST', '/parts', { token: submitOnly, body: { ids: [] } })).status).toBe(403);
     });
 
@@ -172,9 +194,17 @@ describe('auth', () => {
 
   describe('CORS', () => {
     it('answers preflights without auth', async () => {
-      for (const [path, method] of [['/available-parts', 'GET'], ['/render-build', 'POST'], ['/auth/render-session', 'POST']]) {
+      for (const [path, method] of [
+        ['/available-parts', 'GET'],
+        ['/render-build', 'POST'],
+        ['/auth/render-session', 'POST'],
+      ]) {
         const r = await api.call('OPTIONS', path, {
-          headers: { origin: 'https://shop.example', 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
+          headers: {
+            origin: 'https://shop.example',
+            'access-control-request-method': method,
+            'access-control-request-headers': 'authorization,content-type',
+          },
         });
         expect(r.status).toBe(204);
         expect(r.headers.get('access-control-allow-origin')).toBe('https://shop.example');

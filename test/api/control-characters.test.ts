@@ -21,19 +21,25 @@ describe('control characters in request strings', () => {
     expect(fields(r.json)).toContain('shareCode');
   });
 
-  it.each(['\u0000', 'ab\u0000c', 'x\u0007', 'a\nb', '\u007f'])('POST /parts with id %j -> 400 naming ids.0', async (id) => {
-    const r = await api.call('POST', '/parts', { token, body: { ids: [id] } });
-    expect(r.status).toBe(400);
-    expect(isErrorBody(r.json)).toBe(true);
-    expect(fields(r.json)).toContain('ids.0');
-  });
+  it.each(['\u0000', 'ab\u0000c', 'x\u0007', 'a\nb', '\u007f'])(
+    'POST /parts with id %j -> 400 naming ids.0',
+    async (id) => {
+      const r = await api.call('POST', '/parts', { token, body: { ids: [id] } });
+      expect(r.status).toBe(400);
+      expect(isErrorBody(r.json)).toBe(true);
+      expect(fields(r.json)).toContain('ids.0');
+    },
+  );
 
-  it.each(['/render-build', '/internal-render', '/render-build-experimental'])('POST %s with a NUL part id -> 400 naming the part', async (path) => {
-    const r = await api.call('POST', path, { token, body: { parts: { GPU: ['a\u0000b'] }, format: 'sprite' } });
-    expect(r.status).toBe(400);
-    expect(isErrorBody(r.json)).toBe(true);
-    expect(fields(r.json)).toContain('parts.GPU.0');
-  });
+  it.each(['/render-build', '/internal-render', '/render-build-experimental'])(
+    'POST %s with a NUL part id -> 400 naming the part',
+    async (path) => {
+      const r = await api.call('POST', path, { token, body: { parts: { GPU: ['a\u0000b'] }, format: 'sprite' } });
+      expect(r.status).toBe(400);
+      expect(isErrorBody(r.json)).toBe(true);
+      expect(fields(r.json)).toContain('parts.GPU.0');
+    },
+  );
 
   it('POST /render-by-share-code with a NUL share code -> 400 naming shareCode', async () => {
     const r = await api.call('POST', '/render-by-share-code', { token, body: { shareCode: 'DEMO\u0000GLASS' } });
@@ -43,7 +49,10 @@ describe('control characters in request strings', () => {
   });
 
   it('POST /auth/render-session with a control character in origin -> 400 naming origin', async () => {
-    const r = await api.call('POST', '/auth/render-session', { token: api.key, body: { origin: 'https://shop.example\u0000' } });
+    const r = await api.call('POST', '/auth/render-session', {
+      token: api.key,
+      body: { origin: 'https://shop.example\u0000' },
+    });
     expect(r.status).toBe(400);
     expect(fields(r.json)).toContain('origin');
   });

@@ -10,7 +10,10 @@ describe('data endpoints', () => {
   const post = (path: string, body: unknown) => api.call('POST', path, { token, body });
 
   beforeAll(async () => {
-    const r = await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'], ttl_seconds: 300 } });
+    const r = await api.call('POST', '/auth/render-session', {
+      token: api.key,
+      body: { scopes: ['data:read', 'render:submit', 'render:status'], ttl_seconds: 300 },
+    });
     token = r.json.session_token;
     gpuTotal = (await get('/available-parts?category=GPU&limit=0')).json.pagination.total;
   });
@@ -30,7 +33,13 @@ describe('data endpoints', () => {
         expect(p.id).toMatch(/^[a-z0-9]+$/);
         expect(p.image).toBe(`${api.url}/assets/parts/${p.id}`);
       }
-      expect(r.json.pagination).toEqual({ total: gpuTotal, limit: 20, skip: 0, hasNext: gpuTotal > 20, hasPrev: false });
+      expect(r.json.pagination).toEqual({
+        total: gpuTotal,
+        limit: 20,
+        skip: 0,
+        hasNext: gpuTotal > 20,
+        hasPrev: false,
+      });
     });
 
     it('pages with limit and skip, stable order, hasNext/hasPrev', async () => {
@@ -114,11 +123,14 @@ describe('data endpoints', () => {
       expect(r.json.message).toContain('100');
     });
 
-    it.each([[{}], [{ ids: 'x' }], [{ ids: [1, 2] }], [{ ids: [], extra: 1 }], [[1]]])('rejects %j with 400', async (body) => {
-      const r = await post('/parts', body);
-      expect(r.status).toBe(400);
-      expect(isErrorBody(r.json)).toBe(true);
-    });
+    it.each([[{}], [{ ids: 'x' }], [{ ids: [1, 2] }], [{ ids: [], extra: 1 }], [[1]]])(
+      'rejects %j with 400',
+      async (body) => {
+        const r = await post('/parts', body);
+        expect(r.status).toBe(400);
+        expect(isErrorBody(r.json)).toBe(true);
+      },
+    );
 
     it('names the unknown field', async () => {
       const r = await post('/parts', { ids: [], idz: [] });
@@ -138,9 +150,16 @@ describe('data endpoints', () => {
       const demo = DEMO_BUILDS.find((b) => b.interactiveState)!;
       const r = await get(`/build/${demo.shareCode}`);
       expect(r.status).toBe(200);
-      expect(r.json).toMatchObject({ shareCode: demo.shareCode, name: demo.name, parts: demo.parts, hasInteractiveModel: true });
+      expect(r.json).toMatchObject({
+        shareCode: demo.shareCode,
+        name: demo.name,
+        parts: demo.parts,
+        hasInteractiveModel: true,
+      });
       expect(typeof r.json.description).toBe('string');
-      for (const [category, list] of Object.entries(r.json.partDetails as Record<string, { category: string; image: string }[]>)) {
+      for (const [category, list] of Object.entries(
+        r.json.partDetails as Record<string, { category: string; image: string }[]>,
+      )) {
         expect(list.length).toBeGreaterThan(0);
         for (const d of list) {
           expect(d.category).toBe(category);

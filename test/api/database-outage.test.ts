@@ -30,7 +30,10 @@ describe('database outage', () => {
   const call = async (method: string, p: string, credential?: string, body?: unknown) => {
     const res = await fetch(server.url + p, {
       method,
-      headers: { ...(credential ? { authorization: `Bearer ${credential}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(credential ? { authorization: `Bearer ${credential}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -46,7 +49,10 @@ describe('database outage', () => {
     const pool = new pg.Pool({ connectionString: url });
     await migrate(pool);
     await pool.end();
-    const cfg = loadConfig({ databaseUrl: url, dataDir: path.join(dir, 'data'), port: 0, signingSecret: 'outage-secret-'.padEnd(40, 'x') }, {});
+    const cfg = loadConfig(
+      { databaseUrl: url, dataDir: path.join(dir, 'data'), port: 0, signingSecret: 'outage-secret-'.padEnd(40, 'x') },
+      {},
+    );
     server = await startServer(cfg, { log: captured.log });
     key = (await createApiKey(server.ctx.db.db, 'acme', 'prod')).key;
     const minted = await call('POST', '/auth/render-session', key, { scopes: ['data:read', 'render:status'] });
@@ -84,11 +90,15 @@ describe('database outage', () => {
     expect(captured.lines.filter((l) => l.err?.stack)).toHaveLength(0);
 
     handle = await startEmbeddedPostgres(dir, pgPort);
-    const status = await waitFor('the API to answer again', async () => (await call('GET', '/available-parts?category=GPU', key)).status, {
-      until: (s) => s === 200,
-      timeoutMs: 30_000,
-      intervalMs: 500,
-    });
+    const status = await waitFor(
+      'the API to answer again',
+      async () => (await call('GET', '/available-parts?category=GPU', key)).status,
+      {
+        until: (s) => s === 200,
+        timeoutMs: 30_000,
+        intervalMs: 500,
+      },
+    );
     expect(status).toBe(200);
     expect((await call('GET', '/available-parts?category=GPU', token)).status).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);

@@ -9,14 +9,23 @@ describe('gridSettings.color over the API', () => {
   const parts = DEMO_BUILDS[0]!.parts;
   beforeAll(async () => {
     api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'] } })).json.session_token;
+    token = (
+      await api.call('POST', '/auth/render-session', {
+        token: api.key,
+        body: { scopes: ['render:submit', 'render:status'] },
+      })
+    ).json.session_token;
   });
   afterAll(async () => {
     await api?.close();
   });
 
   it('#fff, white and #ffffff are one render (one job for this customer)', async () => {
-    const submit = (color: string) => api.call('POST', '/render-build', { token, body: { parts, format: 'sprite', width: 256, height: 256, gridSettings: { color } } });
+    const submit = (color: string) =>
+      api.call('POST', '/render-build', {
+        token,
+        body: { parts, format: 'sprite', width: 256, height: 256, gridSettings: { color } },
+      });
     const first = await submit('#fff');
     expect(first.status).toBe(202);
     for (const color of ['white', '#ffffff', 'rgb(255, 255, 255)', 'hsl(0 0% 100%)']) {
@@ -33,7 +42,9 @@ describe('gridSettings.color over the API', () => {
       const r = await api.call('POST', path, { token, body: { ...body, gridSettings: { color: 'not-a-colour' } } });
       expect(r.status, path).toBe(400);
       expect(isErrorBody(r.json)).toBe(true);
-      expect(r.json.details).toEqual([{ field: 'gridSettings.color', message: expect.stringMatching(/expected a CSS colour/) }]);
+      expect(r.json.details).toEqual([
+        { field: 'gridSettings.color', message: expect.stringMatching(/expected a CSS colour/) },
+      ]);
     }
   });
 

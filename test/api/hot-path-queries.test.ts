@@ -27,7 +27,10 @@ describe('hot path round trips', () => {
   async function statements(request: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];
     // the serve's webhook delivery runner polls graphile's queue through the same pool, on its own clock
-    const stop = watchQueries(api.t.db.pool, (text) => /graphile_worker"?\._private/.test(text) || seen.push(text.replace(/\s+/g, ' ').trim()));
+    const stop = watchQueries(
+      api.t.db.pool,
+      (text) => /graphile_worker"?\._private/.test(text) || seen.push(text.replace(/\s+/g, ' ').trim()),
+    );
     try {
       await request();
     } finally {
@@ -45,12 +48,26 @@ describe('hot path round trips', () => {
   const poll = async () => {
     const res = await api.call('GET', `/render-build/${jobId}`, { token });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ job_id: jobId, status: 'completed', sprite_url: expect.stringContaining('sprite.webp') });
+    expect(res.json).toMatchObject({
+      job_id: jobId,
+      status: 'completed',
+      sprite_url: expect.stringContaining('sprite.webp'),
+    });
   };
   const lastRequested = async () =>
-    new Date((await api.t.db.db.selectFrom('renders').select('last_requested_at').where('id', '=', renderId).executeTakeFirstOrThrow()).last_requested_at).getTime();
+    new Date(
+      (
+        await api.t.db.db
+          .selectFrom('renders')
+          .select('last_requested_at')
+          .where('id', '=', renderId)
+          .executeTakeFirstOrThrow()
+      ).last_requested_at,
+    ).getTime();
   const requestedMinutesAgo = (minutes: number) =>
-    sql`UPDATE renders SET last_requested_at = now() - make_interval(mins => ${minutes}) WHERE id = ${renderId}`.execute(api.t.db.db);
+    sql`UPDATE renders SET last_requested_at = now() - make_interval(mins => ${minutes}) WHERE id = ${renderId}`.execute(
+      api.t.db.db,
+    );
   /** `request`, made when the last request is 5 min old: one statement, which records this request too. */
   const expectOneStatementThatTouches = async (request: () => Promise<unknown>) => {
     await requestedMinutesAgo(5);
@@ -61,7 +78,8 @@ describe('hot path round trips', () => {
     expect(await lastRequested()).toBeGreaterThan(before);
   };
   /** the job row's version: a repeated hit must not rewrite it (a write is a WAL flush and a row lock per request) */
-  const jobVersion = async () => (await sql<{ v: string }>`SELECT xmin::text AS v FROM jobs WHERE id = ${jobId}`.execute(api.t.db.db)).rows[0]!.v;
+  const jobVersion = async () =>
+    (await sql<{ v: string }>`SELECT xmin::text AS v FROM jobs WHERE id = ${jobId}`.execute(api.t.db.db)).rows[0]!.v;
 
   beforeAll(async () => {
     token = await mintSession(api);
@@ -69,10 +87,17 @@ describe('hot path round trips', () => {
     const first = await api.call('POST', '/render-build', { token, body });
     expect(first.status).toBe(202);
     jobId = first.json.job_id;
-    renderId = (await api.t.db.db.selectFrom('jobs').select('render_id').where('id', '=', jobId).executeTakeFirstOrThrow()).render_id;
+    renderId = (
+      await api.t.db.db.selectFrom('jobs').select('render_id').where('id', '=', jobId).executeTakeFirstOrThrow()
+    ).render_id;
     await api.t.db.db
       .updateTable('renders')
-      .set({ status: 'completed', progress: 1, artifacts: JSON.stringify({ sprite: 'renders/aa/hot/sprite.webp', screenshot: 'renders/aa/hot/hero.webp' }), finished_at: new Date() })
+      .set({
+        status: 'completed',
+        progress: 1,
+        artifacts: JSON.stringify({ sprite: 'renders/aa/hot/sprite.webp', screenshot: 'renders/aa/hot/hero.webp' }),
+        finished_at: new Date(),
+      })
       .where('id', '=', renderId)
       .execute();
   });
@@ -84,7 +109,9 @@ describe('hot path round trips', () => {
     keyStateCached();
     const sent = await statements(submit);
     expect(sent, sent.join('\n')).toHaveLength(1);
-    expect(sent[0]).toMatch(/^WITH f AS \( SELECT count\(\*\) = \$1 AS ok FROM parts p .* r AS \(SELECT \* FROM renders WHERE cache_key = \$\d+/);
+    expect(sent[0]).toMatch(
+      /^WITH f AS \( SELECT count\(\*\) = \$1 AS ok FROM parts p .* r AS \(SELECT \* FROM renders WHERE cache_key = \$\d+/,
+    );
     expect(await jobVersion()).toBe(version);
   });
 
@@ -96,7 +123,10 @@ describe('hot path round trips', () => {
       let res: { status: number; json: any } | undefined;
       const sent = await statements(async () => (res = await api.call('POST', '/render-build', { token, body })));
       // the checked statement (stale), the parts, the statement again (no render of the new key), then the new render's transaction
-      expect(sent.slice(0, 3).map((s) => s.slice(0, 14)), sent.join('\n')).toEqual(['WITH f AS ( SE', 'select "p"."id', 'WITH f AS ( SE']);
+      expect(
+        sent.slice(0, 3).map((s) => s.slice(0, 14)),
+        sent.join('\n'),
+      ).toEqual(['WITH f AS ( SE', 'select "p"."id', 'WITH f AS ( SE']);
       expect(res).toMatchObject({ status: 202, json: { status: 'processing' } });
       expect(res!.json.job_id).not.toBe(jobId);
     } finally {
@@ -122,9 +152,15 @@ describe('hot path round trips', () => {
     const { key } = await createApiKey(api.t.db.db, 'globex', 'prod');
     const res = await api.call('POST', '/auth/render-session', { token: key, body: {} });
     const globex = res.json.session_token as string;
-    api.server.ctx.authCaches.keyRevoked.set((jwt.decode(globex) as { kid: string }).kid, false, Date.now() + 3_600_000);
+    api.server.ctx.authCaches.keyRevoked.set(
+      (jwt.decode(globex) as { kid: string }).kid,
+      false,
+      Date.now() + 3_600_000,
+    );
     let created: { status: number; json: any } | undefined;
-    const sentNew = await statements(async () => (created = await api.call('POST', '/render-build', { token: globex, body })));
+    const sentNew = await statements(
+      async () => (created = await api.call('POST', '/render-build', { token: globex, body })),
+    );
     expect(created).toMatchObject({ status: 200, json: { status: 'completed', cached: true } });
     expect(created!.json.job_id).not.toBe(jobId);
     expect(sentNew, sentNew.join('\n')).toHaveLength(1);
@@ -149,7 +185,9 @@ describe('hot path round trips', () => {
 
   it('a poll of an unknown job: the lookup and the expired-jobs check', async () => {
     keyStateCached();
-    const sent = await statements(async () => expect((await api.call('GET', '/render-build/00000000-0000-4000-8000-000000000000', { token })).status).toBe(404));
+    const sent = await statements(async () =>
+      expect((await api.call('GET', '/render-build/00000000-0000-4000-8000-000000000000', { token })).status).toBe(404),
+    );
     expect(sent, sent.join('\n')).toHaveLength(2);
   });
 });
@@ -158,11 +196,24 @@ describe('the cache-hit statement and share codes', () => {
   const api = useTestApi();
 
   it('records a share code on an existing job that lacks one, keeps the first, and answers the same job each time', async () => {
-    const customerId = (await api.t.db.db.selectFrom('api_keys').select('customer_id').executeTakeFirstOrThrow()).customer_id;
-    const input = { customerId, parts: DEMO_BUILDS[1].parts, state: null, options: resolveRenderOptions({ format: 'sprite', cameraZoom: 1.93 }) };
+    const customerId = (await api.t.db.db.selectFrom('api_keys').select('customer_id').executeTakeFirstOrThrow())
+      .customer_id;
+    const input = {
+      customerId,
+      parts: DEMO_BUILDS[1].parts,
+      state: null,
+      options: resolveRenderOptions({ format: 'sprite', cameraZoom: 1.93 }),
+    };
     const first = await submitRender(api.t.db, input);
     expect(first.outcome).toBe('new');
-    const shareCode = async () => (await api.t.db.db.selectFrom('jobs').select('share_code').where('id', '=', first.jobId).executeTakeFirstOrThrow()).share_code;
+    const shareCode = async () =>
+      (
+        await api.t.db.db
+          .selectFrom('jobs')
+          .select('share_code')
+          .where('id', '=', first.jobId)
+          .executeTakeFirstOrThrow()
+      ).share_code;
     expect(await shareCode()).toBeNull();
 
     const again = await submitRender(api.t.db, input);

@@ -34,7 +34,11 @@ describe('JSON request bodies', () => {
     ['text/plain', 'text/plain;charset=UTF-8'],
     ['a form (curl -d)', 'application/x-www-form-urlencoded'],
   ])('POST /auth/render-session with a %s body -> 415, no token minted with defaults', async (_name, type) => {
-    const r = await api.call('POST', '/auth/render-session', { token: api.key, raw: wanted, headers: { 'content-type': type } });
+    const r = await api.call('POST', '/auth/render-session', {
+      token: api.key,
+      raw: wanted,
+      headers: { 'content-type': type },
+    });
     expect(r.status).toBe(415);
     expect(isErrorBody(r.json)).toBe(true);
     expect(r.json.error).toBe('unsupported_media_type');
@@ -43,22 +47,37 @@ describe('JSON request bodies', () => {
   });
 
   it('a body without any Content-Type -> 415', async () => {
-    const r = await rawPost(`${api.url}/auth/render-session`, { authorization: `Bearer ${api.key}`, 'content-length': String(Buffer.byteLength(wanted)) }, wanted);
+    const r = await rawPost(
+      `${api.url}/auth/render-session`,
+      { authorization: `Bearer ${api.key}`, 'content-length': String(Buffer.byteLength(wanted)) },
+      wanted,
+    );
     expect(r.status).toBe(415);
     expect(r.json.error).toBe('unsupported_media_type');
   });
 
-  it.each(['/parts', '/render-build', '/render-by-share-code', '/internal-render', '/render-build-experimental'])('POST %s with a text/plain body -> 415', async (path) => {
-    const r = await api.call('POST', path, { token, raw: '{"ids":[]}', headers: { 'content-type': 'text/plain' } });
-    expect(r.status).toBe(415);
-    expect(r.json.error).toBe('unsupported_media_type');
-  });
+  it.each(['/parts', '/render-build', '/render-by-share-code', '/internal-render', '/render-build-experimental'])(
+    'POST %s with a text/plain body -> 415',
+    async (path) => {
+      const r = await api.call('POST', path, { token, raw: '{"ids":[]}', headers: { 'content-type': 'text/plain' } });
+      expect(r.status).toBe(415);
+      expect(r.json.error).toBe('unsupported_media_type');
+    },
+  );
 
   it('application/json with a charset and application/*+json are read', async () => {
-    const a = await api.call('POST', '/auth/render-session', { token: api.key, raw: wanted, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const a = await api.call('POST', '/auth/render-session', {
+      token: api.key,
+      raw: wanted,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(a.status).toBe(200);
     expect(a.json).toMatchObject({ expires_in: 30, scopes: ['data:read'], origin: 'https://shop.example' });
-    const b = await api.call('POST', '/parts', { token, raw: '{"ids":[]}', headers: { 'content-type': 'application/vnd.api+json' } });
+    const b = await api.call('POST', '/parts', {
+      token,
+      raw: '{"ids":[]}',
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
     expect(b.status).toBe(200);
   });
 
@@ -84,10 +103,21 @@ describe('JSON request bodies', () => {
     const r = await api.call('POST', '/render-by-share-code', { token, raw: body });
     expect(r.status).toBe(400);
     expect(r.json.error).toBe('invalid_json');
-    expect(r.json.message).toBe("the request body is not valid JSON: unexpected ',' (expected a property name in double quotes) at line 4, column 16");
-    expect(r.json.details).toEqual([{ message: "unexpected ',' (expected a property name in double quotes) at line 4, column 16", line: 4, column: 16, offset: body.indexOf(',,') + 1 }]);
+    expect(r.json.message).toBe(
+      "the request body is not valid JSON: unexpected ',' (expected a property name in double quotes) at line 4, column 16",
+    );
+    expect(r.json.details).toEqual([
+      {
+        message: "unexpected ',' (expected a property name in double quotes) at line 4, column 16",
+        line: 4,
+        column: 16,
+        offset: body.indexOf(',,') + 1,
+      },
+    ]);
     const cut = await api.call('POST', '/auth/render-session', { token: api.key, raw: '{"ttl_seconds":' });
-    expect(cut.json.message).toBe('the request body is not valid JSON: the body ends early (expected a value) at line 1, column 16');
+    expect(cut.json.message).toBe(
+      'the request body is not valid JSON: the body ends early (expected a value) at line 1, column 16',
+    );
   });
 
   it('a JSON body that is not an object -> 400 saying so', async () => {

@@ -21,20 +21,49 @@ describe('findJsonSyntaxError', () => {
   });
 
   it('strict: the top level must be an object or an array, as the body parser wants', () => {
-    expect(findJsonSyntaxError('  "text"', { strict: true })).toMatchObject({ offset: 2, column: 3, problem: "unexpected '\"' (expected '{' or '[')" });
+    expect(findJsonSyntaxError('  "text"', { strict: true })).toMatchObject({
+      offset: 2,
+      column: 3,
+      problem: "unexpected '\"' (expected '{' or '[')",
+    });
     expect(findJsonSyntaxError('  "text"')).toBeNull();
   });
 
   it('deep nesting and long numbers do not trip it', () => {
-    expect(findJsonSyntaxError('['.repeat(200_000))).toMatchObject({ offset: 200_000, problem: 'the body ends early (expected a value)' });
+    expect(findJsonSyntaxError('['.repeat(200_000))).toMatchObject({
+      offset: 200_000,
+      problem: 'the body ends early (expected a value)',
+    });
     expect(findJsonSyntaxError(`[${'9'.repeat(5000)}]`)).toBeNull();
   });
 
   it('finds an error exactly when JSON.parse throws (20,000 random texts)', () => {
-    const pieces = ['{', '}', '[', ']', ',', ':', '"a"', '1', '-', '0', '.5', 'e3', 'true', 'nul', ' ', '\n', '"', '\\', 'x', '"\\u00e9"', '"\\u12"'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"a"',
+      '1',
+      '-',
+      '0',
+      '.5',
+      'e3',
+      'true',
+      'nul',
+      ' ',
+      '\n',
+      '"',
+      '\\',
+      'x',
+      '"\\u00e9"',
+      '"\\u12"',
+    ];
     // a fixed seed: a failure can be reproduced
     let seed = 29;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const mismatches: string[] = [];
     for (let n = 0; n < 20_000; n++) {
       let text = '';

@@ -28,13 +28,20 @@ describe('revoking the key that minted a session token', () => {
   });
 
   const get = (base: string, token: string) =>
-    fetch(`${base}/available-parts?category=GPU&limit=1`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    fetch(`${base}/available-parts?category=GPU&limit=1`, { headers: { authorization: `Bearer ${token}` } }).then(
+      async (r) => ({ status: r.status, json: await r.json() }),
+    );
 
   it('refuses its tokens on every serve once the key is revoked', async () => {
     const { key, record } = await createApiKey(api.t.db.db, 'acme', 'prod');
-    const mint = await api.call('POST', '/auth/render-session', { token: key, body: { scopes: ['data:read'], ttl_seconds: 300 } });
+    const mint = await api.call('POST', '/auth/render-session', {
+      token: key,
+      body: { scopes: ['data:read'], ttl_seconds: 300 },
+    });
     const token = mint.json.session_token;
-    const unrelated = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'] } })).json.session_token;
+    const unrelated = (
+      await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'] } })
+    ).json.session_token;
     expect((await get(api.url, token)).status).toBe(200);
 
     await revokeApiKey(api.t.db.db, record.id);
@@ -44,7 +51,10 @@ describe('revoking the key that minted a session token', () => {
     expect(there.status).toBe(401);
     expect(there.json.error).toBe('revoked_key');
     // the serve that checked it before the revocation refuses once its short cache expires
-    const status = await waitFor('the cached token to be refused', async () => (await get(api.url, token)).status, { until: (s) => s !== 200, timeoutMs: 15_000 });
+    const status = await waitFor('the cached token to be refused', async () => (await get(api.url, token)).status, {
+      until: (s) => s !== 200,
+      timeoutMs: 15_000,
+    });
     expect(status).toBe(401);
     // tokens of other keys are unaffected
     expect((await get(api.url, unrelated)).status).toBe(200);

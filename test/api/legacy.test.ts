@@ -20,18 +20,22 @@ const small = { width: 256, height: 256, profile: 'fast' } as const;
 describe('POST /render-build-experimental', () => {
   const api = useTestApi();
   let token: string;
-  const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${api.url}/render-build-experimental`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}/render-build-experimental`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     token = await mintSession(api, { scopes: ['render:submit'] });
   });
 
   it('answers 404 with the error body before anything is pregenerated', async () => {
-    const r = await api.call('POST', '/render-build-experimental', { token, body: { parts, format: 'sprite', ...small } });
+    const r = await api.call('POST', '/render-build-experimental', {
+      token,
+      body: { parts, format: 'sprite', ...small },
+    });
     expect(r.status).toBe(404);
     expect(isErrorBody(r.json)).toBe(true);
     expect(r.json.error).toBe('not_pregenerated');
@@ -39,15 +43,30 @@ describe('POST /render-build-experimental', () => {
 
   it('validates like /render-build', async () => {
     expect((await api.call('POST', '/render-build-experimental', { token, body: {} })).status).toBe(400);
-    expect((await api.call('POST', '/render-build-experimental', { token, body: { parts, width: 300 } })).status).toBe(400);
-    expect((await api.call('POST', '/render-build-experimental', { token, body: { parts, winterMode: true, springMode: true } })).status).toBe(400);
-    expect((await api.call('POST', '/render-build-experimental', { token, body: { parts: { Toaster: ['x'] } } })).json.error).toBe('invalid_category');
-    const unknown = await api.call('POST', '/render-build-experimental', { token, body: { parts: { ...parts, GPU: ['nosuchgpu1'] } } });
+    expect((await api.call('POST', '/render-build-experimental', { token, body: { parts, width: 300 } })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await api.call('POST', '/render-build-experimental', {
+          token,
+          body: { parts, winterMode: true, springMode: true },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api.call('POST', '/render-build-experimental', { token, body: { parts: { Toaster: ['x'] } } })).json.error,
+    ).toBe('invalid_category');
+    const unknown = await api.call('POST', '/render-build-experimental', {
+      token,
+      body: { parts: { ...parts, GPU: ['nosuchgpu1'] } },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toBe('part_not_found');
     expect(unknown.json.message).toContain('nosuchgpu1');
     expect((await api.call('POST', '/render-build-experimental', { body: { parts } })).status).toBe(401);
-    const reader = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'] } })).json.session_token;
+    const reader = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'] } }))
+      .json.session_token;
     expect((await api.call('POST', '/render-build-experimental', { token: reader, body: { parts } })).status).toBe(403);
   });
 
@@ -56,7 +75,12 @@ describe('POST /render-build-experimental', () => {
       const out: string[] = [];
       const code = await pregenCommand({
         cfg: api.t.cfg,
-        inputs: { from: undefined, matrix: Object.entries(parts).map(([c, ids]) => `${c}=${ids.join('+')}`).join(' ') },
+        inputs: {
+          from: undefined,
+          matrix: Object.entries(parts)
+            .map(([c, ids]) => `${c}=${ids.join('+')}`)
+            .join(' '),
+        },
         variants: { base: {}, formats: ['sprite', 'video'], profiles: ['fast'], sizes: [{ width: 256, height: 256 }] },
         concurrency: 1,
         farm: false,
@@ -90,7 +114,9 @@ describe('POST /render-build-experimental', () => {
       expect(otherCpu.status).toBe(200);
       expect(Buffer.from(await otherCpu.arrayBuffer()).equals(bytes)).toBe(true);
       // a 2.5" SSD hides behind the tray
-      expect((await post({ parts: { ...parts, Storage: [I.ssdSata500] }, format: 'sprite', ...small })).status).toBe(200);
+      expect((await post({ parts: { ...parts, Storage: [I.ssdSata500] }, format: 'sprite', ...small })).status).toBe(
+        200,
+      );
     });
 
     it('misses for a visible-part difference or other options', async () => {
@@ -133,7 +159,10 @@ describe('POST /render-build-experimental', () => {
       expect(outside.headers.get('content-range')).toBe(`bytes */${all.length}`);
 
       // a stale validator in If-Range gets the whole file
-      const stale = await post({ parts, format: 'video', ...small }, { range: 'bytes=0-9', 'if-range': '"not-the-etag"' });
+      const stale = await post(
+        { parts, format: 'video', ...small },
+        { range: 'bytes=0-9', 'if-range': '"not-the-etag"' },
+      );
       expect(stale.status).toBe(200);
       expect(Number(stale.headers.get('content-length'))).toBe(all.length);
     });

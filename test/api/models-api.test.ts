@@ -27,7 +27,9 @@ const otherGpu = DEMO_PARTS.find((p) => p.category === 'GPU' && p.id !== gpu.id)
 const fan = DEMO_PARTS.find((p) => p.category === 'CaseFan') as Part<'CaseFan'>;
 const cpu = DEMO_PARTS.find((p) => p.category === 'CPU')!;
 // GPUs no other test here gives a model
-const [dracoGpu, ktxGpu, sgGpu] = DEMO_PARTS.filter((p) => p.category === 'GPU' && p.id !== gpu.id && p.id !== otherGpu.id).slice(-3) as Part<'GPU'>[];
+const [dracoGpu, ktxGpu, sgGpu] = DEMO_PARTS.filter(
+  (p) => p.category === 'GPU' && p.id !== gpu.id && p.id !== otherGpu.id,
+).slice(-3) as Part<'GPU'>[];
 
 /** A .gltf whose buffer is a data: URI: the self-contained JSON form PUT takes as model/gltf+json. */
 async function selfContainedGltf(doc: ReturnType<typeof rgbFan>['doc']): Promise<string> {
@@ -45,16 +47,32 @@ describe('models API', () => {
   let gpuGlb: Uint8Array;
   let gpuGlb2: Uint8Array;
 
-  const put = (partId: string, body: Uint8Array | string, opts: { token?: string; type?: string; query?: string } = {}) =>
+  const put = (
+    partId: string,
+    body: Uint8Array | string,
+    opts: { token?: string; type?: string; query?: string } = {},
+  ) =>
     fetch(`${api.url}/models/${partId}${opts.query ?? ''}`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${opts.token ?? admin}`, ...(opts.type !== '' ? { 'content-type': opts.type ?? 'model/gltf-binary' } : {}) },
+      headers: {
+        authorization: `Bearer ${opts.token ?? admin}`,
+        ...(opts.type !== '' ? { 'content-type': opts.type ?? 'model/gltf-binary' } : {}),
+      },
       body: typeof body === 'string' ? body : Buffer.from(body),
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
   const as = (token: string) => (method: string, p: string) => api.call(method, p, { token });
   const asAdmin = (method: string, p: string) => api.call(method, p, { token: admin });
-  const rows = async () => Number((await api.t.db.db.selectFrom('part_models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-  const storedFiles = async () => (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
+  const rows = async () =>
+    Number(
+      (
+        await api.t.db.db
+          .selectFrom('part_models')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const storedFiles = async () =>
+    (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
   const partModel = async (id: string) => (await as(dataToken)('GET', `/part/${id}`)).json.model;
 
   beforeAll(async () => {
@@ -73,7 +91,12 @@ describe('models API', () => {
       expect(r.json.error).toBe('missing_scope');
       expect(r.json.message).toContain('models:write');
       expect(r.json.message).toContain('keys create --admin');
-      for (const [m, p] of [['GET', '/models'], ['GET', `/models/${gpu.id}`], ['DELETE', `/models/${gpu.id}`], ['POST', `/models/${gpu.id}/rollback`]]) {
+      for (const [m, p] of [
+        ['GET', '/models'],
+        ['GET', `/models/${gpu.id}`],
+        ['DELETE', `/models/${gpu.id}`],
+        ['POST', `/models/${gpu.id}/rollback`],
+      ]) {
         expect((await as(api.key)(m, p)).status, `${m} ${p}`).toBe(403);
       }
       expect(await rows()).toBe(0);
@@ -82,12 +105,16 @@ describe('models API', () => {
 
     it('a session token gets 403 admin_key_required, even one minted by an admin key; minting models:write is refused', async () => {
       const fromCustomer = await mintSession(api, { scopes: ['data:read', 'render:submit'] });
-      const fromAdmin = (await api.call('POST', '/auth/render-session', { token: admin, body: { scopes: ['data:read'] } })).json.session_token;
+      const fromAdmin = (
+        await api.call('POST', '/auth/render-session', { token: admin, body: { scopes: ['data:read'] } })
+      ).json.session_token;
       for (const token of [fromCustomer, fromAdmin]) {
         const r = await put(gpu.id, gpuGlb, { token });
         expect(r.status).toBe(403);
         expect(r.json.error).toBe('admin_key_required');
-        expect(r.json.message).toMatch(/session tokens cannot carry models:write: call this endpoint with an admin API key/);
+        expect(r.json.message).toMatch(
+          /session tokens cannot carry models:write: call this endpoint with an admin API key/,
+        );
         expect((await as(token)('GET', '/models')).status).toBe(403);
       }
       const mint = await api.call('POST', '/auth/render-session', { token: admin, body: { scopes: ['models:write'] } });
@@ -98,7 +125,11 @@ describe('models API', () => {
     });
 
     it('no credentials: 401', async () => {
-      const r = await fetch(`${api.url}/models/${gpu.id}`, { method: 'PUT', headers: { 'content-type': 'model/gltf-binary' }, body: Buffer.from(gpuGlb) });
+      const r = await fetch(`${api.url}/models/${gpu.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'model/gltf-binary' },
+        body: Buffer.from(gpuGlb),
+      });
       expect(r.status).toBe(401);
       expect((await api.call('GET', '/models')).status).toBe(401);
     });
@@ -180,7 +211,10 @@ describe('models API', () => {
       expect(text.json.message).toContain('model/gltf-binary');
       const json = await put(gpu.id, '{}', { type: 'application/json' });
       expect(json.status).toBe(415);
-      const none = await fetch(`${api.url}/models/${gpu.id}`, { method: 'PUT', headers: { authorization: `Bearer ${admin}` } });
+      const none = await fetch(`${api.url}/models/${gpu.id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}` },
+      });
       expect(none.status).toBe(400);
       expect(((await none.json()) as { error: string }).error).toBe('missing_body');
       expect((await put(gpu.id, gpuGlb, { query: '?fit=maybe' })).status).toBe(400);
@@ -198,14 +232,23 @@ describe('models API', () => {
     const doc = (await api.call('GET', '/api-docs/openapi.json')).json;
     const putOp = doc.paths['/models/{partId}'].put;
     expect(putOp.security).toEqual([{ bearer: ['models:write'] }]);
-    expect(Object.keys(putOp.requestBody.content).sort()).toEqual(['application/octet-stream', 'application/zip', 'model/gltf+json', 'model/gltf-binary']);
+    expect(Object.keys(putOp.requestBody.content).sort()).toEqual([
+      'application/octet-stream',
+      'application/zip',
+      'model/gltf+json',
+      'model/gltf-binary',
+    ]);
     expect(putOp.responses['413'].description).toContain('256 KiB');
     expect(putOp.description).toContain('keys create --admin');
-    expect(Object.keys(putOp.responses)).toEqual(expect.arrayContaining(['200', '201', '403', '404', '413', '415', '422']));
+    expect(Object.keys(putOp.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '403', '404', '413', '415', '422']),
+    );
     expect(doc.paths['/models/{partId}'].delete.responses['204']).toBeDefined();
     expect(doc.paths['/models/{partId}/rollback'].post.responses['409']).toBeDefined();
     expect(doc.paths['/models'].get.parameters[0].schema.enum).toContain('GPU');
-    expect(doc.paths['/part/{id}'].get.responses['200'].content['application/json'].schema.properties.model).toBeDefined();
+    expect(
+      doc.paths['/part/{id}'].get.responses['200'].content['application/json'].schema.properties.model,
+    ).toBeDefined();
     const parts = doc.paths['/parts'].post.responses['200'].content['application/json'].schema;
     expect(parts.properties.parts.items.required).toContain('model');
     expect(doc.info.description).toContain('models:write');
@@ -219,7 +262,12 @@ describe('models API', () => {
       const r = await put(gpu.id, gpuGlb, { query: '?name=kestrel-4070.glb', type: 'application/octet-stream' });
       expect(r.status).toBe(201);
       first = r.json;
-      expect(first).toMatchObject({ part_id: gpu.id, original_name: 'kestrel-4070.glb', original_bytes: gpuGlb.byteLength, scale: 1 });
+      expect(first).toMatchObject({
+        part_id: gpu.id,
+        original_name: 'kestrel-4070.glb',
+        original_bytes: gpuGlb.byteLength,
+        scale: 1,
+      });
       expect(first.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(first.triangles).toBeGreaterThan(0);
       expect(first.original_triangles).toBeGreaterThanOrEqual(first.triangles);
@@ -246,13 +294,19 @@ describe('models API', () => {
     it('GET /models/:partId shows it; GET /models lists it (by category)', async () => {
       const r = await asAdmin('GET', `/models/${gpu.id}`);
       expect(r.status).toBe(200);
-      expect(r.json).toMatchObject({ part_id: gpu.id, category: 'GPU', current: { sha256: first.sha256, url: first.url } });
+      expect(r.json).toMatchObject({
+        part_id: gpu.id,
+        category: 'GPU',
+        current: { sha256: first.sha256, url: first.url },
+      });
       expect(r.json.history).toHaveLength(1);
       expect(r.json.history[0]).toMatchObject({ sha256: first.sha256, current: true, retired_at: null });
 
       const list = await asAdmin('GET', '/models');
       expect(list.status).toBe(200);
-      expect(list.json.models.map((m: any) => [m.part_id, m.sha256, m.category, m.name])).toEqual([[gpu.id, first.sha256, 'GPU', gpu.name]]);
+      expect(list.json.models.map((m: any) => [m.part_id, m.sha256, m.category, m.name])).toEqual([
+        [gpu.id, first.sha256, 'GPU', gpu.name],
+      ]);
       expect((await asAdmin('GET', '/models?category=CaseFan')).json.models).toEqual([]);
       const bad = await asAdmin('GET', '/models?category=CPU');
       expect(bad.status).toBe(400);
@@ -267,7 +321,13 @@ describe('models API', () => {
       const want = { sha256: first.sha256, triangles: first.triangles, updated_at: first.created_at };
       const one = await as(dataToken)('GET', `/part/${gpu.id}`);
       expect(one.status).toBe(200);
-      expect(one.json).toEqual({ id: gpu.id, name: gpu.name, image: `${api.url}/assets/parts/${gpu.id}`, category: 'GPU', model: want });
+      expect(one.json).toEqual({
+        id: gpu.id,
+        name: gpu.name,
+        image: `${api.url}/assets/parts/${gpu.id}`,
+        category: 'GPU',
+        model: want,
+      });
       expect(await partModel(otherGpu.id)).toBeNull();
       expect((await as(dataToken)('GET', '/part/zzzz9999')).status).toBe(404);
 
@@ -318,7 +378,9 @@ describe('models API', () => {
     });
 
     it('a self-contained .gltf as model/gltf+json; ?fit=true scales a model of the wrong size', async () => {
-      const gltf = await put(fan.id, await selfContainedGltf(rgbFan(fan.specs.sizeMm).doc), { type: 'model/gltf+json' });
+      const gltf = await put(fan.id, await selfContainedGltf(rgbFan(fan.specs.sizeMm).doc), {
+        type: 'model/gltf+json',
+      });
       expect(gltf.status).toBe(201);
       expect(gltf.json).toMatchObject({ part_id: fan.id, original_name: `${fan.id}.gltf` });
       expect((await put(fan.id, '{}', { type: 'model/gltf+json', query: '?name=fan.glb' })).status).toBe(400);
@@ -333,7 +395,7 @@ describe('models API', () => {
       expect(fitted.json.warnings.join('\n')).toMatch(/scaled by/);
     });
   });
-  describe("files artists export (Draco, KTX2/Basis, spec-gloss)", () => {
+  describe('files artists export (Draco, KTX2/Basis, spec-gloss)', () => {
     it('PUT takes each: 201, the stored GLB carries none of them, the same sha256 as preparation in-process', async () => {
       const files: Array<[Part<'GPU'>, string, Uint8Array]> = [
         [dracoGpu!, 'draco.glb', await dracoGlb(distinctiveGpu(dracoGpu!.specs.lengthMm, dracoGpu!.specs.slotWidth))],
@@ -344,11 +406,18 @@ describe('models API', () => {
         const r = await put(part.id, bytes, { query: `?name=${name}` });
         expect(r.status, `${name}: ${JSON.stringify(r.json)}`).toBe(201);
         const stored = new Uint8Array(await (await fetch(r.json.url)).arrayBuffer());
-        const used = (await (await modelIO()).readBinary(stored)).getRoot().listExtensionsUsed().map((e) => e.extensionName);
+        const used = (await (await modelIO()).readBinary(stored))
+          .getRoot()
+          .listExtensionsUsed()
+          .map((e) => e.extensionName);
         expect(used, name).not.toEqual(expect.arrayContaining(['KHR_draco_mesh_compression']));
         expect(used, name).not.toContain('KHR_texture_basisu');
         expect(used, name).not.toContain('KHR_materials_pbrSpecularGlossiness');
-        const local = await prepareModel(modelInputFromBytes(name, bytes), { id: part.id, category: part.category, specs: part.specs }, { limits: modelLimitsFrom(api.t.cfg) });
+        const local = await prepareModel(
+          modelInputFromBytes(name, bytes),
+          { id: part.id, category: part.category, specs: part.specs },
+          { limits: modelLimitsFrom(api.t.cfg) },
+        );
         expect(r.json.sha256, name).toBe(local.sha256);
       }
     });

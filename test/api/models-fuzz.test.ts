@@ -30,9 +30,21 @@ describe('model upload fuzz', () => {
       method: 'PUT',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'model/gltf-binary' },
       body: Buffer.from(body),
-    }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as { error: string; message: string } }));
-  const rows = async () => Number((await api.t.db.db.selectFrom('part_models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-  const storedFiles = async () => (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
+    }).then(async (r) => ({
+      status: r.status,
+      json: (await r.json().catch(() => undefined)) as { error: string; message: string },
+    }));
+  const rows = async () =>
+    Number(
+      (
+        await api.t.db.db
+          .selectFrom('part_models')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const storedFiles = async () =>
+    (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
 
   beforeAll(async () => {
     admin = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
@@ -46,7 +58,10 @@ describe('model upload fuzz', () => {
       expect(r.status, `${name}: ${JSON.stringify(r.json)}`).toBeGreaterThanOrEqual(400);
       expect(r.status, name).toBeLessThan(500);
       expect(isErrorBody(r.json), name).toBe(true);
-      expect(['invalid_model', 'model_too_large', 'model_too_complex', 'missing_body'], `${name}: ${r.json.error}`).toContain(r.json.error);
+      expect(
+        ['invalid_model', 'model_too_large', 'model_too_complex', 'missing_body'],
+        `${name}: ${r.json.error}`,
+      ).toContain(r.json.error);
       expect(r.json.message, name).not.toMatch(/TypeError|RangeError|Cannot read prop|Maximum call stack/);
       // the service answers the next request
       expect((await api.call('GET', '/health')).status, `after ${name}`).toBe(200);

@@ -41,7 +41,8 @@ describe('models placed right the first time, through every entry point', () => 
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'model/gltf-binary' },
       body: Buffer.from(body),
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
-  const rows = async (partId: string) => api.t.db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id').execute();
+  const rows = async (partId: string) =>
+    api.t.db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id').execute();
 
   beforeAll(async () => {
     admin = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
@@ -58,23 +59,61 @@ describe('models placed right the first time, through every entry point', () => 
     const added = await cli('models', 'add', gpu.id, gpuMm, '--json');
     expect(added.code, added.stderr).toBe(0);
     const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({ rotation: '-90 deg about Y', units: 'mm', up: '+y', front: '+x', guessed: false });
+    expect(a.prepared.orientation).toMatchObject({
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      up: '+y',
+      front: '+x',
+      guessed: false,
+    });
     expect(a.prepared.scale).toBeCloseTo(0.001, 6);
     // stored at the catalog card's size (length along Z), not a 0.3 mm speck or a 305 m card
-    a.prepared.sizeMm.forEach((v: number, i: number) => expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05));
+    a.prepared.sizeMm.forEach((v: number, i: number) =>
+      expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05),
+    );
     const sha = a.model.sha256 as string;
     const row = (await rows(gpu.id)).at(-1)!;
-    expect(row).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm', up_axis: '+y', front_axis: '+x', orientation_guessed: false });
+    expect(row).toMatchObject({
+      sha256: sha,
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      up_axis: '+y',
+      front_axis: '+x',
+      orientation_guessed: false,
+    });
 
     const plain = await cli('models', 'add', gpu.id, gpuMm);
     expect(plain.stdout).toContain('already has this model');
 
     const viaApi = await put(gpu.id, gpuMmBytes);
     expect(viaApi.status).toBe(200);
-    expect(viaApi.json).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm', placed: 'rotated: -90 deg about Y; units: mm -> m' });
+    expect(viaApi.json).toMatchObject({
+      sha256: sha,
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      placed: 'rotated: -90 deg about Y; units: mm -> m',
+    });
 
     const out = path.join(tmp, 'render');
-    const rendered = await cli('render', '--share-code', 'DEMO-GLASS', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', out, '--model', `${gpu.id}=${gpuMm}`, '--json');
+    const rendered = await cli(
+      'render',
+      '--share-code',
+      'DEMO-GLASS',
+      '--format',
+      'sprite',
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+      '--no-screenshot',
+      '--out',
+      out,
+      '--model',
+      `${gpu.id}=${gpuMm}`,
+      '--json',
+    );
     expect(rendered.code, rendered.stderr).toBe(0);
     expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
 
@@ -96,7 +135,9 @@ describe('models placed right the first time, through every entry point', () => 
     const before = (await rows(pcCase.id)).length;
     const refused = await cli('models', 'add', pcCase.id, file, '--fit', '--json');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/proportions 1 : 0\.\d+ : 0\.\d+, longest first\) but PCCase .* \(proportions 1 : 0\.\d+ : 0\.\d+\).*does not look like a PCCase/);
+    expect(refused.stderr).toMatch(
+      /proportions 1 : 0\.\d+ : 0\.\d+, longest first\) but PCCase .* \(proportions 1 : 0\.\d+ : 0\.\d+\).*does not look like a PCCase/,
+    );
     const body = JSON.parse(refused.stdout);
     expect(isErrorBody(body)).toBe(true);
     expect(body.error).toBe('invalid_model');
@@ -136,27 +177,71 @@ describe('models placed right the first time, through every entry point', () => 
     const dir = path.join(tmp, 'manifest');
     await fs.mkdir(dir);
     // no names tell this card's bracket end: the side is a guess, and import says so
-    await fs.writeFile(path.join(dir, 'plain.glb'), await (async () => {
-      const { authoredAs } = await import('../helpers/real-exports.js');
-      return authoredAs(distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth), TURNS.yPlus90, 'm');
-    })());
-    await fs.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb' }] }));
+    await fs.writeFile(
+      path.join(dir, 'plain.glb'),
+      await (async () => {
+        const { authoredAs } = await import('../helpers/real-exports.js');
+        return authoredAs(distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth), TURNS.yPlus90, 'm');
+      })(),
+    );
+    await fs.writeFile(
+      path.join(dir, 'manifest.json'),
+      JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb' }] }),
+    );
     const r = await cli('models', 'import', path.join(dir, 'manifest.json'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ok {6}\w+ {2}\w+ {2}\d+ triangles {2}placed: rotated: [+-]90 deg about Y/);
     expect(r.stdout).toMatch(/\n {10}warning: orientation .* is a guess/);
     // models preview of that file says the side is a guess beside the still
     const still = path.join(tmp, 'preview.png');
-    const preview = await cli('models', 'preview', gpu.id, '--file', path.join(dir, 'plain.glb'), '--out', still, '--width', '256', '--height', '256', '--profile', 'fast');
+    const preview = await cli(
+      'models',
+      'preview',
+      gpu.id,
+      '--file',
+      path.join(dir, 'plain.glb'),
+      '--out',
+      still,
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+    );
     expect(preview.code, preview.stderr).toBe(0);
-    expect(preview.stdout).toMatch(/placed: rotated: [+-]90 deg about Y \(which way the front faces is a guess: check the still; --front sets it\)/);
-    const told1 = await cli('models', 'preview', gpu.id, '--file', path.join(dir, 'plain.glb'), '--out', still, '--width', '256', '--height', '256', '--profile', 'fast', '--front', '-x');
+    expect(preview.stdout).toMatch(
+      /placed: rotated: [+-]90 deg about Y \(which way the front faces is a guess: check the still; --front sets it\)/,
+    );
+    const told1 = await cli(
+      'models',
+      'preview',
+      gpu.id,
+      '--file',
+      path.join(dir, 'plain.glb'),
+      '--out',
+      still,
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+      '--front',
+      '-x',
+    );
     expect(told1.stdout).not.toMatch(/is a guess/);
-    await fs.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb', front: '-x' }] }));
+    await fs.writeFile(
+      path.join(dir, 'manifest.json'),
+      JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb', front: '-x' }] }),
+    );
     const told = await cli('models', 'import', path.join(dir, 'manifest.json'), '--json');
     expect(told.code, told.stderr).toBe(0);
     expect(JSON.parse(told.stdout).items[0].prepared.orientation).toMatchObject({ front: '-x', guessed: false });
-    await fs.writeFile(path.join(dir, 'manifest.json'), JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb', units: 'yards' }] }));
+    await fs.writeFile(
+      path.join(dir, 'manifest.json'),
+      JSON.stringify({ models: [{ part: gpu.id, file: 'plain.glb', units: 'yards' }] }),
+    );
     const badManifest = await cli('models', 'import', path.join(dir, 'manifest.json'));
     expect(badManifest.code).toBe(2);
     expect(badManifest.stderr).toMatch(/models\[0\]: units must be m, cm, mm or inch/);
@@ -164,7 +249,10 @@ describe('models placed right the first time, through every entry point', () => 
 
   it('rollback --to <version> and --to <sha256 prefix> go back several versions; a retired or unknown one is refused', async () => {
     // three more versions: the same card cut finer each time (other bytes)
-    for (const cuts of [2, 3, 4]) expect((await put(gpu.id, await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth, cuts).glb())).status).toBe(201);
+    for (const cuts of [2, 3, 4])
+      expect(
+        (await put(gpu.id, await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth, cuts).glb())).status,
+      ).toBe(201);
     const show = JSON.parse((await cli('models', 'show', gpu.id, '--json')).stdout);
     const versions = show.history.map((h: { version: number; sha256: string }) => [h.version, h.sha256]);
     expect(versions.length).toBeGreaterThanOrEqual(3);
@@ -180,11 +268,19 @@ describe('models placed right the first time, through every entry point', () => 
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/has versions 1 to \d+, not 99/);
     // by sha256 prefix over the API, past a newer version
-    expect((await put(gpu.id, await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth, 5).glb())).status).toBe(201);
-    const byPrefix = await fetch(`${api.url}/models/${gpu.id}/rollback?to=${(oldest[1] as string).slice(0, 8)}`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    expect((await put(gpu.id, await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth, 5).glb())).status).toBe(
+      201,
+    );
+    const byPrefix = await fetch(`${api.url}/models/${gpu.id}/rollback?to=${(oldest[1] as string).slice(0, 8)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(byPrefix.status).toBe(200);
     expect(((await byPrefix.json()) as { sha256: string }).sha256).toBe(oldest[1]);
-    const already = await fetch(`${api.url}/models/${gpu.id}/rollback?to=${(oldest[1] as string).slice(0, 8)}`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    const already = await fetch(`${api.url}/models/${gpu.id}/rollback?to=${(oldest[1] as string).slice(0, 8)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(already.status).toBe(409);
   }, 120_000);
 
@@ -198,15 +294,41 @@ describe('models placed right the first time, through every entry point', () => 
     const added = await cli('models', 'add', gpu.id, file, '--json');
     expect(added.code, added.stderr).toBe(0);
     const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({ rotation: '-90 deg about Y', units: 'mm', up: '+y', front: '+x', guessed: false });
-    a.prepared.sizeMm.forEach((v: number, i: number) => expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05));
+    expect(a.prepared.orientation).toMatchObject({
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      up: '+y',
+      front: '+x',
+      guessed: false,
+    });
+    a.prepared.sizeMm.forEach((v: number, i: number) =>
+      expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05),
+    );
     const sha = a.model.sha256 as string;
     // the current version is this file's (decoded at preparation: test/part-models/artist-files.test.ts)
     expect((await rows(gpu.id)).at(-1)).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm' });
     const viaApi = await put(gpu.id, bytes);
     expect(viaApi.status).toBe(200);
     expect(viaApi.json).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm' });
-    const rendered = await cli('render', '--share-code', 'DEMO-GLASS', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', path.join(tmp, 'render-draco'), '--model', `${gpu.id}=${file}`, '--json');
+    const rendered = await cli(
+      'render',
+      '--share-code',
+      'DEMO-GLASS',
+      '--format',
+      'sprite',
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+      '--no-screenshot',
+      '--out',
+      path.join(tmp, 'render-draco'),
+      '--model',
+      `${gpu.id}=${file}`,
+      '--json',
+    );
     expect(rendered.code, rendered.stderr).toBe(0);
     expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
     const dir = path.join(tmp, 'import-draco');

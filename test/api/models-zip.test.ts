@@ -43,7 +43,15 @@ describe('PUT /models/:partId with application/zip', () => {
       headers: { authorization: `Bearer ${admin}`, 'content-type': opts.type ?? 'application/zip' },
       body: Buffer.from(body),
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
-  const rows = async () => Number((await api.t.db.db.selectFrom('part_models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = async () =>
+    Number(
+      (
+        await api.t.db.db
+          .selectFrom('part_models')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** A refusal: the status, the error body (docs/design-decisions.md, "Errors") with `code`, a message naming the cause, nothing stored. */
   async function refused(body: Uint8Array, status: number, code: string, cause: RegExp) {
@@ -110,12 +118,20 @@ describe('PUT /models/:partId with application/zip', () => {
 
   describe('refusals', () => {
     it('a `..` entry: 422 naming it', async () => {
-      const z = pyZip(path.join(tmp, 'dotdot.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")\n    z.writestr("../evil.bin", b"x")');
+      const z = pyZip(
+        path.join(tmp, 'dotdot.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")\n    z.writestr("../evil.bin", b"x")',
+      );
       await refused(z, 422, 'invalid_model', /"\.\.\/evil\.bin" reaches outside the zip/);
     });
 
     it('an absolute entry: 422', async () => {
-      const z = pyZip(path.join(tmp, 'abs.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    i = zipfile.ZipInfo("x"); i.filename = "/etc/evil.bin"; z.writestr(i, b"x")\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")');
+      const z = pyZip(
+        path.join(tmp, 'abs.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    i = zipfile.ZipInfo("x"); i.filename = "/etc/evil.bin"; z.writestr(i, b"x")\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")',
+      );
       await refused(z, 422, 'invalid_model', /absolute path/);
     });
 
@@ -124,11 +140,20 @@ describe('PUT /models/:partId with application/zip', () => {
       await fs.cp(src, dir, { recursive: true });
       await fs.symlink('/etc/passwd', path.join(dir, 'passwd.png'));
       execFileSync('zip', ['-q', '-r', '--symlinks', 'linked.zip', 'linked'], { cwd: tmp });
-      await refused(await fs.readFile(path.join(tmp, 'linked.zip')), 422, 'invalid_model', /"linked\/passwd\.png" is a symbolic link/);
+      await refused(
+        await fs.readFile(path.join(tmp, 'linked.zip')),
+        422,
+        'invalid_model',
+        /"linked\/passwd\.png" is a symbolic link/,
+      );
     });
 
     it('257 entries: 422 naming the limit', async () => {
-      const z = pyZip(path.join(tmp, 'many.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")\n    for i in range(256): z.writestr(f"f{i}.txt", b"")');
+      const z = pyZip(
+        path.join(tmp, 'many.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")\n    for i in range(256): z.writestr(f"f{i}.txt", b"")',
+      );
       await refused(z, 422, 'invalid_model', /257 entries, over the limit of 256/);
     });
 
@@ -154,17 +179,29 @@ describe('PUT /models/:partId with application/zip', () => {
     });
 
     it('two .gltf files: 422 naming both', async () => {
-      const z = pyZip(path.join(tmp, 'two.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "a.gltf")\n    z.write(os.path.join(src, "gpu.gltf"), "b.gltf")');
+      const z = pyZip(
+        path.join(tmp, 'two.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    z.write(os.path.join(src, "gpu.gltf"), "a.gltf")\n    z.write(os.path.join(src, "gpu.gltf"), "b.gltf")',
+      );
       await refused(z, 422, 'invalid_model', /2 models in it \(a\.gltf, b\.gltf\)/);
     });
 
     it('no .gltf: 422', async () => {
-      const z = pyZip(path.join(tmp, 'none.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    for f in os.listdir(src):\n        if not f.endswith(".gltf"): z.write(os.path.join(src, f), f)');
+      const z = pyZip(
+        path.join(tmp, 'none.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    for f in os.listdir(src):\n        if not f.endswith(".gltf"): z.write(os.path.join(src, f), f)',
+      );
       await refused(z, 422, 'invalid_model', /no \.gltf or \.glb in it/);
     });
 
     it('a .gltf whose .bin is not in the zip: 422 naming the URI', async () => {
-      const z = pyZip(path.join(tmp, 'nobin.zip'), src, 'with zipfile.ZipFile(out, "w") as z:\n    for f in os.listdir(src):\n        if not f.endswith(".bin"): z.write(os.path.join(src, f), f)');
+      const z = pyZip(
+        path.join(tmp, 'nobin.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w") as z:\n    for f in os.listdir(src):\n        if not f.endswith(".bin"): z.write(os.path.join(src, f), f)',
+      );
       await refused(z, 422, 'invalid_model', /\.bin" is not there/);
     });
 
@@ -173,7 +210,11 @@ describe('PUT /models/:partId with application/zip', () => {
     });
 
     it('a method other than stored or deflate (bzip2): 422 naming it', async () => {
-      const z = pyZip(path.join(tmp, 'bz.zip'), src, 'with zipfile.ZipFile(out, "w", zipfile.ZIP_BZIP2) as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")');
+      const z = pyZip(
+        path.join(tmp, 'bz.zip'),
+        src,
+        'with zipfile.ZipFile(out, "w", zipfile.ZIP_BZIP2) as z:\n    z.write(os.path.join(src, "gpu.gltf"), "gpu.gltf")',
+      );
       await refused(z, 422, 'invalid_model', /compressed with bzip2: only stored and deflate/);
     });
   });

@@ -30,7 +30,11 @@ function compile(file: string, outDir: string): string {
     skipLibCheck: false,
   });
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
-  return ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => path.dirname(file), getNewLine: () => '\n' });
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => path.dirname(file),
+    getNewLine: () => '\n',
+  });
 }
 
 describe('a client generated from the OpenAPI document', () => {
@@ -58,10 +62,20 @@ describe('a client generated from the OpenAPI document', () => {
     expect(compile(path.join(dir, 'render-flow.ts'), path.join(dir, 'out'))).toBe('');
 
     const sprite = path.join(dir, 'sprite.webp');
-    const run = await runProcess(process.execPath, [path.join(dir, 'out', 'render-flow.js'), api.url, api.key, 'DEMO-ITX', sprite]);
+    const run = await runProcess(process.execPath, [
+      path.join(dir, 'out', 'render-flow.js'),
+      api.url,
+      api.key,
+      'DEMO-ITX',
+      sprite,
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const result = JSON.parse(run.stdout) as { job: { status: string; sprite: { columns: number; rows: number; frame_width: number; frame_height: number } }; contentType: string; bytes: number };
+    const result = JSON.parse(run.stdout) as {
+      job: { status: string; sprite: { columns: number; rows: number; frame_width: number; frame_height: number } };
+      contentType: string;
+      bytes: number;
+    };
     expect(result.job.status).toBe('completed');
     expect(result.contentType).toBe('image/webp');
 

@@ -38,7 +38,9 @@ type Doc = {
 };
 
 function operations(group: Doc['paths']): Array<{ method: string; path: string; op: Operation }> {
-  return Object.entries(group).flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path: p, op: item[m] })));
+  return Object.entries(group).flatMap(([p, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path: p, op: item[m] })),
+  );
 }
 
 /**
@@ -86,22 +88,34 @@ const PUBLIC = ['/health', '/metrics', '/artifacts/{key}', '/assets/parts/{id}',
 const withoutJsonParser = (p: string) => p.startsWith('/models');
 
 /** One raw HTTP request: fetch cannot send a body with GET, and the probes need that. */
-function request(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: unknown }> {
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          // not JSON (metrics, images)
-        }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // not JSON (metrics, images)
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -122,14 +136,20 @@ describe('the OpenAPI document', () => {
   it("passes Redocly's recommended rules: 0 errors, 0 warnings, no ignore file", async () => {
     const file = path.join(dir, 'openapi.json');
     await fs.writeFile(file, JSON.stringify(doc, null, 2));
-    const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
+    const cli = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')),
+      'bin/cli.js',
+    );
     // an empty temp dir as cwd: no redocly.yaml and no .redocly.lint-ignore.yaml can apply;
     // telemetry and the update check off, so CI lints without network access
     const r = await runProcess(process.execPath, [cli, 'lint', '--extends=recommended', '--format=json', file], {
       cwd: dir,
       env: childEnvironment({ REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }),
     });
-    const report = JSON.parse(r.stdout) as { totals: { errors: number; warnings: number; ignored: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+    const report = JSON.parse(r.stdout) as {
+      totals: { errors: number; warnings: number; ignored: number };
+      problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+    };
     const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
     expect(problems).toEqual([]);
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
@@ -155,7 +175,10 @@ describe('the OpenAPI document', () => {
 
   it('names this deployment in servers: the request host, or PUBLIC_BASE_URL when set', async () => {
     expect(doc.servers).toEqual([{ url: api.url, description: 'this deployment' }]);
-    const proxied = await startServer({ ...api.t.cfg, port: 0, publicBaseUrl: 'https://renders.example.com/farm/' }, { db: api.t.db, log: createLogger({ logLevel: 'silent' }) });
+    const proxied = await startServer(
+      { ...api.t.cfg, port: 0, publicBaseUrl: 'https://renders.example.com/farm/' },
+      { db: api.t.db, log: createLogger({ logLevel: 'silent' }) },
+    );
     try {
       // its url is the public one: call it where it listens
       const served = (await (await fetch(`http://127.0.0.1:${proxied.port}/api-docs/openapi.json`)).json()) as Doc;
@@ -182,7 +205,8 @@ describe('the OpenAPI document', () => {
       if (op.requestBody) expected.push('400');
       if (op.parameters?.some((x) => x.in === 'path')) expected.push('404');
       expect(codes, at).toEqual(expect.arrayContaining([...new Set(expected)]));
-      for (const c of codes.filter((c) => Number(c) >= 400)) expect(errorBody(op.responses[c]), `${at} ${c}`).toBe('#/components/schemas/Error');
+      for (const c of codes.filter((c) => Number(c) >= 400))
+        expect(errorBody(op.responses[c]), `${at} ${c}`).toBe('#/components/schemas/Error');
     }
   });
 

@@ -11,8 +11,10 @@ import { useTestApi } from '../helpers/api.js';
 describe('origin binding', () => {
   const api = useTestApi();
 
-  const mint = (origin: string) => api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'], origin } });
-  const parts = (token: string, headers: Record<string, string> = {}) => api.call('GET', '/available-parts?category=GPU&limit=1', { token, headers });
+  const mint = (origin: string) =>
+    api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read'], origin } });
+  const parts = (token: string, headers: Record<string, string> = {}) =>
+    api.call('GET', '/available-parts?category=GPU&limit=1', { token, headers });
 
   it.each([
     ['https://YourSite.com', 'https://yoursite.com'],
@@ -60,10 +62,18 @@ describe('origin binding', () => {
   });
 
   it('still refuses what is not an origin', async () => {
-    for (const bad of ['ftp://x.example', 'https://shop.example/path', 'https://user:pw@shop.example', 'shop.example']) {
+    for (const bad of [
+      'ftp://x.example',
+      'https://shop.example/path',
+      'https://user:pw@shop.example',
+      'shop.example',
+    ]) {
       const r = await mint(bad);
       expect(r.status, bad).toBe(400);
-      expect(r.json.details.map((d: { field: string }) => d.field), bad).toContain('origin');
+      expect(
+        r.json.details.map((d: { field: string }) => d.field),
+        bad,
+      ).toContain('origin');
     }
   });
 });

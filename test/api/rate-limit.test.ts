@@ -28,7 +28,8 @@ describe('rate limiting', () => {
     const api = useTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3 });
 
     it('answers 429 with Retry-After and the error body, per credential', async () => {
-      const get = (key: string) => api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
+      const get = (key: string) =>
+        api.call('GET', '/available-parts?category=GPU', { token: key, headers: { origin: 'https://shop.example' } });
       for (let i = 0; i < 3; i++) expect((await get(api.key)).status).toBe(200);
       const limited = await get(api.key);
       expect(limited.status).toBe(429);
@@ -43,15 +44,28 @@ describe('rate limiting', () => {
   });
 
   describe('per session token, under a per-customer ceiling', () => {
-    const api = useTestApi({ rateLimitPerMinute: 1, rateLimitBurst: 3, customerRateLimitPerMinute: 1, customerRateLimitBurst: 8 });
+    const api = useTestApi({
+      rateLimitPerMinute: 1,
+      rateLimitBurst: 3,
+      customerRateLimitPerMinute: 1,
+      customerRateLimitBurst: 8,
+    });
     let customerId: string;
     beforeAll(async () => {
-      customerId = (await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow()).id;
+      customerId = (
+        await api.t.db.db.selectFrom('customers').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow()
+      ).id;
     });
 
     // one visitor's token each (minted locally, so minting costs none of the customer's budget)
     const visitor = () =>
-      mintSessionToken(api.server.ctx.secret, { customerId, customerName: 'acme', scopes: ['data:read'], environment: 'prod', ttlSeconds: 300 }).session_token;
+      mintSessionToken(api.server.ctx.secret, {
+        customerId,
+        customerName: 'acme',
+        scopes: ['data:read'],
+        environment: 'prod',
+        ttlSeconds: 300,
+      }).session_token;
     const get = (token: string) => api.call('GET', '/available-parts?category=GPU&limit=1', { token });
 
     it("one visitor's burst does not use up the others'; the customer's ceiling still holds", async () => {

@@ -14,7 +14,11 @@ describe('service endpoints', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'ok', db: 'ok', workers: 0 });
     const kind = { queued: expect.any(Number), processing: expect.any(Number) };
-    expect(r.json.queue).toEqual({ ...kind, by_kind: { render: kind, thumbnail: { ...kind, failed: expect.any(Number) } }, chunks: kind });
+    expect(r.json.queue).toEqual({
+      ...kind,
+      by_kind: { render: kind, thumbnail: { ...kind, failed: expect.any(Number) } },
+      chunks: kind,
+    });
     expect(r.json.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -22,7 +26,18 @@ describe('service endpoints', () => {
     const r = await api.call('GET', '/api-docs/openapi.json');
     expect(r.status).toBe(200);
     expect(r.json.openapi).toBe('3.1.0');
-    for (const p of ['/auth/render-session', '/available-parts', '/render-build', '/render-build/{jobId}', '/render-by-share-code', '/build/{shareCode}', '/parts', '/render-build-experimental', '/internal-render', '/health']) {
+    for (const p of [
+      '/auth/render-session',
+      '/available-parts',
+      '/render-build',
+      '/render-build/{jobId}',
+      '/render-by-share-code',
+      '/build/{shareCode}',
+      '/parts',
+      '/render-build-experimental',
+      '/internal-render',
+      '/health',
+    ]) {
       expect(r.json.paths[p], p).toBeDefined();
     }
     const body = r.json.paths['/render-build'].post.requestBody.content['application/json'].schema;
@@ -95,7 +110,10 @@ describe('service endpoints', () => {
       const r = await api.call('POST', '/render-build', { token, body: { parts: { GPU: ['aaaa1111', 'bbbb2222'] } } });
       expect(r.json.message).toContain('aaaa1111');
       expect(r.json.message).toContain('bbbb2222');
-      const staging = await api.call('POST', '/render-build?environment=staging', { token, body: { parts: await parts() } });
+      const staging = await api.call('POST', '/render-build?environment=staging', {
+        token,
+        body: { parts: await parts() },
+      });
       expect([400, 401]).toContain(staging.status);
     });
 
@@ -109,7 +127,16 @@ describe('service endpoints', () => {
       expect(again.json).toEqual({ job_id: r.json.job_id, status: 'processing', reused: true });
       const poll = await api.call('GET', `/render-build/${r.json.job_id}`, { token });
       expect(poll.status).toBe(200);
-      expect(poll.json).toMatchObject({ job_id: r.json.job_id, status: 'queued', job_type: 'render', url: null, sprite_url: null, video_url: null, end_time: null, progress: 0 });
+      expect(poll.json).toMatchObject({
+        job_id: r.json.job_id,
+        status: 'queued',
+        job_type: 'render',
+        url: null,
+        sprite_url: null,
+        video_url: null,
+        end_time: null,
+        progress: 0,
+      });
       const health = await api.call('GET', '/health');
       expect(health.json.queue.queued).toBeGreaterThanOrEqual(1);
     });
@@ -139,9 +166,14 @@ describe('service endpoints', () => {
     });
 
     it('share-code submissions: unknown code 404, missing code 400, known code carries share_code', async () => {
-      expect((await api.call('POST', '/render-by-share-code', { token, body: { shareCode: 'no-such-code' } })).status).toBe(404);
+      expect(
+        (await api.call('POST', '/render-by-share-code', { token, body: { shareCode: 'no-such-code' } })).status,
+      ).toBe(404);
       expect((await api.call('POST', '/render-by-share-code', { token, body: { format: 'sprite' } })).status).toBe(400);
-      const r = await api.call('POST', '/render-by-share-code', { token, body: { shareCode: DEMO_BUILDS[0].shareCode } });
+      const r = await api.call('POST', '/render-by-share-code', {
+        token,
+        body: { shareCode: DEMO_BUILDS[0].shareCode },
+      });
       expect(r.status).toBe(202);
       expect(r.json).toMatchObject({ status: 'processing', share_code: DEMO_BUILDS[0].shareCode });
     });

@@ -30,7 +30,9 @@ describe('shared signing secret', () => {
     return t;
   };
   const serve = async (url: string, dataDir: string) => {
-    const s = await startServer(loadConfig({ databaseUrl: url, dataDir, port: 0, seedDemo: false }, {}), { log: createLogger({ logLevel: 'silent' }) });
+    const s = await startServer(loadConfig({ databaseUrl: url, dataDir, port: 0, seedDemo: false }, {}), {
+      log: createLogger({ logLevel: 'silent' }),
+    });
     servers.push(s);
     return s;
   };
@@ -41,7 +43,7 @@ describe('shared signing secret', () => {
     for (const d of dirs) await fs.rm(d, { recursive: true, force: true });
   });
 
-  it('two serves with different data dirs on one database verify each other\'s tokens', async () => {
+  it("two serves with different data dirs on one database verify each other's tokens", async () => {
     const t = await freshDb();
     const [a, b] = [await serve(t.url, await tmpDir()), await serve(t.url, await tmpDir())];
     const { key } = await createApiKey(t.db.db, 'acme', 'prod');
@@ -56,7 +58,9 @@ describe('shared signing secret', () => {
       });
       expect(minted.status).toBe(200);
       const token = ((await minted.json()) as { session_token: string }).session_token;
-      const used = await fetch(`${verifier.url}/available-parts?category=GPU`, { headers: { authorization: `Bearer ${token}` } });
+      const used = await fetch(`${verifier.url}/available-parts?category=GPU`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(used.status).toBe(200);
     }
   });
@@ -64,13 +68,15 @@ describe('shared signing secret', () => {
   it('is created once when many processes start together', async () => {
     const t = await freshDb();
     const secrets = await Promise.all(
-      Array.from({ length: 6 }, async () => resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: await tmpDir() }, {}), t.db.db)),
+      Array.from({ length: 6 }, async () =>
+        resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: await tmpDir() }, {}), t.db.db),
+      ),
     );
     expect(new Set(secrets).size).toBe(1);
     expect(secrets[0].length).toBeGreaterThanOrEqual(32);
   });
 
-  it('a configured RENDER_FARM_SIGNING_SECRET wins over the database\'s', async () => {
+  it("a configured RENDER_FARM_SIGNING_SECRET wins over the database's", async () => {
     const t = await freshDb();
     const shared = await resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: await tmpDir() }, {}), t.db.db);
     const configured = 'configured-secret-'.padEnd(48, 'z');
@@ -79,13 +85,17 @@ describe('shared signing secret', () => {
     expect(shared).not.toBe(configured);
   });
 
-  it('a data dir\'s existing secret file becomes the shared secret of a database that has none', async () => {
+  it("a data dir's existing secret file becomes the shared secret of a database that has none", async () => {
     const t = await freshDb();
     const legacyDir = await tmpDir();
     const legacy = 'secret-from-an-older-version-'.padEnd(64, 'q');
     await fs.writeFile(path.join(legacyDir, SECRET_FILE), legacy + '\n', { mode: 0o600 });
-    expect(await resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: legacyDir }, {}), t.db.db)).toBe(legacy);
+    expect(await resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: legacyDir }, {}), t.db.db)).toBe(
+      legacy,
+    );
     // every other process on that database now signs with it
-    expect(await resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: await tmpDir() }, {}), t.db.db)).toBe(legacy);
+    expect(await resolveSigningSecret(loadConfig({ databaseUrl: t.url, dataDir: await tmpDir() }, {}), t.db.db)).toBe(
+      legacy,
+    );
   });
 });

@@ -14,7 +14,9 @@ describe('submission logging', () => {
   const submittedLines = (outcome: string) => captured.find(/^render submitted$/).filter((l) => l.outcome === outcome);
   const metric = async (outcome: string) => {
     const text = (await api.call('GET', '/metrics')).text;
-    const m = new RegExp(`^render_farm_submissions_total\\{outcome="${outcome}",format="sprite"\\} (\\d+)$`, 'm').exec(text);
+    const m = new RegExp(`^render_farm_submissions_total\\{outcome="${outcome}",format="sprite"\\} (\\d+)$`, 'm').exec(
+      text,
+    );
     return m ? Number(m[1]) : 0;
   };
 
@@ -26,11 +28,26 @@ describe('submission logging', () => {
 
     await api.t.db.db
       .updateTable('renders')
-      .set({ status: 'completed', artifacts: JSON.stringify({ sprite: 'renders/aa/test/sprite.webp', screenshot: 'renders/aa/test/hero.webp' }), finished_at: new Date() })
-      .where('id', '=', (await api.t.db.db.selectFrom('jobs').select('render_id').where('id', '=', first.json.job_id).executeTakeFirstOrThrow()).render_id)
+      .set({
+        status: 'completed',
+        artifacts: JSON.stringify({ sprite: 'renders/aa/test/sprite.webp', screenshot: 'renders/aa/test/hero.webp' }),
+        finished_at: new Date(),
+      })
+      .where(
+        'id',
+        '=',
+        (
+          await api.t.db.db
+            .selectFrom('jobs')
+            .select('render_id')
+            .where('id', '=', first.json.job_id)
+            .executeTakeFirstOrThrow()
+        ).render_id,
+      )
       .execute();
     const before = await metric('cached');
-    for (let i = 0; i < 3; i++) expect((await api.call('POST', '/render-build', { token: api.key, body })).json.cached).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await api.call('POST', '/render-build', { token: api.key, body })).json.cached).toBe(true);
     expect(await metric('cached')).toBe(before + 3);
 
     expect(submittedLines('new').map((l) => l.level)).toEqual([30]);

@@ -1,6 +1,14 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, DEFAULT_TOKEN_SCOPES, hasScope, isScope, SCOPES, TOKEN_SCOPES } from '../../src/auth/scopes.js';
+import {
+  ADMIN_KEY_SCOPES,
+  API_KEY_SCOPES,
+  DEFAULT_TOKEN_SCOPES,
+  hasScope,
+  isScope,
+  SCOPES,
+  TOKEN_SCOPES,
+} from '../../src/auth/scopes.js';
 import { hashApiKey, API_KEY_PATTERN, looksLikeApiKey } from '../../src/auth/api-keys.js';
 import { mintSessionToken, TokenError, verifySessionToken } from '../../src/auth/session-token.js';
 
@@ -17,9 +25,22 @@ describe('session tokens', () => {
   it('carry customer, scopes, environment, origin, expiry and an id', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     const t = mintSessionToken(SECRET, { ...base, origin: 'https://shop.example', keyId: 'k1', now });
-    expect(t).toMatchObject({ token_type: 'Bearer', expires_in: 120, expires_at: '2026-01-01T00:02:00.000Z', scopes: ['data:read'], environment: 'prod' });
+    expect(t).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 120,
+      expires_at: '2026-01-01T00:02:00.000Z',
+      scopes: ['data:read'],
+      environment: 'prod',
+    });
     const c = verifySessionToken(SECRET, t.session_token, new Date('2026-01-01T00:01:00Z'));
-    expect(c).toMatchObject({ sub: base.customerId, cus: 'acme', scp: ['data:read'], env: 'prod', org: 'https://shop.example', kid: 'k1' });
+    expect(c).toMatchObject({
+      sub: base.customerId,
+      cus: 'acme',
+      scp: ['data:read'],
+      env: 'prod',
+      org: 'https://shop.example',
+      kid: 'k1',
+    });
     expect(c.exp - c.iat).toBe(120);
     const other = mintSessionToken(SECRET, { ...base, now });
     expect(verifySessionToken(SECRET, other.session_token, now).jti).not.toBe(c.jti);
@@ -48,9 +69,18 @@ describe('session tokens', () => {
   });
 
   it('require issuer, audience and claims', () => {
-    const noAud = jwt.sign({ sub: 'x', scp: [], env: 'prod' }, SECRET, { algorithm: 'HS256', expiresIn: 60, issuer: 'render-farm' });
+    const noAud = jwt.sign({ sub: 'x', scp: [], env: 'prod' }, SECRET, {
+      algorithm: 'HS256',
+      expiresIn: 60,
+      issuer: 'render-farm',
+    });
     expect(() => verifySessionToken(SECRET, noAud)).toThrow(TokenError);
-    const badEnv = jwt.sign({ sub: 'x', scp: [], env: 'qa' }, SECRET, { algorithm: 'HS256', expiresIn: 60, issuer: 'render-farm', audience: 'render-api' });
+    const badEnv = jwt.sign({ sub: 'x', scp: [], env: 'qa' }, SECRET, {
+      algorithm: 'HS256',
+      expiresIn: 60,
+      issuer: 'render-farm',
+      audience: 'render-api',
+    });
     expect(() => verifySessionToken(SECRET, badEnv)).toThrow(/claims/);
   });
 });

@@ -48,7 +48,8 @@ describe('bench:control-plane', () => {
     expect(run.connections.maxTotal).toBeGreaterThanOrEqual(2 * run.connections.maxPerWorker);
     expect(run.dbCpuS).not.toBeNull();
     expect(report.seeded).toMatchObject({ renders: 1000, events: 5000 });
-    for (const q of ['sweeperTick', 'ageing', 'top', 'health', 'submitInFlightCost'] as const) expect(report.queries?.[q].ms).toBeGreaterThanOrEqual(0);
+    for (const q of ['sweeperTick', 'ageing', 'top', 'health', 'submitInFlightCost'] as const)
+      expect(report.queries?.[q].ms).toBeGreaterThanOrEqual(0);
     const text = formatReport(report);
     expect(text).toContain('| 2 x 2 | 50/50 |');
     expect(text).toContain('queries on 1000 renders / 5000 render_events');

@@ -38,17 +38,35 @@ describe('readBuildFile', () => {
   });
 
   it('reads a POST /render-build body: its render options come back, checked and clamped by the API schema', async () => {
-    const got = await readBuildFile(await file({ parts: { GPU: ['a'] }, format: 'sprite', width: 256, height: 256, cameraZoom: 1000, gridSettings: { color: '#fff' } }));
+    const got = await readBuildFile(
+      await file({
+        parts: { GPU: ['a'] },
+        format: 'sprite',
+        width: 256,
+        height: 256,
+        cameraZoom: 1000,
+        gridSettings: { color: '#fff' },
+      }),
+    );
     expect(got.parts).toEqual({ GPU: ['a'] });
-    expect(got.options).toMatchObject({ format: 'sprite', width: 256, height: 256, gridSettings: { color: '#ffffff' } });
+    expect(got.options).toMatchObject({
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      gridSettings: { color: '#ffffff' },
+    });
     expect(got.options.cameraZoom).toBeLessThan(1000);
   });
 
   it('refuses what the API refuses, naming the file and the field', async () => {
     expect(await refusal(await file({ parts: { GPU: ['a'] }, width: 100, height: 300 }))).toMatch(/width: .*256/);
-    expect(await refusal(await file({ parts: { GPU: ['a'] }, width: 512 }))).toMatch(/height: width and height must be sent together/);
+    expect(await refusal(await file({ parts: { GPU: ['a'] }, width: 512 }))).toMatch(
+      /height: width and height must be sent together/,
+    );
     expect(await refusal(await file({ parts: { GPU: ['a'] }, colour: 'red' }))).toMatch(/colour/);
-    expect(await refusal(await file({ parts: { GPU: ['a', 'b', 'c'] } }))).toMatch(/a build holds at most 2 GPU parts, got 3/);
+    expect(await refusal(await file({ parts: { GPU: ['a', 'b', 'c'] } }))).toMatch(
+      /a build holds at most 2 GPU parts, got 3/,
+    );
     expect(await refusal(await file({ parts: { Toaster: ['a'] } }))).toMatch(/unknown category Toaster/);
     expect(await refusal(await file({ parts: { GPU: [] } }))).toMatch(/parts\.GPU: .*>=1/);
     expect(await refusal(await file({ parts: { GPU: ['a'] }, state: { fans: 'all' } }))).toMatch(/state\.fans: /);

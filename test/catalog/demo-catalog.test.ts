@@ -68,13 +68,17 @@ describe('demo catalog', () => {
       const cooler = one(b.parts, 'CPUCooler').specs;
       const gpu = one(b.parts, 'GPU').specs;
       const psu = one(b.parts, 'PSU').specs;
-      expect(BOARD_RANK[board.formFactor], `${b.shareCode} board fits the case`).toBeLessThanOrEqual(BOARD_RANK[pcCase.maxBoard]);
+      expect(BOARD_RANK[board.formFactor], `${b.shareCode} board fits the case`).toBeLessThanOrEqual(
+        BOARD_RANK[pcCase.maxBoard],
+      );
       expect(cpu.socket, `${b.shareCode} socket`).toBe(board.socket);
       expect(gpu.lengthMm, `${b.shareCode} GPU length`).toBeLessThanOrEqual(pcCase.maxGpuLengthMm);
       expect(cooler.heightMm, `${b.shareCode} cooler height`).toBeLessThan(pcCase.widthMm);
       if (cooler.type === 'liquid') expect(pcCase.maxBoard === 'Mini-ITX' && cooler.radiatorMm > 240).toBe(false);
       if (pcCase.maxBoard === 'Mini-ITX') expect(psu.formFactor).not.toBe('ATX');
-      const ram = (b.parts.RAM ?? []).map((id) => (byId.get(id) as Part<'RAM'>).specs.modules).reduce((a, n) => a + n, 0);
+      const ram = (b.parts.RAM ?? [])
+        .map((id) => (byId.get(id) as Part<'RAM'>).specs.modules)
+        .reduce((a, n) => a + n, 0);
       expect(ram, `${b.shareCode} sticks fit the slots`).toBeLessThanOrEqual(board.memorySlots);
     }
   });

@@ -20,9 +20,13 @@ describe('importOpenDb (real PostgreSQL)', () => {
 
   const counts = async () =>
     Object.fromEntries(
-      (await t.db.db.selectFrom('parts').select(['category', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('category').execute()).map(
-        (r) => [r.category, Number(r.n)],
-      ),
+      (
+        await t.db.db
+          .selectFrom('parts')
+          .select(['category', (eb) => eb.fn.countAll<string>().as('n')])
+          .groupBy('category')
+          .execute()
+      ).map((r) => [r.category, Number(r.n)]),
     );
 
   const expected = fixtureCounts();
@@ -45,7 +49,11 @@ describe('importOpenDb (real PostgreSQL)', () => {
 
     const file = (await fs.readdir(path.join(FIXTURE_DIR, 'open-db', 'GPU')))[0]!;
     const record = JSON.parse(await fs.readFile(path.join(FIXTURE_DIR, 'open-db', 'GPU', file), 'utf8'));
-    const row = await t.db.db.selectFrom('parts').selectAll().where('id', '=', partIdFromOpenDbId(record.opendb_id)).executeTakeFirstOrThrow();
+    const row = await t.db.db
+      .selectFrom('parts')
+      .selectAll()
+      .where('id', '=', partIdFromOpenDbId(record.opendb_id))
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ category: 'GPU', opendb_id: record.opendb_id, version: 1, raw: record });
     expect(row.specs).toMatchObject({ lengthMm: expect.any(Number), fanCount: expect.any(Number) });
   });
@@ -53,7 +61,14 @@ describe('importOpenDb (real PostgreSQL)', () => {
   it('re-import is idempotent: nothing written, versions unchanged (also via the open-db folder itself)', async () => {
     const before = await t.db.db.selectFrom('parts').select(['id', 'version', 'updated_at']).orderBy('id').execute();
     const s = await importOpenDb(t.db, path.join(FIXTURE_DIR, 'open-db'));
-    expect(s.total).toMatchObject({ read: total, imported: total, inserted: 0, updated: 0, unchanged: total, skipped: 0 });
+    expect(s.total).toMatchObject({
+      read: total,
+      imported: total,
+      inserted: 0,
+      updated: 0,
+      unchanged: total,
+      skipped: 0,
+    });
     const after = await t.db.db.selectFrom('parts').select(['id', 'version', 'updated_at']).orderBy('id').execute();
     expect(after).toEqual(before);
   });
@@ -72,7 +87,10 @@ describe('importOpenDb (real PostgreSQL)', () => {
     // no opendb_id inside: the file name supplies it
     await write('55555555-5555-4555-8555-555555555555.json', { metadata: { name: 'Nameless Id GPU' } });
     await write('not-a-uuid.json', { metadata: { name: 'Orphan GPU' } });
-    await write('66666666-6666-4666-8666-666666666666.json', { opendb_id: id1, metadata: { name: 'Duplicate of 1111' } });
+    await write('66666666-6666-4666-8666-666666666666.json', {
+      opendb_id: id1,
+      metadata: { name: 'Duplicate of 1111' },
+    });
     // jsonb refuses \u0000: only this record is skipped, its batch-mates still land
     await write('77777777-7777-4777-8777-777777777777.json', '{"metadata": {"name": "Nul GPU"}, "note": "a\\u0000b"}');
 
@@ -90,16 +108,29 @@ describe('importOpenDb (real PostgreSQL)', () => {
       'no opendb_id (neither in the record nor as the file name)': 1,
       'duplicate opendb_id': 1,
     });
-    expect(gpu.reasons.find((r) => r.reason === 'invalid JSON')!.examples).toEqual(['GPU/22222222-2222-4222-8222-222222222222.json']);
+    expect(gpu.reasons.find((r) => r.reason === 'invalid JSON')!.examples).toEqual([
+      'GPU/22222222-2222-4222-8222-222222222222.json',
+    ]);
 
     const id = partIdFromOpenDbId(id1);
-    const version = async () => (await t.db.db.selectFrom('parts').select(['version', 'name']).where('id', '=', id).executeTakeFirstOrThrow());
+    const version = async () =>
+      await t.db.db.selectFrom('parts').select(['version', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(await version()).toEqual({ version: 1, name: 'Test GPU' });
     // a name-only change updates the row but keeps the version (renders depend on specs)
-    await write(`${id1}.json`, { opendb_id: id1, metadata: { name: 'Test GPU Renamed' }, cooling: '2 Fans', length: 250 });
+    await write(`${id1}.json`, {
+      opendb_id: id1,
+      metadata: { name: 'Test GPU Renamed' },
+      cooling: '2 Fans',
+      length: 250,
+    });
     expect((await importOpenDb(t.db, tmp, { categories: ['GPU'] })).total).toMatchObject({ updated: 1, unchanged: 1 });
     expect(await version()).toEqual({ version: 1, name: 'Test GPU Renamed' });
-    await write(`${id1}.json`, { opendb_id: id1, metadata: { name: 'Test GPU Renamed' }, cooling: '3 Fans', length: 300 });
+    await write(`${id1}.json`, {
+      opendb_id: id1,
+      metadata: { name: 'Test GPU Renamed' },
+      cooling: '3 Fans',
+      length: 300,
+    });
     await importOpenDb(t.db, tmp, { categories: ['GPU'] });
     expect(await version()).toEqual({ version: 2, name: 'Test GPU Renamed' });
   });

@@ -23,8 +23,8 @@ describe('optional OpenDB data', () => {
     } finally {
       warn.mockRestore();
     }
-    expect(() => optionalShared('sample', { OPENDB_SHARED_DIR: '/nonexistent/opendb', OPENDB_REQUIRE_SHARED: '1' })).toThrow(
-      /OPENDB_REQUIRE_SHARED=1 but optional OpenDB data not found in \/nonexistent\/opendb/,
-    );
+    expect(() =>
+      optionalShared('sample', { OPENDB_SHARED_DIR: '/nonexistent/opendb', OPENDB_REQUIRE_SHARED: '1' }),
+    ).toThrow(/OPENDB_REQUIRE_SHARED=1 but optional OpenDB data not found in \/nonexistent\/opendb/);
   });
 });

@@ -20,15 +20,40 @@ const bin = path.resolve('bin/render-farm');
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
 const SMALL_FLAGS = ['--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast'];
 
-type Case = { name: string; parts: Record<string, string[]> } & ({ accept: true } | { accept: false; code: string; names: RegExp });
+type Case = { name: string; parts: Record<string, string[]> } & (
+  | { accept: true }
+  | { accept: false; code: string; names: RegExp }
+);
 
 const CASES: Case[] = [
-  { name: 'good', parts: { PCCase: [I.caseCubeItx], Motherboard: [I.boardB650Itx], GPU: [I.gpuMini1Fan] }, accept: true },
+  {
+    name: 'good',
+    parts: { PCCase: [I.caseCubeItx], Motherboard: [I.boardB650Itx], GPU: [I.gpuMini1Fan] },
+    accept: true,
+  },
   { name: 'no case', parts: { Motherboard: [I.boardB650Itx], GPU: [I.gpuMini1Fan] }, accept: true },
-  { name: 'unknown category', parts: { Toaster: ['x'], GPU: [I.gpuMini1Fan] }, accept: false, code: 'invalid_category', names: /unknown category Toaster/ },
-  { name: 'too many of a category', parts: { GPU: [I.gpuMini1Fan, I.gpuCompact2Fan, I.gpuDual2Fan] }, accept: false, code: 'invalid_parts', names: /at most 2 GPU parts, got 3/ },
+  {
+    name: 'unknown category',
+    parts: { Toaster: ['x'], GPU: [I.gpuMini1Fan] },
+    accept: false,
+    code: 'invalid_category',
+    names: /unknown category Toaster/,
+  },
+  {
+    name: 'too many of a category',
+    parts: { GPU: [I.gpuMini1Fan, I.gpuCompact2Fan, I.gpuDual2Fan] },
+    accept: false,
+    code: 'invalid_parts',
+    names: /at most 2 GPU parts, got 3/,
+  },
   { name: 'empty', parts: {}, accept: false, code: 'invalid_body', names: /parts must not be empty/ },
-  { name: 'unknown ID', parts: { PCCase: [I.caseCubeItx], GPU: ['nosuchgpu1'] }, accept: false, code: 'part_not_found', names: /nosuchgpu1/ },
+  {
+    name: 'unknown ID',
+    parts: { PCCase: [I.caseCubeItx], GPU: ['nosuchgpu1'] },
+    accept: false,
+    code: 'part_not_found',
+    names: /nosuchgpu1/,
+  },
 ];
 
 describe('parts map parity: API, render CLI, pregen plan', () => {
@@ -39,8 +64,14 @@ describe('parts map parity: API, render CLI, pregen plan', () => {
 
   beforeAll(async () => {
     api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit'] } })).json.session_token;
-    env = { DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent', RENDER_FARM_SEED_DEMO: 'true' };
+    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit'] } }))
+      .json.session_token;
+    env = {
+      DATABASE_URL: api.t.url,
+      RENDER_FARM_DATA_DIR: api.t.cfg.dataDir,
+      LOG_LEVEL: 'silent',
+      RENDER_FARM_SEED_DEMO: 'true',
+    };
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'parts-parity-'));
   });
   afterAll(async () => {
@@ -54,7 +85,9 @@ describe('parts map parity: API, render CLI, pregen plan', () => {
     const file = path.join(tmp, `${slug}.json`);
     const out = path.join(tmp, `out-${slug}`);
     await fs.writeFile(file, JSON.stringify({ parts: c.parts }));
-    const run = await runProcess(process.execPath, [bin, 'render', '--build', file, '--out', out, ...SMALL_FLAGS], { env: { ...process.env, ...env } });
+    const run = await runProcess(process.execPath, [bin, 'render', '--build', file, '--out', out, ...SMALL_FLAGS], {
+      env: { ...process.env, ...env },
+    });
     return { ...run, out };
   }
 
@@ -102,7 +135,12 @@ describe('parts map parity: API, render CLI, pregen plan', () => {
     const check = parsePartsMap(c.parts);
     expect(check.ok).toBe(true);
     const { build } = await resolveBuild(api.t.db, check.ok ? check.parts : {});
-    expect(Object.values(build.parts).flat().map((p) => p.id).sort()).toEqual(Object.values(c.parts).flat().sort());
+    expect(
+      Object.values(build.parts)
+        .flat()
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(Object.values(c.parts).flat().sort());
   });
 
   it('no case: render-farm render draws it (default case) and writes the sprite', async () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, DEMO_IDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import { catalogStats } from '../../src/catalog/stats.js';
-import { BuildNotFoundError, buildForShareCode, CatalogValidationError, createBuild, getBuild } from '../../src/catalog/builds.js';
+import {
+  BuildNotFoundError,
+  buildForShareCode,
+  CatalogValidationError,
+  createBuild,
+  getBuild,
+} from '../../src/catalog/builds.js';
 import { getPartsByIds, listParts } from '../../src/catalog/parts.js';
 import { resolveBuildParts } from '../../src/catalog/resolve-build.js';
 import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
@@ -35,7 +41,12 @@ describe('catalog repository (real PostgreSQL)', () => {
   });
 
   it('getPartsByIds returns known parts of any category in the asked order, with parsed specs', async () => {
-    const rows = await getPartsByIds(t.db, [DEMO_IDS.gpuFlagship, 'nosuchpart', DEMO_IDS.caseCubeItx, DEMO_IDS.gpuFlagship]);
+    const rows = await getPartsByIds(t.db, [
+      DEMO_IDS.gpuFlagship,
+      'nosuchpart',
+      DEMO_IDS.caseCubeItx,
+      DEMO_IDS.gpuFlagship,
+    ]);
     expect(rows.map((r) => r.id)).toEqual([DEMO_IDS.gpuFlagship, DEMO_IDS.caseCubeItx]);
     expect(rows[0]).toMatchObject({ category: 'GPU', version: 1, specs: { lengthMm: 340, fanCount: 3 } });
     expect(await getPartsByIds(t.db, [])).toEqual([]);
@@ -50,11 +61,19 @@ describe('catalog repository (real PostgreSQL)', () => {
 
   it('buildForShareCode gives what a share code renders (parts and state), or 404 build_not_found naming the code', async () => {
     const saved = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-AIO360')!;
-    expect(await buildForShareCode(t.db, 'DEMO-AIO360')).toEqual({ shareCode: 'DEMO-AIO360', parts: saved.parts, state: saved.interactiveState });
+    expect(await buildForShareCode(t.db, 'DEMO-AIO360')).toEqual({
+      shareCode: 'DEMO-AIO360',
+      parts: saved.parts,
+      state: saved.interactiveState,
+    });
     expect((await buildForShareCode(t.db, 'DEMO-ITX')).state).toBeNull();
     const err = await buildForShareCode(t.db, 'demo-aio360').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildNotFoundError);
-    expect(err).toMatchObject({ code: 'build_not_found', status: 404, message: 'no build with share code "demo-aio360"' });
+    expect(err).toMatchObject({
+      code: 'build_not_found',
+      status: 404,
+      message: 'no build with share code "demo-aio360"',
+    });
   });
 
   it('resolveBuildParts keeps duplicates, reports missing and misplaced IDs, gives versions', async () => {
@@ -84,20 +103,37 @@ describe('catalog repository (real PostgreSQL)', () => {
     expect((await fail({ name: 'x', parts: { Gpu: [DEMO_IDS.gpuMini1Fan] } })).code).toBe('invalid_category');
     const unknown = await fail({ name: 'x', parts: { GPU: ['nosuchpart', DEMO_IDS.cpuR5] } });
     expect(unknown.code).toBe('unknown_part');
-    expect(unknown.problems).toEqual(['nosuchpart (GPU): no such part', `${DEMO_IDS.cpuR5}: is a CPU, listed under GPU`]);
+    expect(unknown.problems).toEqual([
+      'nosuchpart (GPU): no such part',
+      `${DEMO_IDS.cpuR5}: is a CPU, listed under GPU`,
+    ]);
     expect((await fail({ name: 'x', parts: {} })).code).toBe('empty_parts');
     // a saved build is rendered by share code: the render request's count limits apply when it is saved
     const twoCases = await fail({ name: 'x', parts: { PCCase: [DEMO_IDS.caseCubeItx, DEMO_IDS.caseSlabItx] } });
     expect(twoCases.code).toBe('invalid_parts');
     expect(twoCases.message).toBe('a build holds at most 1 PCCase part, got 2');
-    const state = await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, interactiveState: { fans: [{ slot: 'roof-1' }] } });
+    const state = await fail({
+      name: 'x',
+      parts: { GPU: [DEMO_IDS.gpuMini1Fan] },
+      interactiveState: { fans: [{ slot: 'roof-1' }] },
+    });
     expect(state.code).toBe('invalid_state');
     expect(state.message).toMatch(/fans\.0\.slot/);
     expect(
-      (await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, interactiveState: { fans: [{ slot: 'front-1', partId: DEMO_IDS.cpuR5 }] } })).code,
+      (
+        await fail({
+          name: 'x',
+          parts: { GPU: [DEMO_IDS.gpuMini1Fan] },
+          interactiveState: { fans: [{ slot: 'front-1', partId: DEMO_IDS.cpuR5 }] },
+        })
+      ).code,
     ).toBe('unknown_part');
-    expect((await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, shareCode: 'no spaces' })).code).toBe('invalid_share_code');
-    expect((await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, shareCode: 'DEMO-GLASS' })).code).toBe('share_code_taken');
+    expect((await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, shareCode: 'no spaces' })).code).toBe(
+      'invalid_share_code',
+    );
+    expect((await fail({ name: 'x', parts: { GPU: [DEMO_IDS.gpuMini1Fan] }, shareCode: 'DEMO-GLASS' })).code).toBe(
+      'share_code_taken',
+    );
   });
 
   it('createBuild saves a valid build, generating a share code when absent', async () => {
@@ -107,11 +143,23 @@ describe('catalog repository (real PostgreSQL)', () => {
       interactiveState: { fans: [{ slot: 'front-1', partId: DEMO_IDS.fan140Black }], rgb: { color: '#112233' } },
     });
     expect(b.shareCode).toMatch(/^B-[A-Z2-9]{8}$/);
-    expect(b).toMatchObject({ name: 'Twin kits', description: '', parts: { RAM: [DEMO_IDS.ramRed2x8, DEMO_IDS.ramRed2x8], CaseFan: [DEMO_IDS.fan140Black] } });
+    expect(b).toMatchObject({
+      name: 'Twin kits',
+      description: '',
+      parts: { RAM: [DEMO_IDS.ramRed2x8, DEMO_IDS.ramRed2x8], CaseFan: [DEMO_IDS.fan140Black] },
+    });
     expect(b.parts.GPU).toBeUndefined();
-    expect(b.interactiveState).toEqual({ fans: [{ slot: 'front-1', partId: DEMO_IDS.fan140Black }], rgb: { color: '#112233', mode: 'static' } });
+    expect(b.interactiveState).toEqual({
+      fans: [{ slot: 'front-1', partId: DEMO_IDS.fan140Black }],
+      rgb: { color: '#112233', mode: 'static' },
+    });
     expect(await getBuild(t.db, b.shareCode)).toEqual(b);
-    const named = await createBuild(t.db, { name: 'Named', shareCode: 'MY_RIG-1', description: 'd', parts: { GPU: [DEMO_IDS.gpuMini1Fan] } });
+    const named = await createBuild(t.db, {
+      name: 'Named',
+      shareCode: 'MY_RIG-1',
+      description: 'd',
+      parts: { GPU: [DEMO_IDS.gpuMini1Fan] },
+    });
     expect(named.shareCode).toBe('MY_RIG-1');
     expect((await catalogStats(t.db)).builds).toBe(DEMO_BUILDS.length + 2);
   });

@@ -13,7 +13,8 @@ import { createLogger } from '../../src/log.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 const log = createLogger({ logLevel: 'silent' });
-const count = async (t: TestDb, table: 'parts' | 'builds') => Number((await t.db.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+const count = async (t: TestDb, table: 'parts' | 'builds') =>
+  Number((await t.db.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
 
 describe('demo catalog seeding', () => {
   let t: TestDb | null = null;
@@ -24,7 +25,10 @@ describe('demo catalog seeding', () => {
 
   /** One serve start and stop on the test database. */
   const serveOnce = async (db: TestDb, seedDemo: boolean) => {
-    const cfg = loadConfig({ databaseUrl: db.url, dataDir: db.cfg.dataDir, signingSecret: db.cfg.signingSecret, port: 0, seedDemo }, {});
+    const cfg = loadConfig(
+      { databaseUrl: db.url, dataDir: db.cfg.dataDir, signingSecret: db.cfg.signingSecret, port: 0, seedDemo },
+      {},
+    );
     const server = await startServer(cfg, { db: db.db, log });
     await server.close();
   };
@@ -44,7 +48,14 @@ describe('demo catalog seeding', () => {
     t = await createTestDb();
     await t.db.db
       .insertInto('parts')
-      .values({ id: 'imported1', category: 'GPU', name: 'Imported GPU', specs: JSON.stringify({}), raw: null, opendb_id: '00000000-0000-4000-8000-000000000001' })
+      .values({
+        id: 'imported1',
+        category: 'GPU',
+        name: 'Imported GPU',
+        specs: JSON.stringify({}),
+        raw: null,
+        opendb_id: '00000000-0000-4000-8000-000000000001',
+      })
       .execute();
     expect(await seedDemoCatalog(t.db)).toEqual({ parts: 0, builds: 0 });
     await serveOnce(t, true);

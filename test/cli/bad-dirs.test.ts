@@ -16,13 +16,25 @@ const bin = path.resolve('bin/render-farm');
 /** far above a clean failure (a few seconds of tsx start-up), far below "hangs forever" */
 const LIMIT_MS = 45_000;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; killed: boolean; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; killed: boolean; stderr: string }> {
   return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'STORAGE_URL'));
-    execFile(process.execPath, [bin, ...args], { env: { ...clean, ...env }, timeout: LIMIT_MS, killSignal: 'SIGKILL' }, (err, _stdout, stderr) => {
-      const e = err as (Error & { code?: number; killed?: boolean }) | null;
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, killed: e?.killed ?? false, stderr });
-    });
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'STORAGE_URL',
+      ),
+    );
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...clean, ...env }, timeout: LIMIT_MS, killSignal: 'SIGKILL' },
+      (err, _stdout, stderr) => {
+        const e = err as (Error & { code?: number; killed?: boolean }) | null;
+        resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, killed: e?.killed ?? false, stderr });
+      },
+    );
   });
 }
 
@@ -42,13 +54,32 @@ describe('directories that cannot be created', () => {
     const r = await cli(['up', '--no-worker', '--port', '0', '--data-dir', '/proc/x']);
     expect(r.killed).toBe(false);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toMatch(/^render-farm: data dir \(flag --data-dir\): cannot use \/proc\/x as a directory: .+/);
+    expect(r.stderr.trim()).toMatch(
+      /^render-farm: data dir \(flag --data-dir\): cannot use \/proc\/x as a directory: .+/,
+    );
   }, 60_000);
 
   it('render --out /proc/x fails fast naming --out', async () => {
-    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', '/proc/x', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast'], {
-      RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data'),
-    });
+    const r = await cli(
+      [
+        'render',
+        '--share-code',
+        'DEMO-GLASS',
+        '--out',
+        '/proc/x',
+        '--format',
+        'sprite',
+        '--width',
+        '256',
+        '--height',
+        '256',
+        '--profile',
+        'fast',
+      ],
+      {
+        RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data'),
+      },
+    );
     expect(r.killed).toBe(false);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--out\): cannot use \/proc\/x as a directory/);
@@ -65,11 +96,17 @@ describe('directories that cannot be created', () => {
   it('a file where the data dir should be names the setting, not a bare ENOTDIR', async () => {
     const r = await cli(['catalog', 'stats', '--data-dir', path.join(file, 'sub')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`data dir (flag --data-dir): cannot use ${path.join(file, 'sub')} as a directory: ${file} is a file, not a directory`);
+    expect(r.stderr).toContain(
+      `data dir (flag --data-dir): cannot use ${path.join(file, 'sub')} as a directory: ${file} is a file, not a directory`,
+    );
     expect(r.stderr).not.toMatch(/ENOTDIR|EEXIST/);
-    const out = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', file], { RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data') });
+    const out = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', file], {
+      RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data'),
+    });
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain(`output directory (flag --out): cannot use ${file} as a directory: it exists and is not a directory`);
+    expect(out.stderr).toContain(
+      `output directory (flag --out): cannot use ${file} as a directory: it exists and is not a directory`,
+    );
   }, 60_000);
 
   it('ensureDir creates missing levels and reports each failure with the setting', async () => {
@@ -78,12 +115,16 @@ describe('directories that cannot be created', () => {
     expect((await fs.stat(nested)).isDirectory()).toBe(true);
     expect(await ensureDir(nested, 'test dir')).toBe(nested); // already there: fine
     await expect(ensureDir('/proc/x/y', 'test dir')).rejects.toThrow(DirectoryError);
-    await expect(ensureDir('/proc/x/y', 'test dir')).rejects.toThrow(/^test dir: cannot use \/proc\/x\/y as a directory/);
+    await expect(ensureDir('/proc/x/y', 'test dir')).rejects.toThrow(
+      /^test dir: cannot use \/proc\/x\/y as a directory/,
+    );
     await expect(ensureDir(file, 'test dir')).rejects.toThrow(/it exists and is not a directory/);
   });
 
   it('the artifact store names STORAGE_URL', async () => {
     const cfg = loadConfig({ dataDir: tmp }, { STORAGE_URL: `file://${file}` });
-    await expect(openArtifactStore(cfg)).rejects.toThrow(`artifact store (env STORAGE_URL): cannot use ${file} as a directory`);
+    await expect(openArtifactStore(cfg)).rejects.toThrow(
+      `artifact store (env STORAGE_URL): cannot use ${file} as a directory`,
+    );
   });
 });

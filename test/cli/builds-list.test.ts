@@ -24,7 +24,11 @@ describe('builds list', () => {
     await seedDemoCatalog(t.db);
     const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
     // created after the demo builds: first in the list
-    await createBuild(t.db, { name: 'Newest rig', shareCode: 'NEWEST-RIG', parts: { PCCase: glass.parts.PCCase!, GPU: glass.parts.GPU! } });
+    await createBuild(t.db, {
+      name: 'Newest rig',
+      shareCode: 'NEWEST-RIG',
+      parts: { PCCase: glass.parts.PCCase!, GPU: glass.parts.GPU! },
+    });
   }, 60_000);
   afterAll(async () => {
     await fs.rm(tmp, { recursive: true, force: true });
@@ -47,19 +51,29 @@ describe('builds list', () => {
     const p1 = JSON.parse(first.stdout);
     expect(p1.items).toHaveLength(5);
     expect(p1.items[0]).toMatchObject({ shareCode: 'NEWEST-RIG', name: 'Newest rig', partCount: 2 });
-    expect(p1.pagination).toMatchObject({ total, limit: 5, skip: 0, hasNext: true, next: { skip: 5, limit: 5, command: 'render-farm builds list --limit 5 --skip 5' } });
+    expect(p1.pagination).toMatchObject({
+      total,
+      limit: 5,
+      skip: 0,
+      hasNext: true,
+      next: { skip: 5, limit: 5, command: 'render-farm builds list --limit 5 --skip 5' },
+    });
     // follow the pages to the end: every build once
     const seen: string[] = p1.items.map((b: { shareCode: string }) => b.shareCode);
     let next = p1.pagination.next;
     while (next) {
-      const page = JSON.parse((await cli('builds', 'list', '--limit', String(next.limit), '--skip', String(next.skip), '--json')).stdout);
+      const page = JSON.parse(
+        (await cli('builds', 'list', '--limit', String(next.limit), '--skip', String(next.skip), '--json')).stdout,
+      );
       seen.push(...page.items.map((b: { shareCode: string }) => b.shareCode));
       next = page.pagination.next;
     }
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
     const table = await cli('builds', 'list', '--limit', '5');
-    expect(table.stdout.trim().split('\n').at(-1)).toBe(`1-5 of ${total}; next page: render-farm builds list --limit 5 --skip 5`);
+    expect(table.stdout.trim().split('\n').at(-1)).toBe(
+      `1-5 of ${total}; next page: render-farm builds list --limit 5 --skip 5`,
+    );
   });
 
   it('a bad --limit or --skip is a usage error (exit 2) naming the flag and its range', async () => {
@@ -91,7 +105,21 @@ describe('builds list', () => {
 
   it('render with a mistyped share code names a command that exists and leaves no --out dir it created', async () => {
     const out = path.join(tmp, 'new', 'out');
-    const r = await cli('render', '--share-code', 'DEMO-GLAS', '--out', out, '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast');
+    const r = await cli(
+      'render',
+      '--share-code',
+      'DEMO-GLAS',
+      '--out',
+      out,
+      '--format',
+      'sprite',
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+    );
     expect(r.code).toBe(2);
     const suggested = /see: render-farm ([^)]+)\)/.exec(r.stderr)?.[1];
     expect(suggested, r.stderr).toBeTruthy();

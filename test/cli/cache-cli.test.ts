@@ -25,7 +25,12 @@ describe('cache CLI', () => {
 
   beforeAll(async () => {
     const customerId = (await ensureCustomer(t.db.db, 'acme')).id;
-    const s = await submitRender(t.db, { customerId, parts: DEMO_BUILDS[0].parts as Record<string, string[]>, state: null, options: { format: 'sprite', profile: 'fast' } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: DEMO_BUILDS[0].parts as Record<string, string[]>,
+      state: null,
+      options: { format: 'sprite', profile: 'fast' },
+    });
     renderId = s.render.id;
     const claimed = await claimRender(t.db.db, renderId, { workerId: 'w', lockedBy: null });
     // the CLI's store: the default, <data dir>/artifacts
@@ -33,8 +38,17 @@ describe('cache CLI', () => {
     const key = renderArtifactKey(s.render.cache_key, 'sprite.webp');
     await store.putBuffer(key, Buffer.alloc(4096, 1), 'image/webp');
     file = store.pathOf(key);
-    await completeRender(t.db.db, renderId, holderOf(claimed!), { artifacts: { sprite: key }, spriteLayout: null, backend: 'test', framesPerSecond: 1, renderMs: 1, bytes: 4096 });
-    await sql`UPDATE renders SET last_requested_at = now() - interval '40 days', finished_at = now() - interval '40 days' WHERE id = ${renderId}`.execute(t.db.db);
+    await completeRender(t.db.db, renderId, holderOf(claimed!), {
+      artifacts: { sprite: key },
+      spriteLayout: null,
+      backend: 'test',
+      framesPerSecond: 1,
+      renderMs: 1,
+      bytes: 4096,
+    });
+    await sql`UPDATE renders SET last_requested_at = now() - interval '40 days', finished_at = now() - interval '40 days' WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
   });
 
   it('cache stats: bytes, renders, hit rate, oldest, by format and profile; --json', async () => {
@@ -56,7 +70,9 @@ describe('cache CLI', () => {
   it('cache gc --dry-run says what would go and removes nothing; cache gc removes it', async () => {
     const dry = await cli('cache', 'gc', '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('dry run: would remove the files of 1 renders (1 idle too long, 0 over the byte budget), 4.0 KiB');
+    expect(dry.stdout).toContain(
+      'dry run: would remove the files of 1 renders (1 idle too long, 0 over the byte budget), 4.0 KiB',
+    );
     await expect(fs.stat(file)).resolves.toBeTruthy();
 
     const dryJson = JSON.parse((await cli('cache', 'gc', '--dry-run', '--json')).stdout);
@@ -65,9 +81,16 @@ describe('cache CLI', () => {
 
     const gc = await cli('cache', 'gc', '--json');
     expect(gc.code).toBe(0);
-    expect(JSON.parse(gc.stdout)).toMatchObject({ dryRun: false, artifacts: { deletedFiles: 1, freedBytes: 4096, bytesAfter: 0 } });
+    expect(JSON.parse(gc.stdout)).toMatchObject({
+      dryRun: false,
+      artifacts: { deletedFiles: 1, freedBytes: 4096, bytesAfter: 0 },
+    });
     await expect(fs.stat(file)).rejects.toThrow(/ENOENT/);
     const after = JSON.parse((await cli('cache', 'stats', '--json')).stdout);
-    expect(after).toMatchObject({ renders: 0, expired: 1, usage: { renderBytes: 0, sweptRenders: 1, sweptBytes: 4096 } });
+    expect(after).toMatchObject({
+      renders: 0,
+      expired: 1,
+      usage: { renderBytes: 0, sweptRenders: 1, sweptBytes: 4096 },
+    });
   });
 });

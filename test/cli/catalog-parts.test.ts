@@ -24,7 +24,13 @@ describe('catalog parts', () => {
   beforeAll(async () => {
     await seedDemoCatalog(t.db);
     await importOpenDb(t.db, FIXTURE_DIR);
-    gpus = await t.db.db.selectFrom('parts').select(['id', 'name']).where('category', '=', 'GPU').orderBy('name').orderBy('id').execute();
+    gpus = await t.db.db
+      .selectFrom('parts')
+      .select(['id', 'name'])
+      .where('category', '=', 'GPU')
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
   }, 60_000);
 
   it('lists a category a page at a time, with the next page to run; following --page gives every part once', async () => {
@@ -35,7 +41,9 @@ describe('catalog parts', () => {
     expect(lines[0]).toMatch(/^ID\s+CATEGORY\s+MODEL\s+NAME$/);
     expect(lines.slice(1, -1).map((l) => l.split(/\s+/)[0])).toEqual(gpus.slice(0, 20).map((g) => g.id));
     expect(lines[1]).toMatch(new RegExp(`^${gpus[0]!.id}\\s+GPU\\s+-\\s+`));
-    expect(lines.at(-1)).toBe(`1-20 of ${gpus.length} GPU parts; next page: render-farm catalog parts --category GPU --limit 20 --offset 20`);
+    expect(lines.at(-1)).toBe(
+      `1-20 of ${gpus.length} GPU parts; next page: render-farm catalog parts --category GPU --limit 20 --offset 20`,
+    );
 
     const seen: string[] = [];
     for (let page = 1; ; page++) {
@@ -49,21 +57,37 @@ describe('catalog parts', () => {
         expect(body.pagination.next).toBeNull();
         break;
       }
-      expect(body.pagination.next.command).toBe(`render-farm catalog parts --category GPU --limit 7 --page ${page + 1}`);
+      expect(body.pagination.next.command).toBe(
+        `render-farm catalog parts --category GPU --limit 7 --page ${page + 1}`,
+      );
     }
     expect(seen).toEqual(gpus.map((g) => g.id));
   });
 
   it('--search finds text in names (any case) and IDs; --offset pages; past the end says so', async () => {
     const word = gpus[gpus.length - 1]!.name.split(/\s+/).find((w) => w.length >= 4)!;
-    const matching = gpus.filter((g) => g.name.toLowerCase().includes(word.toLowerCase()) || g.id.includes(word.toLowerCase()));
-    const r = await cli('catalog', 'parts', '--category', 'GPU', '--search', word.toUpperCase(), '--limit', '100', '--json');
+    const matching = gpus.filter(
+      (g) => g.name.toLowerCase().includes(word.toLowerCase()) || g.id.includes(word.toLowerCase()),
+    );
+    const r = await cli(
+      'catalog',
+      'parts',
+      '--category',
+      'GPU',
+      '--search',
+      word.toUpperCase(),
+      '--limit',
+      '100',
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).items.map((p: { id: string }) => p.id)).toEqual(matching.map((g) => g.id));
 
     // by ID, without a category
     const byId = await cli('catalog', 'parts', '--search', gpus[3]!.id, '--json');
-    expect(JSON.parse(byId.stdout).items).toEqual([{ id: gpus[3]!.id, category: 'GPU', name: gpus[3]!.name, model: null }]);
+    expect(JSON.parse(byId.stdout).items).toEqual([
+      { id: gpus[3]!.id, category: 'GPU', name: gpus[3]!.name, model: null },
+    ]);
 
     // LIKE's wildcards match only themselves
     const none = await cli('catalog', 'parts', '--search', '%_');
@@ -71,7 +95,9 @@ describe('catalog parts', () => {
     expect(none.stdout.trim()).toBe('no parts matching "%_"');
 
     const second = await cli('catalog', 'parts', '--category', 'GPU', '--limit', '5', '--offset', '5', '--json');
-    expect(JSON.parse(second.stdout).items.map((p: { id: string }) => p.id)).toEqual(gpus.slice(5, 10).map((g) => g.id));
+    expect(JSON.parse(second.stdout).items.map((p: { id: string }) => p.id)).toEqual(
+      gpus.slice(5, 10).map((g) => g.id),
+    );
     const past = await cli('catalog', 'parts', '--category', 'GPU', '--offset', '1000');
     expect(past.code, past.stderr).toBe(0);
     expect(past.stdout.trim()).toBe(`no GPU parts past 1000 (there are ${gpus.length})`);
@@ -79,9 +105,15 @@ describe('catalog parts', () => {
 
   it('refuses a bad category, a bad --limit and --offset with --page: exit 2 naming the flag and the value', async () => {
     const bad = await cli('catalog', 'parts', '--category', 'gpu');
-    expect([bad.code, bad.stderr.trim()]).toEqual([2, 'render-farm: --category must be one of PCCase, Motherboard, CPU, CPUCooler, GPU, RAM, Storage, PSU, CaseFan, got "gpu"']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([
+      2,
+      'render-farm: --category must be one of PCCase, Motherboard, CPU, CPUCooler, GPU, RAM, Storage, PSU, CaseFan, got "gpu"',
+    ]);
     const limit = await cli('catalog', 'parts', '--limit', '101');
-    expect([limit.code, limit.stderr.trim()]).toEqual([2, 'render-farm: --limit must be an integer from 1 to 100, got "101"']);
+    expect([limit.code, limit.stderr.trim()]).toEqual([
+      2,
+      'render-farm: --limit must be an integer from 1 to 100, got "101"',
+    ]);
     const both = await cli('catalog', 'parts', '--offset', '20', '--page', '2');
     expect([both.code, both.stderr.trim()]).toEqual([2, 'render-farm: give --offset or --page, not both']);
   });

@@ -18,7 +18,12 @@ describe('CLI as a child process', () => {
 
   beforeAll(async () => {
     // no signing secret in the env: the CLI must create the shared one in the database
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: t.url,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+    };
     cli = async (...args) => {
       try {
         const r = await run('node', [BIN, ...args], { env, timeout: 60_000 });
@@ -33,7 +38,8 @@ describe('CLI as a child process', () => {
   it('--help lists the commands with examples; unknown commands exit 2', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
-    for (const c of ['up', 'serve', 'db', 'catalog', 'keys', 'builds', 'token', 'render']) expect(help.stdout).toContain(c);
+    for (const c of ['up', 'serve', 'db', 'catalog', 'keys', 'builds', 'token', 'render'])
+      expect(help.stdout).toContain(c);
     expect(help.stdout).toContain('Examples:');
     const tokenHelp = await cli('token', '--help');
     expect(tokenHelp.stdout).toContain('--origin');
@@ -74,11 +80,26 @@ describe('CLI as a child process', () => {
   });
 
   it('token mints a verifiable JWT with the secret shared through the database', async () => {
-    const r = await cli('token', '--customer', 'cli-co', '--scopes', 'data:read,render:submit', '--ttl', '60', '--origin', 'https://shop.example');
+    const r = await cli(
+      'token',
+      '--customer',
+      'cli-co',
+      '--scopes',
+      'data:read,render:submit',
+      '--ttl',
+      '60',
+      '--origin',
+      'https://shop.example',
+    );
     expect(r.code).toBe(0);
     const secret = await resolveSigningSecret(loadConfig({ dataDir: t.cfg.dataDir }, {}), t.db.db);
     const claims = verifySessionToken(secret, r.stdout.trim());
-    expect(claims).toMatchObject({ cus: 'cli-co', scp: ['data:read', 'render:submit'], env: 'prod', org: 'https://shop.example' });
+    expect(claims).toMatchObject({
+      cus: 'cli-co',
+      scp: ['data:read', 'render:submit'],
+      env: 'prod',
+      org: 'https://shop.example',
+    });
     expect(claims.exp - claims.iat).toBe(60);
     const json = JSON.parse((await cli('token', '--customer', 'cli-co', '--json')).stdout);
     expect(json).toMatchObject({ token_type: 'Bearer', expires_in: 120, scopes: ['render:submit', 'render:status'] });
@@ -86,7 +107,12 @@ describe('CLI as a child process', () => {
   });
 
   it('token rejects bad flags with exit 2 and one clear line', async () => {
-    for (const args of [['--customer', 'a', '--ttl', '10'], ['--customer', 'a', '--scopes', 'admin'], ['--customer', 'a', '--origin', 'ftp://x'], []]) {
+    for (const args of [
+      ['--customer', 'a', '--ttl', '10'],
+      ['--customer', 'a', '--scopes', 'admin'],
+      ['--customer', 'a', '--origin', 'ftp://x'],
+      [],
+    ]) {
       const r = await cli('token', ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);

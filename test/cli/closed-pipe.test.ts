@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 describe('a closed stdout pipe', () => {
   it('exits 0 without an EPIPE stack', async () => {
-    const child = spawn(process.execPath, [path.resolve('bin/render-farm'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.resolve('bin/render-farm'), '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // close our end before the help is written, as `head` does once it has its lines

@@ -34,17 +34,21 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 
 /** Runs a snippet against the package's compiled modules; returns what it prints. */
 async function inPackage(code: string): Promise<string> {
-  return (await exec(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, timeout: 60_000 })).stdout.trim();
+  return (
+    await exec(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, timeout: 60_000 })
+  ).stdout.trim();
 }
 
 beforeAll(async () => {
   pkg = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-compiled-'));
-  for (const f of ['package.json', 'bin/render-farm', 'scripts/build.mjs']) await fs.cp(path.join(REPO, f), path.join(pkg, f));
+  for (const f of ['package.json', 'bin/render-farm', 'scripts/build.mjs'])
+    await fs.cp(path.join(REPO, f), path.join(pkg, f));
   for (const d of ['src', 'farm', 'sql']) await fs.symlink(path.join(REPO, d), path.join(pkg, d));
   const modules = await fs.realpath(path.join(REPO, 'node_modules'));
   await fs.mkdir(path.join(pkg, 'node_modules'));
   for (const name of await fs.readdir(modules)) {
-    if (name !== 'tsx' && name !== '.bin') await fs.symlink(path.join(modules, name), path.join(pkg, 'node_modules', name));
+    if (name !== 'tsx' && name !== '.bin')
+      await fs.symlink(path.join(modules, name), path.join(pkg, 'node_modules', name));
   }
   await exec(process.execPath, [path.join(pkg, 'scripts/build.mjs')], { timeout: 60_000 });
 });
@@ -92,14 +96,21 @@ describe('the compiled CLI, with no tsx installed', () => {
       'render-farm: sources changed since the last build in dist/, and tsx (a dev dependency) is not installed to run the sources: run `npm run build`\n',
     );
     await fs.rm(path.join(pkg, 'dist'), { recursive: true });
-    expect((await cli('--version')).stderr).toMatch(/^render-farm: no build in dist\/, and tsx .* run `npm run build`\n$/);
+    expect((await cli('--version')).stderr).toMatch(
+      /^render-farm: no build in dist\/, and tsx .* run `npm run build`\n$/,
+    );
   });
 
   it('without a build but with tsx: a one-line note, then the sources run', async () => {
-    await fs.symlink(path.join(await fs.realpath(path.join(REPO, 'node_modules')), 'tsx'), path.join(pkg, 'node_modules', 'tsx'));
+    await fs.symlink(
+      path.join(await fs.realpath(path.join(REPO, 'node_modules')), 'tsx'),
+      path.join(pkg, 'node_modules', 'tsx'),
+    );
     const r = await cli('--version');
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('render-farm: no build in dist/; running the sources through tsx (`npm run build` compiles them)\n');
+    expect(r.stderr).toBe(
+      'render-farm: no build in dist/; running the sources through tsx (`npm run build` compiles them)\n',
+    );
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

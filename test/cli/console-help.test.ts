@@ -25,11 +25,29 @@ describe('console and help', () => {
 
   it('formats pino records as one human line (fields as key=value, quoted when needed)', () => {
     const line = formatRecord(
-      JSON.stringify({ level: 30, time: Date.UTC(2025, 0, 1, 12, 0, 1, 234), pid: 1, hostname: 'h', name: 'render-farm', renderId: 'r1', ms: 4100, note: 'two words', msg: 'render completed' }),
+      JSON.stringify({
+        level: 30,
+        time: Date.UTC(2025, 0, 1, 12, 0, 1, 234),
+        pid: 1,
+        hostname: 'h',
+        name: 'render-farm',
+        renderId: 'r1',
+        ms: 4100,
+        note: 'two words',
+        msg: 'render completed',
+      }),
       false,
     );
     expect(line).toBe('12:00:01.234 INFO  render completed  renderId=r1 ms=4100 note="two words"\n');
-    const err = formatRecord(JSON.stringify({ level: 50, time: 0, msg: 'render failed', err: { message: 'boom', stack: 'Error: boom\n    at f (x.ts:1:1)' } }), false);
+    const err = formatRecord(
+      JSON.stringify({
+        level: 50,
+        time: 0,
+        msg: 'render failed',
+        err: { message: 'boom', stack: 'Error: boom\n    at f (x.ts:1:1)' },
+      }),
+      false,
+    );
     expect(err).toBe('00:00:00.000 ERROR render failed  err=boom\n    at f (x.ts:1:1)\n');
     expect(formatRecord('not json', false)).toBe('not json\n');
   });
@@ -52,17 +70,26 @@ describe('console and help', () => {
   it('sub-command --help lists the global options; token --help states the default scopes', async () => {
     for (const cmd of [['token'], ['jobs', 'list'], ['serve'], ['doctor'], ['top']]) {
       const { stdout } = await run('node', [BIN, ...cmd, '--help'], { env });
-      expect(stdout, cmd.join(' ')).toMatch(/Global Options:[\s\S]*--data-dir[\s\S]*--database-url[\s\S]*--pg-port[\s\S]*--log-level/);
+      expect(stdout, cmd.join(' ')).toMatch(
+        /Global Options:[\s\S]*--data-dir[\s\S]*--database-url[\s\S]*--pg-port[\s\S]*--log-level/,
+      );
     }
     const { stdout } = await run('node', [BIN, 'token', '--help'], { env });
-    expect(stdout.replace(/\s+/g, ' ')).toContain('(default render:submit,render:status; add data:read for parts and builds)');
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      '(default render:submit,render:status; add data:read for parts and builds)',
+    );
   });
 
   it('jobs list has column headers', async () => {
     await seedDemoCatalog(t.db);
     const customer = await ensureCustomer(t.db.db, 'acme');
     const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
-    const s = await submitRender(t.db, { customerId: customer.id, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast' } });
+    const s = await submitRender(t.db, {
+      customerId: customer.id,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: 256, height: 256, profile: 'fast' },
+    });
     const { stdout } = await run('node', [BIN, 'jobs', 'list'], { env });
     const [header, row] = stdout.split('\n');
     expect(header).toMatch(/^JOB\s+STATUS\s+FORMAT\s+CUSTOMER\s+CREATED\s+WORKER\s+ERROR$/);

@@ -17,21 +17,33 @@ function report(err: unknown, debug = false): { code: number; text: string } {
 
 describe('reportError', () => {
   it('gives user errors exit 2 and their message alone', () => {
-    expect(report(new UsageError('--width must be a number'))).toEqual({ code: 2, text: 'render-farm: --width must be a number\n' });
+    expect(report(new UsageError('--width must be a number'))).toEqual({
+      code: 2,
+      text: 'render-farm: --width must be a number\n',
+    });
     expect(report(new ConfigError('invalid configuration: port (env PORT): too big')).code).toBe(2);
     expect(report(new NotFoundError('build_not_found', 'no build X')).code).toBe(2);
   });
 
   it('gives unavailable components, internal failures and plain errors exit 1', () => {
-    expect(report(new UnavailableError('tool_missing', 'Chromium not found: install it'))).toEqual({ code: 1, text: 'render-farm: Chromium not found: install it\n' });
+    expect(report(new UnavailableError('tool_missing', 'Chromium not found: install it'))).toEqual({
+      code: 1,
+      text: 'render-farm: Chromium not found: install it\n',
+    });
     expect(report(new InternalError('the render failed')).code).toBe(1);
-    expect(report(new Error('ffmpeg failed: broken pipe'))).toEqual({ code: 1, text: 'render-farm: ffmpeg failed: broken pipe\n' });
+    expect(report(new Error('ffmpeg failed: broken pipe'))).toEqual({
+      code: 1,
+      text: 'render-farm: ffmpeg failed: broken pipe\n',
+    });
     expect(report(new ExitError(130, 'interrupted')).code).toBe(130);
   });
 
   // the exits `webhooks add`, `jobs watch` and `jobs retry` used to choose by hand
   it('gives the domain errors the exits their commands gave', () => {
-    expect(report(new WebhookTargetError('the URL has no host'))).toEqual({ code: 2, text: 'render-farm: the URL has no host\n' });
+    expect(report(new WebhookTargetError('the URL has no host'))).toEqual({
+      code: 2,
+      text: 'render-farm: the URL has no host\n',
+    });
     expect(report(new WebhookLimitError()).code).toBe(2);
     expect(report(new RetryRefusedError('job j completed; pass --force to render it again'))).toEqual({
       code: 1,

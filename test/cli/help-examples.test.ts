@@ -24,7 +24,20 @@ function helpText(cmd: Command): string {
 describe('--help of every command', () => {
   it('the tree has the commands the docs list, down to sub-commands', async () => {
     const names = tree(await buildFullProgram()).map((l) => l.path);
-    expect(names).toEqual(expect.arrayContaining(['', 'up', 'render', 'jobs', 'jobs list', 'jobs watch', 'pregen', 'pregen run', 'pregen ls', 'db migrate']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        '',
+        'up',
+        'render',
+        'jobs',
+        'jobs list',
+        'jobs watch',
+        'pregen',
+        'pregen run',
+        'pregen ls',
+        'db migrate',
+      ]),
+    );
   });
 
   it('each command shows Examples: with at least one `$ render-farm` line', async () => {

@@ -24,21 +24,37 @@ describe('jobs CLI', () => {
   /** a new job whose render is queued with its queue job, as a submission leaves it */
   const newJob = async () => {
     zoom += 0.01;
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom },
+    });
     return { jobId: s.jobId, renderId: s.render.id };
   };
   const addWorker = (id: string, silentS: number, stopped: boolean, graphileIds: string[]) =>
     sql`INSERT INTO workers (id, hostname, pid, concurrency, graphile_ids, started_at, last_seen, stopped_at)
         VALUES (${id}, 'host-a', 4242, 1, ${sql.val(graphileIds)}::text[], now() - interval '2 hours',
-                now() - make_interval(secs => ${silentS}), ${stopped ? sql`now() - make_interval(secs => ${silentS - 5})` : null})`.execute(t.db.db);
+                now() - make_interval(secs => ${silentS}), ${stopped ? sql`now() - make_interval(secs => ${silentS - 5})` : null})`.execute(
+      t.db.db,
+    );
   /** what a worker's claim leaves: render processing on it, queue job locked by its graphile id */
   const claim = async (renderId: string, workerId: string, graphileId: string) => {
-    await sql`UPDATE renders SET status = 'processing', worker_id = ${workerId}, locked_by = ${graphileId}, attempts = 1, progress = 0.4 WHERE id = ${renderId}`.execute(t.db.db);
-    await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${graphileId}, locked_at = now() - interval '1 hour', attempts = 1 WHERE key = ${`render:${renderId}`}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'processing', worker_id = ${workerId}, locked_by = ${graphileId}, attempts = 1, progress = 0.4 WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
+    await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${graphileId}, locked_at = now() - interval '1 hour', attempts = 1 WHERE key = ${`render:${renderId}`}`.execute(
+      t.db.db,
+    );
   };
   const queueJobs = async (renderId: string) =>
-    (await sql<{ locked_by: string | null }>`SELECT locked_by FROM graphile_worker.jobs WHERE key = ${`render:${renderId}`}`.execute(t.db.db)).rows;
-  const status = async (renderId: string) => (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status;
+    (
+      await sql<{
+        locked_by: string | null;
+      }>`SELECT locked_by FROM graphile_worker.jobs WHERE key = ${`render:${renderId}`}`.execute(t.db.db)
+    ).rows;
+  const status = async (renderId: string) =>
+    (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status;
 
   beforeAll(async () => {
     customerId = (await ensureCustomer(t.db.db, 'jobs-cli-co')).id;
@@ -112,8 +128,15 @@ describe('jobs CLI', () => {
     expect(line(onLive.jobId)).not.toContain('gone');
     expect(line(onGone.jobId)).toMatch(/\slist-gone-worker \(host-a\) gone/);
     expect(line(waiting.jobId)).toMatch(/queued\s.*\s-\s*$/);
-    const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as { jobId: string; worker: unknown }[];
-    expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({ id: 'list-worker', hostname: 'host-a', alive: true });
+    const json = JSON.parse((await cli('jobs', 'list', '--json', '--limit', '100')).stdout) as {
+      jobId: string;
+      worker: unknown;
+    }[];
+    expect(json.find((j) => j.jobId === onLive.jobId)?.worker).toEqual({
+      id: 'list-worker',
+      hostname: 'host-a',
+      alive: true,
+    });
     expect(json.find((j) => j.jobId === waiting.jobId)?.worker).toBeNull();
   });
 
@@ -124,7 +147,9 @@ describe('jobs CLI', () => {
     await addWorker('show-worker', 0, false, ['gw-show']);
     await sql`UPDATE renders SET status = 'completed', progress = 1, attempts = 1, worker_id = 'show-worker', backend = 'egl', render_ms = 12345, frames_per_second = 5.8,
                 artifacts = ${JSON.stringify({ sprite: key('sprite.webp'), screenshot: key('hero.webp') })}::jsonb,
-                started_at = '2026-01-02T03:04:05.678Z', finished_at = '2026-01-02T03:04:18.001Z' WHERE id = ${renderId}`.execute(t.db.db);
+                started_at = '2026-01-02T03:04:05.678Z', finished_at = '2026-01-02T03:04:18.001Z' WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
     const r = await cli('jobs', 'show', jobId);
     expect(r.code, r.stderr).toBe(0);
     expect(() => JSON.parse(r.stdout)).toThrow();
@@ -133,7 +158,11 @@ describe('jobs CLI', () => {
     const field = (label: string) => lines.find((l) => l.startsWith(`${label} `))?.slice(11);
     expect(field('job')).toBe(jobId);
     expect(field('status')).toBe('completed, attempt 1');
-    expect(field('build')).toBe(CATEGORIES.filter((c) => glass.parts[c]).map((c) => `${c}=${[...glass.parts[c]!].sort().join(',')}`).join(' '));
+    expect(field('build')).toBe(
+      CATEGORIES.filter((c) => glass.parts[c])
+        .map((c) => `${c}=${[...glass.parts[c]!].sort().join(',')}`)
+        .join(' '),
+    );
     expect(field('render')).toMatch(/^sprite 256x256, profile fast, scene \w+, 72 frames \(12x6 sheet\)$/);
     expect(field('customer')).toBe('jobs-cli-co');
     expect(field('worker')).toBe('host-a:4242 (egl)');
@@ -148,14 +177,25 @@ describe('jobs CLI', () => {
     const json = await cli('jobs', 'show', jobId, '--json');
     expect(json.code, json.stderr).toBe(0);
     const record = JSON.parse(json.stdout);
-    expect(record).toMatchObject({ jobId, customerId, render: { id: renderId, status: 'completed', worker_id: 'show-worker', request: { options: { format: 'sprite' } } } });
+    expect(record).toMatchObject({
+      jobId,
+      customerId,
+      render: {
+        id: renderId,
+        status: 'completed',
+        worker_id: 'show-worker',
+        request: { options: { format: 'sprite' } },
+      },
+    });
   });
 
   it('show of a failed split render: the error, and a table of its chunks', async () => {
     const { jobId, renderId } = await newJob();
     const plan = randomUUID();
     await addWorker('chunk-worker', 0, false, ['gw-chunk']);
-    await sql`UPDATE renders SET status = 'error', error = 'chunk 1 failed: boom', chunk_plan = ${plan}, chunk_total = 2, chunks_done = 1 WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'error', error = 'chunk 1 failed: boom', chunk_plan = ${plan}, chunk_total = 2, chunks_done = 1 WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
     await sql`INSERT INTO render_chunks (render_id, plan, idx, start_frame, end_frame, status, attempts, worker_id, render_ms, frames_done, error)
               VALUES (${renderId}, ${plan}, 0, 0, 36, 'done', 1, 'chunk-worker', 3100, 36, NULL),
                      (${renderId}, ${plan}, 1, 36, 72, 'error', 3, 'chunk-worker', NULL, 10, 'boom')`.execute(t.db.db);
@@ -183,7 +223,12 @@ describe('jobs CLI: job ID prefixes', () => {
   const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
   const newJob = async () => {
     zoom += 0.01;
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom },
+    });
     return { jobId: s.jobId, renderId: s.render.id };
   };
   /** two jobs of one render whose IDs share their first 12 hex digits */
@@ -195,13 +240,20 @@ describe('jobs CLI: job ID prefixes', () => {
     // one job per customer and render: two customers sharing the render, as a reuse across customers does
     for (const [i, id] of twins.entries()) {
       const twin = (await ensureCustomer(t.db.db, `twin-co-${i}`)).id;
-      await sql`INSERT INTO jobs (id, customer_id, render_id) VALUES (${id}::uuid, ${twin}, ${renderId})`.execute(t.db.db);
+      await sql`INSERT INTO jobs (id, customer_id, render_id) VALUES (${id}::uuid, ${twin}, ${renderId})`.execute(
+        t.db.db,
+      );
     }
   }, 60_000);
 
   it('show, cancel and retry take the 8 digits top shows (or any unique prefix of 6+, hyphens or not)', async () => {
     const { jobId, renderId } = await newJob();
-    for (const prefix of [jobId.slice(0, 8), jobId.slice(0, 6).toUpperCase(), jobId.slice(0, 13), jobId.replace(/-/g, '').slice(0, 20)]) {
+    for (const prefix of [
+      jobId.slice(0, 8),
+      jobId.slice(0, 6).toUpperCase(),
+      jobId.slice(0, 13),
+      jobId.replace(/-/g, '').slice(0, 20),
+    ]) {
       const r = await cli('jobs', 'show', prefix);
       expect(r.code, `${prefix}: ${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(jobId);
@@ -212,18 +264,26 @@ describe('jobs CLI: job ID prefixes', () => {
     const retried = await cli('jobs', 'retry', jobId.slice(0, 8));
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout.trim()).toBe(`${jobId}: queued`);
-    expect((await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow()).status).toBe('queued');
+    expect(
+      (await t.db.db.selectFrom('renders').select('status').where('id', '=', renderId).executeTakeFirstOrThrow())
+        .status,
+    ).toBe('queued');
   });
 
   it('watch follows a job named by its prefix; webhooks deliveries --job takes one too', async () => {
     const { jobId, renderId } = await newJob();
-    await sql`UPDATE renders SET status = 'error', error = 'boom', finished_at = now() WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'error', error = 'boom', finished_at = now() WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
     const w = await cli('jobs', 'watch', jobId.slice(0, 8), '--json');
     expect(w.code, w.stderr).toBe(1);
     expect(w.stderr.trim()).toBe('render-farm: the job failed');
     expect(w.stdout).toContain(jobId);
     const api = await cli('jobs', 'watch', jobId.slice(0, 8), '--api-url', 'http://127.0.0.1:9', '--token', 'x');
-    expect([api.code, api.stderr.trim()]).toEqual([2, `render-farm: --api-url takes the full job ID, got "${jobId.slice(0, 8)}" (render-farm jobs show ${jobId.slice(0, 8)} prints it)`]);
+    expect([api.code, api.stderr.trim()]).toEqual([
+      2,
+      `render-farm: --api-url takes the full job ID, got "${jobId.slice(0, 8)}" (render-farm jobs show ${jobId.slice(0, 8)} prints it)`,
+    ]);
     const d = await cli('webhooks', 'deliveries', '--job', jobId.slice(0, 8));
     expect([d.code, d.stdout.trim()], d.stderr).toEqual([0, 'no deliveries']);
   });
@@ -232,7 +292,9 @@ describe('jobs CLI: job ID prefixes', () => {
     for (const cmd of [['show'], ['cancel'], ['retry'], ['watch']]) {
       const r = await cli('jobs', ...cmd, 'abcdef01');
       expect(r.code, `${cmd}: ${r.stderr}`).toBe(2);
-      expect(r.stderr.trim()).toBe(`render-farm: job ID prefix "abcdef01" matches 2 jobs: ${twins.join(', ')}; give more of the ID`);
+      expect(r.stderr.trim()).toBe(
+        `render-farm: job ID prefix "abcdef01" matches 2 jobs: ${twins.join(', ')}; give more of the ID`,
+      );
     }
     const one = await cli('jobs', 'show', twins[1]!);
     expect(one.code, one.stderr).toBe(0);
@@ -244,6 +306,9 @@ describe('jobs CLI: job ID prefixes', () => {
     const unknown = await cli('jobs', 'show', '000000');
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'render-farm: no job 000000']);
     const short = await cli('jobs', 'show', 'abcde');
-    expect([short.code, short.stderr.trim()]).toEqual([2, 'render-farm: job ID prefix "abcde" is too short: give at least 6 hex digits of the ID']);
+    expect([short.code, short.stderr.trim()]).toEqual([
+      2,
+      'render-farm: job ID prefix "abcde" is too short: give at least 6 hex digits of the ID',
+    ]);
   });
 });

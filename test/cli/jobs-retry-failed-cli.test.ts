@@ -28,15 +28,29 @@ describe('jobs retry --failed', () => {
   const made: Record<string, { jobId: string; renderId: string }> = {};
 
   const submit = async (customerId: string, w: number) => {
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: w, height: 256, profile: 'fast' } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: w, height: 256, profile: 'fast' },
+    });
     return { jobId: s.jobId, renderId: s.render.id };
   };
   /** a render ended as a worker leaves it: its state, and its queue job gone */
   const end = async (renderId: string, error: string, expired = false) => {
-    await sql`UPDATE renders SET status = 'error', error = ${error}, finished_at = now(), attempts = 1, expired_at = ${expired ? sql`now()` : null} WHERE id = ${renderId}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'error', error = ${error}, finished_at = now(), attempts = 1, expired_at = ${expired ? sql`now()` : null} WHERE id = ${renderId}`.execute(
+      t.db.db,
+    );
     await t.db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE key = $1', [renderJobKey(renderId)]);
   };
-  const state = async (renderId: string) => (await t.db.db.selectFrom('renders').select(['status', 'error']).where('id', '=', renderId).executeTakeFirstOrThrow()).status;
+  const state = async (renderId: string) =>
+    (
+      await t.db.db
+        .selectFrom('renders')
+        .select(['status', 'error'])
+        .where('id', '=', renderId)
+        .executeTakeFirstOrThrow()
+    ).status;
   const queueJob = async (renderId: string) =>
     (
       await t.db.pool.query(
@@ -73,7 +87,10 @@ describe('jobs retry --failed', () => {
   it('lists the failed renders with --dry-run, not the cancelled or expired ones', async () => {
     const r = await cli('jobs', 'retry', '--failed', '--dry-run', '--json');
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { renders: { renderId: string; jobs: number }[]; total: { renders: number; jobs: number } };
+    const out = JSON.parse(r.stdout) as {
+      renders: { renderId: string; jobs: number }[];
+      total: { renders: number; jobs: number };
+    };
     expect(out.total).toEqual({ renders: 2, jobs: 3 });
     expect(out.renders.map((f) => f.renderId).sort()).toEqual([made.failed.renderId, made.failed2.renderId].sort());
     expect(out.renders.find((f) => f.renderId === made.failed.renderId)?.jobs).toBe(2);
@@ -81,9 +98,19 @@ describe('jobs retry --failed', () => {
 
   it('asks on a terminal; "n" retries nothing', async () => {
     const bin = path.resolve('bin/render-farm');
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: t.url,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+    };
     // script(1) gives the command a terminal; the answer comes on its stdin
-    const child = execFile('script', ['-qec', `node ${bin} jobs retry --failed`, '/dev/null'], { env, timeout: 60_000 }, () => {});
+    const child = execFile(
+      'script',
+      ['-qec', `node ${bin} jobs retry --failed`, '/dev/null'],
+      { env, timeout: 60_000 },
+      () => {},
+    );
     let seen = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const asked = new Promise<void>((resolve) =>

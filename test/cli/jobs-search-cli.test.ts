@@ -23,7 +23,15 @@ describe('jobs list --search', () => {
   beforeAll(async () => {
     const customerId = (await ensureCustomer(t.db.db, 'search-co')).id;
     const submit = async (parts: typeof glass.parts, shareCode: string | undefined, width: number) =>
-      (await submitRender(t.db, { customerId, parts, state: null, shareCode, options: { format: 'sprite', width, height: 256, profile: 'fast' } })).jobId;
+      (
+        await submitRender(t.db, {
+          customerId,
+          parts,
+          state: null,
+          shareCode,
+          options: { format: 'sprite', width, height: 256, profile: 'fast' },
+        })
+      ).jobId;
     glassJobs = [await submit(glass.parts, 'DEMO-GLASS', 256), await submit(glass.parts, 'DEMO-GLASS', 264)];
     otherJob = await submit(other.parts, other.shareCode, 256);
     partsJob = await submit(glass.parts, undefined, 272);
@@ -44,7 +52,9 @@ describe('jobs list --search', () => {
     // the table, as an operator reads it
     const table = await cli('jobs', 'list', '--search', id.slice(0, 8));
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout.split('\n').filter((l) => /^[0-9a-f]{8}-/.test(l))).toEqual([expect.stringMatching(new RegExp(`^${id}\\s+queued`))]);
+    expect(table.stdout.split('\n').filter((l) => /^[0-9a-f]{8}-/.test(l))).toEqual([
+      expect.stringMatching(new RegExp(`^${id}\\s+queued`)),
+    ]);
   });
 
   it("finds a saved build's jobs by its share code, in any case", async () => {

@@ -15,10 +15,15 @@ describe('CLI --json through a pipe', () => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startTestApi();
-    const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit'] } })).json.session_token;
+    const token = (
+      await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit'] } })
+    ).json.session_token;
     // 100 distinct renders (no worker runs: they stay queued)
     for (let i = 0; i < JOBS; i++) {
-      const r = await api.call('POST', '/render-build', { token, body: { parts: DEMO_BUILDS[0]!.parts, format: 'sprite', width: 256 + i, height: 256 } });
+      const r = await api.call('POST', '/render-build', {
+        token,
+        body: { parts: DEMO_BUILDS[0]!.parts, format: 'sprite', width: 256 + i, height: 256 },
+      });
       expect(r.status).toBe(202);
     }
   }, 120_000);

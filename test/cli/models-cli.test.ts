@@ -29,7 +29,10 @@ describe('models CLI', () => {
   let bad: string;
 
   const rows = async () => t.db.db.selectFrom('part_models').selectAll().orderBy('id').execute();
-  const stored = async () => (await fs.readdir(path.join(t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).filter((f) => f.endsWith('.glb'));
+  const stored = async () =>
+    (await fs.readdir(path.join(t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).filter((f) =>
+      f.endsWith('.glb'),
+    );
 
   beforeAll(async () => {
     await seedDemoCatalog(t.db);
@@ -54,7 +57,7 @@ describe('models CLI', () => {
     expect(await stored()).toEqual([]);
   }, 60_000);
 
-  it('models preview takes the render options\' own profiles and size range (the API\'s), named by flag: exit 2 before anything starts', async () => {
+  it("models preview takes the render options' own profiles and size range (the API's), named by flag: exit 2 before anything starts", async () => {
     const still = path.join(tmp, 'preview.png');
     const small = await cli('models', 'preview', gpu.id, '--out', still, '--width', '128', '--height', '128');
     expect(small.code).toBe(2);
@@ -86,7 +89,11 @@ describe('models CLI', () => {
     const add = await cli('models', 'add', gpu.id, good, '--json');
     expect(add.code, add.stderr).toBe(0);
     const added = JSON.parse(add.stdout);
-    expect(added).toMatchObject({ part: { id: gpu.id, category: 'GPU' }, unchanged: false, model: { partId: gpu.id, originalName: 'card.glb' } });
+    expect(added).toMatchObject({
+      part: { id: gpu.id, category: 'GPU' },
+      unchanged: false,
+      model: { partId: gpu.id, originalName: 'card.glb' },
+    });
     expect(added.model.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(added.model.createdBy).toMatch(/^cli/);
     expect(await stored()).toEqual([`${added.model.sha256}.glb`]);
@@ -145,18 +152,32 @@ describe('models CLI', () => {
   }, 90_000);
   it('add and import take the files artists export (Draco, KTX2/Basis, spec-gloss, meshopt) with the compiled CLI: exit 0, the same sha256 as preparation in-process', async () => {
     const gpus = DEMO_PARTS.filter((p) => p.category === 'GPU' && p.id !== gpu.id).slice(0, 4) as Part<'GPU'>[];
-    const make = [dracoGlb, async (f: ReturnType<typeof distinctiveGpu>) => ktx2Glb(f), specGlossGlb, meshoptGlb] as const;
+    const make = [
+      dracoGlb,
+      async (f: ReturnType<typeof distinctiveGpu>) => ktx2Glb(f),
+      specGlossGlb,
+      meshoptGlb,
+    ] as const;
     const dir = path.join(tmp, 'artists');
     await fs.mkdir(dir);
     const files: Array<[Part<'GPU'>, Uint8Array]> = [];
     for (const [i, part] of gpus.entries()) {
-      const sketch = i === 1 ? await texturedGpu(64, part.specs.lengthMm, part.specs.slotWidth) : distinctiveGpu(part.specs.lengthMm, part.specs.slotWidth);
+      const sketch =
+        i === 1
+          ? await texturedGpu(64, part.specs.lengthMm, part.specs.slotWidth)
+          : distinctiveGpu(part.specs.lengthMm, part.specs.slotWidth);
       const bytes = await make[i]!(sketch);
       files.push([part, bytes]);
       await fs.writeFile(path.join(dir, `${part.id}.glb`), bytes);
     }
     const expected = async ([part, bytes]: [Part<'GPU'>, Uint8Array]) =>
-      (await prepareModel(modelInputFromBytes(`${part.id}.glb`, bytes), { id: part.id, category: part.category, specs: part.specs }, { limits: modelLimitsFrom(t.cfg) })).sha256;
+      (
+        await prepareModel(
+          modelInputFromBytes(`${part.id}.glb`, bytes),
+          { id: part.id, category: part.category, specs: part.specs },
+          { limits: modelLimitsFrom(t.cfg) },
+        )
+      ).sha256;
 
     // the Draco one alone through add (the compiled child finds draco3dgltf's wasm)
     const add = await cli('models', 'add', files[0]![0].id, path.join(dir, `${files[0]![0].id}.glb`), '--json');

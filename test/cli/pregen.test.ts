@@ -45,10 +45,16 @@ describe('pregen command', () => {
     });
   }
 
-  const entries = async () => (await t.db.db.selectFrom('pregenerated').select(['combination_key', 'artifact_key', 'bytes']).execute());
+  const entries = async () =>
+    await t.db.db.selectFrom('pregenerated').select(['combination_key', 'artifact_key', 'bytes']).execute();
 
   beforeAll(async () => {
-    env = { DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir, LOG_LEVEL: 'silent', RENDER_FARM_SEED_DEMO: 'true' };
+    env = {
+      DATABASE_URL: t.url,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+      LOG_LEVEL: 'silent',
+      RENDER_FARM_SEED_DEMO: 'true',
+    };
   });
 
   it('--dry-run lists what would render and renders nothing', async () => {
@@ -101,7 +107,8 @@ describe('pregen command', () => {
     const n = 3 - after.length;
     const doneLines = second.stdout.split('\n').filter((l) => / done /.test(l));
     expect(doneLines.at(-1)).toMatch(new RegExp(`\\(${n}/${n} items, 100%\\)$`));
-    for (const [k, l] of doneLines.slice(0, -1).entries()) expect(l).toMatch(new RegExp(`\\(${k + 1}/${n} items, \\d{1,2}%\\)$`));
+    for (const [k, l] of doneLines.slice(0, -1).entries())
+      expect(l).toMatch(new RegExp(`\\(${k + 1}/${n} items, \\d{1,2}%\\)$`));
     expect(await entries()).toHaveLength(3);
 
     const third = await pregen(['--matrix', MATRIX, ...VARIANT]);
@@ -115,7 +122,14 @@ describe('pregen command', () => {
     const listed = JSON.parse(ls.stdout);
     expect(listed.entries).toHaveLength(3);
     // (stale depends on whether farm or render code changed since the renders: not asserted)
-    expect(listed.entries[0]).toMatchObject({ format: 'sprite', width: 256, height: 256, profile: 'fast', stale: expect.any(Boolean), source: 'matrix' });
+    expect(listed.entries[0]).toMatchObject({
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      profile: 'fast',
+      stale: expect.any(Boolean),
+      source: 'matrix',
+    });
     const victim = listed.entries[0].key as string;
     const rm = await pregen(['rm', victim.slice(0, 10)]);
     expect(rm.stdout).toMatch(/removed 1 entry/);

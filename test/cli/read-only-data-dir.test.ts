@@ -46,7 +46,11 @@ describe('read-only commands and a data dir that is not there', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-read-only-'));
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'STORAGE_URL'));
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k, v]) => v !== undefined && !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'STORAGE_URL',
+      ),
+    );
     // a port of its own: were a PostgreSQL started, it would not meet another one
     env = { ...(clean as Record<string, string>), RENDER_FARM_PG_PORT: String(await freePort()) };
   });
@@ -98,7 +102,9 @@ describe('read-only commands and a data dir that is not there', () => {
     const typo = path.join(tmp, 'doctor-typo');
     const row = await checkDataDir(loadConfig({ dataDir: typo }, {}));
     expect(row).toMatchObject({ status: 'fail', detail: `data dir (flag --data-dir): ${typo} does not exist` });
-    expect(row.fix).toBe('check the path (--data-dir or RENDER_FARM_DATA_DIR); "render-farm up" or "render-farm serve" creates it (doctor does not)');
+    expect(row.fix).toBe(
+      'check the path (--data-dir or RENDER_FARM_DATA_DIR); "render-farm up" or "render-farm serve" creates it (doctor does not)',
+    );
     expect(existsSync(typo)).toBe(false);
     // an existing one still passes
     expect((await checkDataDir(loadConfig({ dataDir: tmp }, {}))).status).not.toBe('fail');

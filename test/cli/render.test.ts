@@ -72,11 +72,30 @@ describe('render command', () => {
     try {
       const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
       const file = path.join(tmp, 'body.json');
-      await writeFile(file, JSON.stringify({ parts: glass.parts, format: 'sprite', width: 256, height: 256, profile: 'fast', scene: 'night' }));
-      const r = await cli(['render', '--build', file, '--out', path.join(tmp, 'out'), '--scene', 'dawn', '--no-screenshot', '--json'], { RENDER_FARM_DATA_DIR: path.join(tmp, 'data') });
+      await writeFile(
+        file,
+        JSON.stringify({
+          parts: glass.parts,
+          format: 'sprite',
+          width: 256,
+          height: 256,
+          profile: 'fast',
+          scene: 'night',
+        }),
+      );
+      const r = await cli(
+        ['render', '--build', file, '--out', path.join(tmp, 'out'), '--scene', 'dawn', '--no-screenshot', '--json'],
+        { RENDER_FARM_DATA_DIR: path.join(tmp, 'data') },
+      );
       expect(r.code, r.stderr).toBe(0);
       const summary = JSON.parse(r.stdout) as { options: Record<string, unknown>; files: { path: string }[] };
-      expect(summary.options).toMatchObject({ format: 'sprite', width: 256, height: 256, profile: 'fast', scene: 'dawn' });
+      expect(summary.options).toMatchObject({
+        format: 'sprite',
+        width: 256,
+        height: 256,
+        profile: 'fast',
+        scene: 'dawn',
+      });
       expect(summary.files.map((f) => path.basename(f.path))).toEqual(['sprite.webp']);
     } finally {
       await rm(tmp, { recursive: true, force: true });
@@ -84,10 +103,30 @@ describe('render command', () => {
   }, 120_000);
 
   it('refuses a repeated --share-code, and --model with several, before anything starts', async () => {
-    const twice = await cli(['render', '--share-code', 'DEMO-GLASS', '--share-code', 'DEMO-MESH', '--share-code', 'DEMO-GLASS', '--out', out]);
+    const twice = await cli([
+      'render',
+      '--share-code',
+      'DEMO-GLASS',
+      '--share-code',
+      'DEMO-MESH',
+      '--share-code',
+      'DEMO-GLASS',
+      '--out',
+      out,
+    ]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/--share-code DEMO-GLASS is given twice/);
-    const model = await cli(['render', '--share-code', 'DEMO-GLASS', '--share-code', 'DEMO-MESH', '--model', 'x=./x.glb', '--out', out]);
+    const model = await cli([
+      'render',
+      '--share-code',
+      'DEMO-GLASS',
+      '--share-code',
+      'DEMO-MESH',
+      '--model',
+      'x=./x.glb',
+      '--out',
+      out,
+    ]);
     expect(model.code).toBe(2);
     expect(model.stderr).toMatch(/--model takes one build/);
     expect(existsSync(out)).toBe(false);
@@ -99,9 +138,28 @@ describe('render command', () => {
     try {
       const dir = path.join(tmp, 'out');
       // the unknown codes come after a good one: every code is looked up before the first renders
-      const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--share-code', 'NO-SUCH-1', '--share-code', 'DEMO-MESH', '--share-code', 'NO-SUCH-2', '--format', 'sprite', '--profile', 'fast', '--out', dir], {
-        RENDER_FARM_DATA_DIR: path.join(tmp, 'data'),
-      });
+      const r = await cli(
+        [
+          'render',
+          '--share-code',
+          'DEMO-GLASS',
+          '--share-code',
+          'NO-SUCH-1',
+          '--share-code',
+          'DEMO-MESH',
+          '--share-code',
+          'NO-SUCH-2',
+          '--format',
+          'sprite',
+          '--profile',
+          'fast',
+          '--out',
+          dir,
+        ],
+        {
+          RENDER_FARM_DATA_DIR: path.join(tmp, 'data'),
+        },
+      );
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/no builds with share codes "NO-SUCH-1", "NO-SUCH-2" \(see: render-farm builds list\)/);
       expect(r.stderr).not.toMatch(/render DEMO-GLASS/);
@@ -132,7 +190,9 @@ describe('render command', () => {
       const t = await cli(['render', '--share-code', 'DEMO-GLASS', ...small, '--out', text], env);
       expect(t.code, t.stderr).toBe(0);
       const lines = t.stdout.trim().split('\n');
-      expect(lines[0]).toMatch(new RegExp(`^${path.join(text, 'sprite.webp').replaceAll('.', '\\.')}  3072x1536  \\d+ KiB$`));
+      expect(lines[0]).toMatch(
+        new RegExp(`^${path.join(text, 'sprite.webp').replaceAll('.', '\\.')}  3072x1536  \\d+ KiB$`),
+      );
       expect(lines[1]).toMatch(/^72 frames in \d+\.\d s \(/);
       expect(lines).toHaveLength(2);
       expect(t.stderr).not.toMatch(/render DEMO-GLASS \(/);
@@ -140,7 +200,10 @@ describe('render command', () => {
 
       // several: the text names each build, whose files go into --out/CODE/
       const many = path.join(tmp, 'many');
-      const m = await cli(['render', '--share-code', 'DEMO-MESH', '--share-code', 'DEMO-GLASS', ...small, '--out', many], env);
+      const m = await cli(
+        ['render', '--share-code', 'DEMO-MESH', '--share-code', 'DEMO-GLASS', ...small, '--out', many],
+        env,
+      );
       expect(m.code, m.stderr).toBe(0);
       expect(m.stdout).toMatch(/^DEMO-MESH: 72 frames in /m);
       expect(m.stdout).toMatch(/^DEMO-GLASS: 72 frames in /m);
@@ -153,14 +216,32 @@ describe('render command', () => {
   }, 180_000);
 
   it('says when Chromium is missing', async () => {
-    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out], { CHROMIUM_PATH: '/nonexistent/chromium' });
+    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', out], {
+      CHROMIUM_PATH: '/nonexistent/chromium',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/Chromium not found .*CHROMIUM_PATH/);
   });
 
   it('maps flags to API render options', () => {
-    expect(renderOptionsFromFlags({ format: 'sprite', width: '640', height: '480', showGrid: false, winter: true, gridColor: '#ffffff', cameraZoom: '3' })).toEqual({
-      format: 'sprite', width: 640, height: 480, showGrid: false, winterMode: true, cameraZoom: 3, gridSettings: { color: '#ffffff' },
+    expect(
+      renderOptionsFromFlags({
+        format: 'sprite',
+        width: '640',
+        height: '480',
+        showGrid: false,
+        winter: true,
+        gridColor: '#ffffff',
+        cameraZoom: '3',
+      }),
+    ).toEqual({
+      format: 'sprite',
+      width: 640,
+      height: 480,
+      showGrid: false,
+      winterMode: true,
+      cameraZoom: 3,
+      gridSettings: { color: '#ffffff' },
     });
     expect(parsePartsFlags(['GPU=a,b', 'RAM=c', 'GPU=d'])).toEqual({ GPU: ['a', 'b', 'd'], RAM: ['c'] });
     expect(() => parsePartsFlags(['GPU'])).toThrow(/CATEGORY=id/);

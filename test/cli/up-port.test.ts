@@ -16,7 +16,9 @@ import { freePort } from '../../src/db/free-port.js';
 const bin = path.resolve('bin/render-farm');
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 describe('up and serve with the API port taken', () => {
@@ -26,9 +28,17 @@ describe('up and serve with the API port taken', () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-up-port-'));
     // reachable by the embedded PostgreSQL's own user when run as root: the failure looked for is the port's, not the directory's
     await fs.chmod(tmp, 0o755);
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'PORT'));
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k, v]) => v !== undefined && !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'PORT',
+      ),
+    );
     // were a PostgreSQL started, it would not meet another one
-    env = { ...(clean as Record<string, string>), RENDER_FARM_PG_PORT: String(await freePort()), CHROMIUM_PATH: '/nonexistent/chromium' };
+    env = {
+      ...(clean as Record<string, string>),
+      RENDER_FARM_PG_PORT: String(await freePort()),
+      CHROMIUM_PATH: '/nonexistent/chromium',
+    };
   });
   afterAll(async () => {
     await fs.rm(tmp, { recursive: true, force: true });
@@ -37,9 +47,14 @@ describe('up and serve with the API port taken', () => {
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
       const t0 = Date.now();
-      execFile(process.execPath, [bin, ...args], { env, timeout: 90_000, killSignal: 'SIGKILL' }, (err, _stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr, ms: Date.now() - t0 });
-      });
+      execFile(
+        process.execPath,
+        [bin, ...args],
+        { env, timeout: 90_000, killSignal: 'SIGKILL' },
+        (err, _stdout, stderr) => {
+          resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr, ms: Date.now() - t0 });
+        },
+      );
     });
 
   it('another program on the port: one line naming it and how to pick another, before the data dir is made', async () => {
@@ -51,7 +66,9 @@ describe('up and serve with the API port taken', () => {
         const dataDir = path.join(tmp, `${cmd}-data`);
         const r = await cli([cmd, '--port', String(port), '--data-dir', dataDir]);
         expect(r.code, r.stderr).toBe(1);
-        expect(r.stderr.trim()).toBe(`render-farm: port ${port} on 127.0.0.1 is in use by another program: pick another with --port N or PORT=N (--port 0 takes any free one)`);
+        expect(r.stderr.trim()).toBe(
+          `render-farm: port ${port} on 127.0.0.1 is in use by another program: pick another with --port N or PORT=N (--port 0 takes any free one)`,
+        );
         // no cluster was initialised (that alone took seconds): nothing was created at all
         expect(existsSync(dataDir), `${cmd} created ${dataDir}`).toBe(false);
         // start-up and the one-second look at who holds the port; a cluster's initdb takes far longer
@@ -63,7 +80,11 @@ describe('up and serve with the API port taken', () => {
   }, 120_000);
 
   it('a render-farm already up there is named as such', async () => {
-    const farm = http.createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ok', version: '9.9.9', queue: { queued: 0 } })));
+    const farm = http.createServer((_req, res) =>
+      res
+        .setHeader('content-type', 'application/json')
+        .end(JSON.stringify({ status: 'ok', version: '9.9.9', queue: { queued: 0 } })),
+    );
     const port = await listen(farm);
     try {
       const dataDir = path.join(tmp, 'second-up');

@@ -30,9 +30,25 @@ const running: Up[] = [];
 /** `up` on a fresh data dir and PostgreSQL port; resolves once it printed its banner. */
 async function startUp(): Promise<Up> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-up-restart-'));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RENDER_FARM_') && k !== 'DATABASE_URL' && k !== 'STORAGE_URL' && k !== 'LOG_LEVEL' && k !== 'LOG_FORMAT'));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) =>
+        !k.startsWith('RENDER_FARM_') &&
+        k !== 'DATABASE_URL' &&
+        k !== 'STORAGE_URL' &&
+        k !== 'LOG_LEVEL' &&
+        k !== 'LOG_FORMAT',
+    ),
+  );
   const proc = spawn(process.execPath, [BIN, 'up', '--port', '0'], {
-    env: { ...clean, RENDER_FARM_DATA_DIR: dataDir, RENDER_FARM_PG_PORT: String(await freePort()), LOG_LEVEL: 'info', LOG_FORMAT: 'json', RENDER_FARM_CHUNK_SECONDS: '0' },
+    env: {
+      ...clean,
+      RENDER_FARM_DATA_DIR: dataDir,
+      RENDER_FARM_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      RENDER_FARM_CHUNK_SECONDS: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];
@@ -57,7 +73,10 @@ async function startUp(): Promise<Up> {
 }
 
 async function health(up: Up): Promise<number> {
-  return fetch(`${up.url}/health`).then((r) => r.status, () => 0);
+  return fetch(`${up.url}/health`).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 async function postmasterPid(up: Up): Promise<number> {
@@ -65,7 +84,13 @@ async function postmasterPid(up: Up): Promise<number> {
   return Number(text.split('\n')[0]);
 }
 
-async function call(up: Up, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  up: Up,
+  method: string,
+  p: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(up.url + p, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -75,7 +100,9 @@ async function call(up: Up, method: string, p: string, token: string, body?: unk
 }
 
 async function sessionToken(up: Up): Promise<string> {
-  const r = await call(up, 'POST', '/auth/render-session', up.key, { scopes: ['data:read', 'render:submit', 'render:status'] });
+  const r = await call(up, 'POST', '/auth/render-session', up.key, {
+    scopes: ['data:read', 'render:submit', 'render:status'],
+  });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   return r.json.session_token;
 }
@@ -87,7 +114,10 @@ async function submit(up: Up, token: string, options: Record<string, unknown>): 
 }
 
 async function jobStatus(up: Up, token: string, jobId: string): Promise<string | null> {
-  return call(up, 'GET', `/render-build/${jobId}`, token).then((r) => (r.status === 200 ? r.json.status : null), () => null);
+  return call(up, 'GET', `/render-build/${jobId}`, token).then(
+    (r) => (r.status === 200 ? r.json.status : null),
+    () => null,
+  );
 }
 
 afterEach(async () => {
@@ -113,13 +143,25 @@ describe('up and its embedded PostgreSQL', () => {
     await waitFor('/health 200', async () => (await health(up)) === 200, { timeoutMs: 30_000 });
     const token = await sessionToken(up);
     // a render in flight at the kill: it finishes (or is re-run) once the database is back
-    const inFlight = await submit(up, token, { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.31 });
-    await waitFor('the render to be under way', async () => (await jobStatus(up, token, inFlight)) === 'processing', { timeoutMs: 60_000 });
+    const inFlight = await submit(up, token, {
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      profile: 'fast',
+      cameraZoom: 1.31,
+    });
+    await waitFor('the render to be under way', async () => (await jobStatus(up, token, inFlight)) === 'processing', {
+      timeoutMs: 60_000,
+    });
 
     const pid = await postmasterPid(up);
     process.kill(pid, 'SIGKILL');
     const killedAt = Date.now();
-    await waitFor('the restart log line', () => up.output().includes('embedded PostgreSQL exited (signal SIGKILL); restarting (attempt 1/3)'), { timeoutMs: 15_000 });
+    await waitFor(
+      'the restart log line',
+      () => up.output().includes('embedded PostgreSQL exited (signal SIGKILL); restarting (attempt 1/3)'),
+      { timeoutMs: 15_000 },
+    );
     await waitFor('/health 200 after the restart', async () => (await health(up)) === 200, { timeoutMs: 30_000 });
     const backInMs = Date.now() - killedAt;
     expect(up.output()).toContain('embedded PostgreSQL is back');
@@ -129,11 +171,27 @@ describe('up and its embedded PostgreSQL', () => {
     // a new server on the same data: the session token made before the kill still works below
     expect(await postmasterPid(up)).not.toBe(pid);
 
-    const after = await submit(up, token, { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.33 });
-    await waitFor('the render submitted after the restart to complete', async () => (await jobStatus(up, token, after)) === 'completed', { timeoutMs: 120_000 });
-    await waitFor('the render in flight at the kill to complete', async () => (await jobStatus(up, token, inFlight)) === 'completed', { timeoutMs: 180_000 });
+    const after = await submit(up, token, {
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      profile: 'fast',
+      cameraZoom: 1.33,
+    });
+    await waitFor(
+      'the render submitted after the restart to complete',
+      async () => (await jobStatus(up, token, after)) === 'completed',
+      { timeoutMs: 120_000 },
+    );
+    await waitFor(
+      'the render in flight at the kill to complete',
+      async () => (await jobStatus(up, token, inFlight)) === 'completed',
+      { timeoutMs: 180_000 },
+    );
     expect(up.proc.exitCode, up.output()).toBeNull();
-    console.log(`/health 200 again ${backInMs} ms after the kill; both renders completed ${Date.now() - killedAt} ms after it`);
+    console.log(
+      `/health 200 again ${backInMs} ms after the kill; both renders completed ${Date.now() - killedAt} ms after it`,
+    );
 
     up.proc.kill('SIGTERM');
     expect(await up.exited, up.output()).toBe(0);
@@ -152,7 +210,9 @@ describe('up and its embedded PostgreSQL', () => {
     const out = up.output();
     for (const n of [1, 2, 3]) expect(out).toContain(`restarting (attempt ${n}/3)`);
     expect(out).not.toContain('attempt 4/3');
-    expect(out).toMatch(/render-farm: embedded PostgreSQL could not be restarted \(3 attempts within 60 s\b.*\): exiting so that a supervisor can take over/);
+    expect(out).toMatch(
+      /render-farm: embedded PostgreSQL could not be restarted \(3 attempts within 60 s\b.*\): exiting so that a supervisor can take over/,
+    );
     console.log(`up exited ${seconds.toFixed(1)} s after the kill`);
   }, 300_000);
 });

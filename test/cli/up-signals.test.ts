@@ -42,25 +42,45 @@ async function up(dataDir: string, opts: { terminalJob?: boolean } = {}): Promis
 async function renderToken(u: UpChild): Promise<string> {
   await u.waitForOutput(/demo API key: \S+/, 180_000);
   const key = /demo API key: (\S+)/.exec(u.output())![1]!;
-  return (await call(u, 'POST', '/auth/render-session', key, { scopes: ['render:submit', 'render:status'] })).json.session_token;
+  return (await call(u, 'POST', '/auth/render-session', key, { scopes: ['render:submit', 'render:status'] })).json
+    .session_token;
 }
 
 /** submits a render long enough to be under way at the signals (a cinematic video on the CPU); resolves once it is */
 async function renderUnderWay(u: UpChild, token: string): Promise<string> {
-  const job = await call(u, 'POST', '/render-by-share-code', token, { shareCode: 'DEMO-GLASS', format: 'video', width: 640, height: 360, profile: 'cinematic' });
-  expect([200, 202], JSON.stringify(job.json)).toContain(job.status);
-  await waitFor('the render to be under way', async () => (await call(u, 'GET', `/render-build/${job.json.job_id}`, token)).json?.status, {
-    timeoutMs: 120_000,
-    until: (s) => s === 'processing',
+  const job = await call(u, 'POST', '/render-by-share-code', token, {
+    shareCode: 'DEMO-GLASS',
+    format: 'video',
+    width: 640,
+    height: 360,
+    profile: 'cinematic',
   });
+  expect([200, 202], JSON.stringify(job.json)).toContain(job.status);
+  await waitFor(
+    'the render to be under way',
+    async () => (await call(u, 'GET', `/render-build/${job.json.job_id}`, token)).json?.status,
+    {
+      timeoutMs: 120_000,
+      until: (s) => s === 'processing',
+    },
+  );
   return job.json.job_id;
 }
 
 async function health(u: UpChild): Promise<number> {
-  return fetch(`${u.url}/health`).then((r) => r.status, () => 0);
+  return fetch(`${u.url}/health`).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
-async function call(u: UpChild, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  u: UpChild,
+  method: string,
+  p: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(u.url + p, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -94,7 +114,9 @@ describe('up stops what it started', () => {
     const u = await up(dataDir);
     // the API answers while the render worker is still starting (Chromium, the GL self-test)
     await waitFor('/health 200', async () => (await health(u)) === 200, { timeoutMs: 180_000, intervalMs: 50 });
-    expect(u.output(), 'the banner came before the signal: no start-up left to cut short').not.toContain('render-farm is up at');
+    expect(u.output(), 'the banner came before the signal: no start-up left to cut short').not.toContain(
+      'render-farm is up at',
+    );
     const pid = await postmasterPid(dataDir);
     expect(postgresOf(dataDir).map((p) => p.pid)).toEqual([pid]);
     u.proc.kill('SIGTERM');
@@ -128,12 +150,17 @@ describe('up stops what it started', () => {
 
     u.proc.kill('SIGINT');
     // item 6: no silence, the count and the bound (RENDER_FARM_DRAIN_TIMEOUT's default 60 s)
-    await u.waitForOutput('render-farm: SIGINT: stopping; waiting for 1 render (up to 60 s); Ctrl-C again to stop now', 10_000);
+    await u.waitForOutput(
+      'render-farm: SIGINT: stopping; waiting for 1 render (up to 60 s); Ctrl-C again to stop now',
+      10_000,
+    );
     expect(u.proc.exitCode, 'up waits for the render').toBeNull();
 
     u.proc.kill('SIGINT');
     const code = await within(u.exited, 30_000, 'up to exit after the second Ctrl-C');
-    expect(u.output()).toContain('render-farm: SIGINT again: stopping now, not waiting for 1 render (released for retry); the API and the embedded PostgreSQL still stop');
+    expect(u.output()).toContain(
+      'render-farm: SIGINT again: stopping now, not waiting for 1 render (released for retry); the API and the embedded PostgreSQL still stop',
+    );
     // interrupted, as a shell reports it; but not killed by the signal (that left PostgreSQL behind)
     expect(code, u.output()).toBe(130);
     expect(alive(pid), `postmaster ${pid} still runs`).toBe(false);
@@ -150,7 +177,7 @@ describe('up stops what it started', () => {
     // what the terminal does on Ctrl-C: the whole foreground process group gets SIGINT
     process.kill(-u.proc.pid!, 'SIGINT');
     await u.waitForOutput('waiting for 1 render', 10_000);
-    expect(alive(pid), 'PostgreSQL took the terminal\'s SIGINT and shut down under the render').toBe(true);
+    expect(alive(pid), "PostgreSQL took the terminal's SIGINT and shut down under the render").toBe(true);
     expect(await within(u.exited, 120_000, 'up to exit once the render is done'), u.output()).toBe(0);
     const after = u.output().slice(before);
     // recorded before the database stopped: no outage, no release for retry
@@ -168,12 +195,19 @@ describe('up stops what it started', () => {
     // what the OOM killer or an old version's second Ctrl-C did: the owner dies, PostgreSQL stays
     first.proc.kill('SIGKILL');
     await first.exited;
-    await waitFor('the postmaster to be re-parented', () => alive(left) && postgresOf(dataDir).length === 1, { timeoutMs: 10_000 });
+    await waitFor('the postmaster to be re-parented', () => alive(left) && postgresOf(dataDir).length === 1, {
+      timeoutMs: 10_000,
+    });
 
     const second = await up(dataDir);
     await second.waitForOutput('render-farm is up at', 180_000);
-    const notice = second.output().split('\n').filter((l) => l.includes('was left running'));
-    expect(notice).toEqual([`render-farm: embedded PostgreSQL (pid ${left}) in ${dataDir}/pg was left running by a process that is gone: stopped it; starting a new one`]);
+    const notice = second
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('was left running'));
+    expect(notice).toEqual([
+      `render-farm: embedded PostgreSQL (pid ${left}) in ${dataDir}/pg was left running by a process that is gone: stopped it; starting a new one`,
+    ]);
     expect(alive(left)).toBe(false);
     const own = await postmasterPid(dataDir);
     expect(own).not.toBe(left);

@@ -24,12 +24,32 @@ describe('workers CLI', () => {
   let customerId: string;
 
   const submit = async (options: Record<string, unknown>) =>
-    (await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', profile: 'fast', ...options } })).render.id;
-  const render = (id: string) => t.db.db.selectFrom('renders').select(['status', 'worker_id', 'attempts', 'error']).where('id', '=', id).executeTakeFirstOrThrow();
+    (
+      await submitRender(t.db, {
+        customerId,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'video', profile: 'fast', ...options },
+      })
+    ).render.id;
+  const render = (id: string) =>
+    t.db.db
+      .selectFrom('renders')
+      .select(['status', 'worker_id', 'attempts', 'error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   const show = async () => {
     const r = await cli('workers', 'show', workerId, '--json');
     expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as { state: string; version: string; rendererVersion: string; uptimeS: number; memory: { rss: number } | null; jobsDone: number; jobsFailed: number };
+    return JSON.parse(r.stdout) as {
+      state: string;
+      version: string;
+      rendererVersion: string;
+      uptimeS: number;
+      memory: { rss: number } | null;
+      jobsDone: number;
+      jobsFailed: number;
+    };
   };
 
   beforeAll(async () => {
@@ -37,7 +57,9 @@ describe('workers CLI', () => {
     // chunks off: the drained render is one queue job, finished by this worker
     // a drain timeout far past the 1080p render: on a loaded machine the default 60 s ran out
     // first and the render went back to the queue (the test is about finishing it, not the bound)
-    child = await spawnWorker(t.url, t.cfg.dataDir, ['--concurrency', '1', '--drain-timeout', '900'], { RENDER_FARM_CHUNK_SECONDS: '0' });
+    child = await spawnWorker(t.url, t.cfg.dataDir, ['--concurrency', '1', '--drain-timeout', '900'], {
+      RENDER_FARM_CHUNK_SECONDS: '0',
+    });
     workerId = /worker (\S+) is taking jobs/.exec(child.output())![1]!;
   }, 120_000);
 
@@ -66,7 +88,11 @@ describe('workers CLI', () => {
   it('drain: stops taking jobs at the next heartbeat, finishes the running render, exits 0', async () => {
     // long enough to still be rendering when the next heartbeat reads the request
     const running = await submit({ width: 1920, height: 1080 });
-    await waitFor('the worker to start the render', () => render(running), { until: (r) => r.status === 'processing', timeoutMs: 60_000, intervalMs: 200 });
+    await waitFor('the worker to start the render', () => render(running), {
+      until: (r) => r.status === 'processing',
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     const drain = await cli('workers', 'drain', workerId);
     expect(drain.code, drain.stderr).toBe(0);
     expect(drain.stdout).toContain(`${workerId}: drain requested`);

@@ -37,7 +37,11 @@ describe('console actions by session', () => {
     // what the page no longer offers is refused by the server anyway
     const refused = await customer.evaluate(async () => {
       const { csrf } = (await (await fetch('/console/api/me')).json()) as { csrf: string };
-      const r = await fetch('/console/api/pregen/fill', { method: 'POST', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: '{"format":"sprite","profile":"fast"}' });
+      const r = await fetch('/console/api/pregen/fill', {
+        method: 'POST',
+        headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: '{"format":"sprite","profile":"fast"}',
+      });
       return [r.status, ((await r.json()) as { error: string }).error];
     });
     expect(refused).toEqual([403, 'admin_required']);
@@ -51,7 +55,11 @@ describe('console actions by session', () => {
 
   it("does not offer cancel to a customer whose job shares its render with another customer's", async () => {
     const build = (await getBuild(api.t.db, 'DEMO-GLASS'))!;
-    const request = { parts: build.parts, state: null, options: { format: 'sprite', width: 264, height: 264, profile: 'fast' } } as const;
+    const request = {
+      parts: build.parts,
+      state: null,
+      options: { format: 'sprite', width: 264, height: 264, profile: 'fast' },
+    } as const;
     const viewer = (await ensureCustomer(api.t.db.db, 'viewer-co')).id;
     const other = (await ensureCustomer(api.t.db.db, 'other-co')).id;
     const mine = await submitRender(api.t.db, { customerId: viewer, ...request });
@@ -68,7 +76,11 @@ describe('console actions by session', () => {
     await admin.browserContext().close();
 
     // a job of its own alone on its render: the customer may cancel it
-    const alone = await submitRender(api.t.db, { customerId: viewer, ...request, options: { ...request.options, width: 272, height: 272 } });
+    const alone = await submitRender(api.t.db, {
+      customerId: viewer,
+      ...request,
+      options: { ...request.options, width: 272, height: 272 },
+    });
     const own = await b.openAs(customerKey, `#/jobs/${alone.jobId}`);
     await own.waitForSelector('.page.job[data-status=queued] [data-action=cancel]');
     await own.browserContext().close();

@@ -31,7 +31,10 @@ function as(s: Signed, csrf: string | null = s.csrf): Record<string, string> {
   return { cookie: s.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) };
 }
 
-async function consoleKey(customer: string, opts: { admin?: boolean; console?: boolean } = { console: true }): Promise<string> {
+async function consoleKey(
+  customer: string,
+  opts: { admin?: boolean; console?: boolean } = { console: true },
+): Promise<string> {
   return (await createApiKey(api.t.db.db, customer, 'prod', opts)).key;
 }
 
@@ -40,15 +43,29 @@ let size = 256;
 /** A queued job of the session's customer, a render of its own (a new size each: renders of identical requests are shared); no worker runs, so it stays queued. */
 async function queuedJob(s: Signed): Promise<string> {
   const build = (await getBuild(api.t.db, 'DEMO-GLASS'))!;
-  const customer = await api.t.db.db.selectFrom('customers').select('id').where('name', '=', s.body.customer).executeTakeFirstOrThrow();
+  const customer = await api.t.db.db
+    .selectFrom('customers')
+    .select('id')
+    .where('name', '=', s.body.customer)
+    .executeTakeFirstOrThrow();
   size += 8;
-  const sub = await submitRender(api.t.db, { customerId: customer.id, parts: build.parts, state: null, options: { format: 'sprite', width: size, height: size, profile: 'fast' } });
+  const sub = await submitRender(api.t.db, {
+    customerId: customer.id,
+    parts: build.parts,
+    state: null,
+    options: { format: 'sprite', width: size, height: size, profile: 'fast' },
+  });
   expect(sub.outcome).toBe('new');
   return sub.jobId;
 }
 
 async function status(jobId: string): Promise<{ status: string; error: string | null }> {
-  const r = await api.t.db.db.selectFrom('jobs as j').innerJoin('renders as r', 'r.id', 'j.render_id').select(['r.status', 'r.error']).where('j.id', '=', jobId).executeTakeFirstOrThrow();
+  const r = await api.t.db.db
+    .selectFrom('jobs as j')
+    .innerJoin('renders as r', 'r.id', 'j.render_id')
+    .select(['r.status', 'r.error'])
+    .where('j.id', '=', jobId)
+    .executeTakeFirstOrThrow();
   return r;
 }
 
@@ -80,7 +97,8 @@ describe('console sign-in', () => {
       expect(bad.headers.get('set-cookie')).toBeNull();
       expect((await own.call('POST', '/console/api/session', { body: { key: good } })).status).toBe(200);
       // two more failures use up the burst of 3: then even the good key is refused
-      for (let i = 0; i < 2; i++) expect((await own.call('POST', '/console/api/session', { body: { key: 'rfk_prod_bad' } })).status).toBe(401);
+      for (let i = 0; i < 2; i++)
+        expect((await own.call('POST', '/console/api/session', { body: { key: 'rfk_prod_bad' } })).status).toBe(401);
       const refused = await own.call('POST', '/console/api/session', { body: { key: good } });
       expect(refused.status).toBe(429);
       expect(refused.json.error).toBe('too_many_auth_failures');
@@ -103,7 +121,11 @@ describe('console sign-in', () => {
     const forged = s.cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await api.call('GET', '/console/api/me', { headers: { cookie: forged } })).status).toBe(401);
     expect((await api.call('GET', '/console/api/me', { headers: as(s) })).status).toBe(200);
-    await api.t.db.db.updateTable('console_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', s.cookie.split('=')[1]!.split('.')[0]!).execute();
+    await api.t.db.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', s.cookie.split('=')[1]!.split('.')[0]!)
+      .execute();
     const expired = await api.call('GET', '/console/api/me', { headers: as(s) });
     expect(expired.status).toBe(401);
     expect(expired.json.error).toBe('console_session_required');
@@ -131,16 +153,24 @@ describe('console changes need the CSRF token', () => {
       expect(res.json.error).toBe('csrf_token_invalid');
     }
     expect((await status(job)).status).toBe('queued');
-    const preview = await api.call('POST', '/console/api/preview', { body: { shareCode: 'DEMO-GLASS' }, headers: as(s, null) });
+    const preview = await api.call('POST', '/console/api/preview', {
+      body: { shareCode: 'DEMO-GLASS' },
+      headers: as(s, null),
+    });
     expect(preview.status).toBe(403);
   });
 
-  it('submits a preview (a 256 px fast sprite) for the session\'s customer with the token', async () => {
+  it("submits a preview (a 256 px fast sprite) for the session's customer with the token", async () => {
     const s = await signIn(api, await consoleKey('preview-co'));
     const res = await api.call('POST', '/console/api/preview', { body: { shareCode: 'DEMO-GLASS' }, headers: as(s) });
     expect(res.status, res.text).toBe(200);
     const detail = await api.call('GET', `/console/api/jobs/${res.json.jobId}`, { headers: as(s) });
-    expect(detail.json.job).toMatchObject({ customer: 'preview-co', format: 'sprite', kind: 'render', shareCode: 'DEMO-GLASS' });
+    expect(detail.json.job).toMatchObject({
+      customer: 'preview-co',
+      format: 'sprite',
+      kind: 'render',
+      shareCode: 'DEMO-GLASS',
+    });
     expect(detail.json.job.request.options).toMatchObject({ width: 256, height: 256, profile: 'fast' });
   });
 });
@@ -169,7 +199,10 @@ describe('console pages', () => {
   });
 
   it('redirects browsers from / to the console; API clients get what they got before', async () => {
-    const browser = await fetch(api.url + '/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
+    const browser = await fetch(api.url + '/', {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      redirect: 'manual',
+    });
     expect(browser.status).toBe(302);
     expect(browser.headers.get('location')).toBe('/console/');
     const plain = await fetch(api.url + '/', { redirect: 'manual' });
@@ -189,7 +222,11 @@ describe('console pages', () => {
     expect(admin.body.admin).toBe(true);
     const keys = await api.call('GET', '/console/api/keys', { headers: as(admin) });
     expect(keys.status).toBe(200);
-    expect(keys.json.some((k: { customer: string; scopes: string[] }) => k.customer === 'ops' && k.scopes.includes('console'))).toBe(true);
+    expect(
+      keys.json.some(
+        (k: { customer: string; scopes: string[] }) => k.customer === 'ops' && k.scopes.includes('console'),
+      ),
+    ).toBe(true);
     expect(keys.text).not.toMatch(/rfk_prod_[A-Za-z0-9_-]{43}/);
   });
 
@@ -203,11 +240,17 @@ describe('console pages', () => {
     expect(parts.json.parts.length).toBeGreaterThan(0);
     expect(parts.json.parts.every((p: { category: string }) => p.category === 'PCCase')).toBe(true);
     const builds = await api.call('GET', '/console/api/catalog/builds', { headers: as(s) });
-    expect(builds.json.builds.find((b: { shareCode: string }) => b.shareCode === 'DEMO-GLASS')?.parts.length).toBeGreaterThan(0);
+    expect(
+      builds.json.builds.find((b: { shareCode: string }) => b.shareCode === 'DEMO-GLASS')?.parts.length,
+    ).toBeGreaterThan(0);
     const pregen = await api.call('GET', '/console/api/pregen', { headers: as(s) });
     // nothing pregenerated yet: no entries, and every saved build missing in each variant
     expect(pregen.json.entries).toEqual([]);
-    expect(pregen.json.coverage.find((c: { format: string; profile: string }) => c.format === 'sprite' && c.profile === 'fast')).toMatchObject({ size: '512x512', current: 0, stale: 0 });
+    expect(
+      pregen.json.coverage.find(
+        (c: { format: string; profile: string }) => c.format === 'sprite' && c.profile === 'fast',
+      ),
+    ).toMatchObject({ size: '512x512', current: 0, stale: 0 });
     expect(pregen.json.coverage.every((c: { missing: number }) => c.missing > 0)).toBe(true);
   });
 });
@@ -242,7 +285,10 @@ describe('cancel and retry', () => {
   });
 
   it('cancels a queued job through the public API (POST /render-build/{jobId}/cancel)', async () => {
-    const sub = await api.call('POST', '/render-by-share-code', { token: api.key, body: { shareCode: 'DEMO-GLASS', format: 'sprite', width: 320, height: 320, profile: 'fast' } });
+    const sub = await api.call('POST', '/render-by-share-code', {
+      token: api.key,
+      body: { shareCode: 'DEMO-GLASS', format: 'sprite', width: 320, height: 320, profile: 'fast' },
+    });
     expect(sub.status, sub.text).toBeLessThan(300);
     const res = await api.call('POST', `/render-build/${sub.json.job_id}/cancel`, { token: api.key });
     expect(res.status, res.text).toBe(200);
@@ -270,7 +316,11 @@ describe('console input', () => {
     const jobs = (query: string) => api.call('GET', `/console/api/jobs?${query}`, { headers: as(s) });
     const limit = await jobs('limit=500');
     expect(limit.status, limit.text).toBe(400);
-    expect(limit.json).toEqual({ error: 'invalid_query', message: 'invalid request query: limit: limit must be at most 200', details: [{ field: 'limit', message: 'limit must be at most 200' }] });
+    expect(limit.json).toEqual({
+      error: 'invalid_query',
+      message: 'invalid request query: limit: limit must be at most 200',
+      details: [{ field: 'limit', message: 'limit must be at most 200' }],
+    });
     // the API's own answer to a bad query has the same shape
     const apiLimit = await api.call('GET', '/available-parts?category=cpu&limit=500', { token: api.key });
     expect(apiLimit.status).toBe(400);
@@ -285,7 +335,9 @@ describe('console input', () => {
       { field: 'status', message: 'status must be one of queued, processing, completed, error' },
       { field: 'format', message: 'format must be given once' },
     ]);
-    expect((await jobs('limit=abc')).json.details).toEqual([{ field: 'limit', message: 'limit must be an integer from 1 to 200' }]);
+    expect((await jobs('limit=abc')).json.details).toEqual([
+      { field: 'limit', message: 'limit must be an integer from 1 to 200' },
+    ]);
     const parts = await api.call('GET', '/console/api/catalog/parts?category=toaster', { headers: as(s) });
     expect(parts.status).toBe(400);
     expect(parts.json.details[0].field).toBe('category');
@@ -299,19 +351,30 @@ describe('console input', () => {
     const admin = await signIn(api, await consoleKey('input-ops', { admin: true }));
     const noKey = await api.call('POST', '/console/api/session', { body: { key: 42 } });
     expect(noKey.status).toBe(400);
-    expect(noKey.json).toMatchObject({ error: 'invalid_body', details: [{ field: 'key', message: 'key must be an API key (a string)' }] });
-    const preview = await api.call('POST', '/console/api/preview', { headers: as(admin), body: { shareCode: '', extra: 1 } });
+    expect(noKey.json).toMatchObject({
+      error: 'invalid_body',
+      details: [{ field: 'key', message: 'key must be an API key (a string)' }],
+    });
+    const preview = await api.call('POST', '/console/api/preview', {
+      headers: as(admin),
+      body: { shareCode: '', extra: 1 },
+    });
     expect(preview.status).toBe(400);
     expect(preview.json.details).toEqual([
       { field: 'shareCode', message: 'shareCode must name a saved build' },
       { field: 'extra', message: 'unknown field' },
     ]);
-    const fill = await api.call('POST', '/console/api/pregen/fill', { headers: as(admin), body: { format: 'gif', profile: 'fast' } });
+    const fill = await api.call('POST', '/console/api/pregen/fill', {
+      headers: as(admin),
+      body: { format: 'gif', profile: 'fast' },
+    });
     expect(fill.status).toBe(400);
     expect(fill.json).toMatchObject({ error: 'invalid_body', details: [{ field: 'format' }] });
     expect(isErrorBody(fill.json)).toBe(true);
     const jobs = await api.t.db.db.selectFrom('jobs').select('id').execute();
-    expect((await api.call('POST', '/console/api/pregen/fill', { headers: as(admin) })).json.error).toBe('missing_body');
+    expect((await api.call('POST', '/console/api/pregen/fill', { headers: as(admin) })).json.error).toBe(
+      'missing_body',
+    );
     expect(await api.t.db.db.selectFrom('jobs').select('id').execute()).toHaveLength(jobs.length);
   });
 });

@@ -33,12 +33,29 @@ describe('console job detail', () => {
     expect(sub.status, sub.text).toBeLessThan(300);
     spriteJob = sub.json.job_id;
     // what a worker leaves: the sheet (12 x 6 frames of 32 px) and the still in the store, the row completed
-    const render = await api.t.db.db.selectFrom('jobs as j').innerJoin('renders as r', 'r.id', 'j.render_id').select(['r.id', 'r.cache_key']).where('j.id', '=', spriteJob).executeTakeFirstOrThrow();
+    const render = await api.t.db.db
+      .selectFrom('jobs as j')
+      .innerJoin('renders as r', 'r.id', 'j.render_id')
+      .select(['r.id', 'r.cache_key'])
+      .where('j.id', '=', spriteJob)
+      .executeTakeFirstOrThrow();
     const store = api.server.ctx.store;
     const sheetKey = renderArtifactKey(render.cache_key, RENDER_FILE_NAMES.sprite);
     const stillKey = renderArtifactKey(render.cache_key, RENDER_FILE_NAMES.screenshot);
-    await store.putBuffer(sheetKey, await sharp({ create: { width: 384, height: 192, channels: 3, background: '#335577' } }).webp().toBuffer(), 'image/webp');
-    await store.putBuffer(stillKey, await sharp({ create: { width: 32, height: 32, channels: 3, background: '#775533' } }).webp().toBuffer(), 'image/webp');
+    await store.putBuffer(
+      sheetKey,
+      await sharp({ create: { width: 384, height: 192, channels: 3, background: '#335577' } })
+        .webp()
+        .toBuffer(),
+      'image/webp',
+    );
+    await store.putBuffer(
+      stillKey,
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: '#775533' } })
+        .webp()
+        .toBuffer(),
+      'image/webp',
+    );
     await api.t.db.db
       .updateTable('renders')
       .set({
@@ -76,7 +93,10 @@ describe('console job detail', () => {
 
     expect(await page.$eval('[data-result=sprite] figcaption', (e) => e.textContent)).toContain('drag to turn');
     expect(await page.$eval('[data-result=still] figcaption', (e) => e.textContent)).toContain('Still');
-    const download = await page.$eval('[data-result=sprite] [data-action=download]', (a) => ({ href: (a as HTMLAnchorElement).href, download: a.getAttribute('download') }));
+    const download = await page.$eval('[data-result=sprite] [data-action=download]', (a) => ({
+      href: (a as HTMLAnchorElement).href,
+      download: a.getAttribute('download'),
+    }));
     expect(download.download).toBe(`${spriteJob}.webp`);
     // the link serves the sheet
     const served = await page.evaluate(async (u) => {
@@ -85,7 +105,9 @@ describe('console job detail', () => {
     }, download.href);
     expect(served).toEqual([200, 'image/webp']);
 
-    await page.browserContext().overridePermissions(api.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page
+      .browserContext()
+      .overridePermissions(api.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     await page.bringToFront();
     await page.click('[data-result=sprite] [data-action=copy-url]');
     await page.waitForSelector('[data-result=sprite] [data-action=copy-url][data-copied=yes]');
@@ -112,7 +134,11 @@ describe('console job detail', () => {
         size: tr.querySelector('[data-col=size]')?.textContent,
         created: tr.querySelector('[data-col=created]')?.textContent,
       }));
-    expect(await row(spriteJob)).toEqual({ build: 'DEMO-GLASS', size: '256x256', created: expect.stringMatching(ISO_UTC) });
+    expect(await row(spriteJob)).toEqual({
+      build: 'DEMO-GLASS',
+      size: '256x256',
+      created: expect.stringMatching(ISO_UTC),
+    });
     expect(await row(partsJob)).toMatchObject({ build: '1 part', size: '320x256' });
     await page.browserContext().close();
   }, 60_000);

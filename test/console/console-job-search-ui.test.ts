@@ -30,7 +30,15 @@ describe('console jobs search', () => {
     const mine = (await ensureCustomer(api.t.db.db, 'finder-co')).id;
     const stranger = (await ensureCustomer(api.t.db.db, 'stranger-co')).id;
     const submit = async (customerId: string, shareCode: string | undefined, width: number) =>
-      (await submitRender(api.t.db, { customerId, parts: glass.parts, state: null, shareCode, options: { format: 'sprite', width, height: 256, profile: 'fast' } })).jobId;
+      (
+        await submitRender(api.t.db, {
+          customerId,
+          parts: glass.parts,
+          state: null,
+          shareCode,
+          options: { format: 'sprite', width, height: 256, profile: 'fast' },
+        })
+      ).jobId;
     glassJobs = [await submit(mine, 'DEMO-GLASS', 256), await submit(mine, 'DEMO-GLASS', 264)];
     partsJob = await submit(mine, undefined, 272);
     strangerJob = await submit(stranger, 'DEMO-GLASS', 280);
@@ -42,8 +50,14 @@ describe('console jobs search', () => {
 
   /** The job ids the list shows, once it shows `count` rows. */
   async function rows(page: Awaited<ReturnType<ConsoleBrowser['open']>>, count: number): Promise<string[]> {
-    await page.waitForFunction((n) => document.querySelectorAll('table.jobs-table tr[data-job]').length === n, {}, count);
-    return (await page.$$eval('table.jobs-table tr[data-job]', (trs) => trs.map((tr) => tr.getAttribute('data-job')!))).sort();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('table.jobs-table tr[data-job]').length === n,
+      {},
+      count,
+    );
+    return (
+      await page.$$eval('table.jobs-table tr[data-job]', (trs) => trs.map((tr) => tr.getAttribute('data-job')!))
+    ).sort();
   }
 
   async function search(page: Awaited<ReturnType<ConsoleBrowser['open']>>, text: string): Promise<void> {
@@ -74,11 +88,15 @@ describe('console jobs search', () => {
   it('filters by every format the form offers without an error', async () => {
     const page = await b.openAs(adminKey, '#/jobs');
     await page.waitForSelector('table.jobs-table tr[data-job]');
-    const formats = await page.$$eval('.filters select[name=format] option', (o) => o.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+    const formats = await page.$$eval('.filters select[name=format] option', (o) =>
+      o.map((e) => (e as HTMLOptionElement).value).filter(Boolean),
+    );
     expect(formats.length).toBeGreaterThan(0);
     for (const f of formats) {
       await page.select('.filters select[name=format]', f);
-      const answer = page.waitForResponse((r) => r.url().includes('/console/api/jobs?') && new URL(r.url()).searchParams.get('format') === f);
+      const answer = page.waitForResponse(
+        (r) => r.url().includes('/console/api/jobs?') && new URL(r.url()).searchParams.get('format') === f,
+      );
       await page.click('.filters button[type=submit]');
       expect((await answer).status(), `format ${f}`).toBe(200);
     }

@@ -32,8 +32,16 @@ describe('console pregen page', () => {
     // what the pregen run stores for each rendered item (a tiny sheet stands in for the pixels)
     const version = await rendererVersion();
     const sheet = path.join(tmp(), 'sheet.webp');
-    await sharp({ create: { width: 24, height: 12, channels: 3, background: '#336699' } }).webp().toFile(sheet);
-    const items = await planPregen(api.t.db, await buildSources(api.t.db, 'all'), { base: {}, formats: ['sprite'], profiles: ['cinematic'], sizes: [], rendererVersion: version });
+    await sharp({ create: { width: 24, height: 12, channels: 3, background: '#336699' } })
+      .webp()
+      .toFile(sheet);
+    const items = await planPregen(api.t.db, await buildSources(api.t.db, 'all'), {
+      base: {},
+      formats: ['sprite'],
+      profiles: ['cinematic'],
+      sizes: [],
+      rendererVersion: version,
+    });
     const deps = { db: api.t.db, store: api.server.ctx.store, rendererVersion: version };
     filled = [];
     for (const item of items.filter((i) => i.action === 'render')) {
@@ -56,7 +64,11 @@ describe('console pregen page', () => {
     const page = await b.openAs(adminKey, '#/pregen');
     await page.waitForSelector('table.pregen-table tr[data-key]');
     const rows = await page.$$eval('table.pregen-table tr[data-key]', (trs) =>
-      trs.map((tr) => ({ key: tr.getAttribute('data-key'), state: tr.getAttribute('data-state'), profile: tr.querySelector('[data-profile]')?.textContent })),
+      trs.map((tr) => ({
+        key: tr.getAttribute('data-key'),
+        state: tr.getAttribute('data-state'),
+        profile: tr.querySelector('[data-profile]')?.textContent,
+      })),
     );
     expect(rows.map((r) => r.key).sort()).toEqual(listed.map((e) => e.key).sort());
     expect(rows.every((r) => r.profile === 'cinematic' && r.state === 'current')).toBe(true);

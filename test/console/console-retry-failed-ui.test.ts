@@ -46,15 +46,20 @@ describe('console: retry all failed', () => {
   }, 60_000);
 
   const submit = async (width: number) => {
-    const r = await api.call('POST', '/render-by-share-code', { token: api.key, body: { shareCode: 'DEMO-GLASS', format: 'sprite', width, height: 256, profile: 'fast' } });
+    const r = await api.call('POST', '/render-by-share-code', {
+      token: api.key,
+      body: { shareCode: 'DEMO-GLASS', format: 'sprite', width, height: 256, profile: 'fast' },
+    });
     expect(r.status, r.text).toBeLessThan(300);
     return r.json.job_id as string;
   };
-  const statusOf = async (jobId: string) => (await api.call('GET', `/render-build/${jobId}`, { token: api.key })).json as { status: string; error?: string };
+  const statusOf = async (jobId: string) =>
+    (await api.call('GET', `/render-build/${jobId}`, { token: api.key })).json as { status: string; error?: string };
 
   it('asks with the count, then queues the failed renders again and the worker renders them; a cancelled one stays', async () => {
     const failed = [await submit(256), await submit(264)];
-    for (const id of failed) await waitFor(`job ${id} to fail`, () => statusOf(id), { until: (j) => j.status === 'error', timeoutMs: 60_000 });
+    for (const id of failed)
+      await waitFor(`job ${id} to fail`, () => statusOf(id), { until: (j) => j.status === 'error', timeoutMs: 60_000 });
     // a cancelled job is an error too, but not a failure: stopped on purpose
     await worker.stop();
     const cancelled = await submit(272);
@@ -65,7 +70,9 @@ describe('console: retry all failed', () => {
     await page.waitForSelector(`tr[data-job="${failed[0]}"][data-status=error]`);
     await page.click('[data-action=retry-failed]');
     await page.waitForSelector('dialog.confirm[open] [data-confirm=retry-failed]');
-    expect(await page.$eval('[data-confirm=retry-failed]', (e) => e.textContent)).toContain('2 failed renders again (2 jobs');
+    expect(await page.$eval('[data-confirm=retry-failed]', (e) => e.textContent)).toContain(
+      '2 failed renders again (2 jobs',
+    );
     await page.click('dialog.confirm[open] [data-action=dismiss]');
     await page.waitForSelector('dialog.confirm:not([open])');
     expect((await statusOf(failed[0]!)).status).toBe('error');
@@ -74,7 +81,9 @@ describe('console: retry all failed', () => {
     await page.waitForSelector('dialog.confirm[open] [data-confirm=retry-failed]');
     await page.click('dialog.confirm[open] [data-action=confirm]');
     await page.waitForSelector('[data-note=retry-failed]');
-    expect(await page.$eval('[data-note=retry-failed]', (e) => e.textContent)).toContain('Queued 2 failed renders again (2 jobs)');
+    expect(await page.$eval('[data-note=retry-failed]', (e) => e.textContent)).toContain(
+      'Queued 2 failed renders again (2 jobs)',
+    );
     for (const id of failed) expect((await statusOf(id)).status).toBe('queued');
 
     // a worker takes them as it takes fresh submissions, and renders them

@@ -53,7 +53,12 @@ describe('web console in a browser', () => {
     worker = await startFileWorker(flaky);
     adminKey = (await createApiKey(api.t.db.db, 'acme', 'prod', { admin: true })).key;
     const chromium = await findChromium(api.t.cfg);
-    browser = await puppeteer.launch({ executablePath: chromium.path, headless: true, pipe: true, args: ['--no-sandbox', '--mute-audio'] });
+    browser = await puppeteer.launch({
+      executablePath: chromium.path,
+      headless: true,
+      pipe: true,
+      args: ['--no-sandbox', '--mute-audio'],
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -81,7 +86,10 @@ describe('web console in a browser', () => {
 
   /** Submits through the public API with the customer's key; the job id. */
   async function submit(body: Record<string, unknown>): Promise<string> {
-    const r = await api.call('POST', '/render-by-share-code', { token: api.key, body: { shareCode: 'DEMO-GLASS', ...body } });
+    const r = await api.call('POST', '/render-by-share-code', {
+      token: api.key,
+      body: { shareCode: 'DEMO-GLASS', ...body },
+    });
     expect([200, 202], JSON.stringify(r.json)).toContain(r.status);
     return r.json.job_id as string;
   }
@@ -120,17 +128,22 @@ describe('web console in a browser', () => {
     await waitFor(
       'the preview to complete on the page',
       async () => {
-        const s = await page.$eval('[data-build="DEMO-GLASS"] .preview-job', (e) => ({
-          status: e.getAttribute('data-status'),
-          progress: Number(e.querySelector('[data-progress]')?.getAttribute('data-progress')),
-        })).catch(() => null);
+        const s = await page
+          .$eval('[data-build="DEMO-GLASS"] .preview-job', (e) => ({
+            status: e.getAttribute('data-status'),
+            progress: Number(e.querySelector('[data-progress]')?.getAttribute('data-progress')),
+          }))
+          .catch(() => null);
         if (s) seen.add(s.progress);
         return s;
       },
       { until: (s) => s?.status === 'completed', timeoutMs: 120_000, intervalMs: 100 },
     );
     // progress moved on the page between submit and completion, without a reload
-    expect([...seen].some((p) => p > 0 && p < 1), `progress values seen: ${[...seen].join(', ')}`).toBe(true);
+    expect(
+      [...seen].some((p) => p > 0 && p < 1),
+      `progress values seen: ${[...seen].join(', ')}`,
+    ).toBe(true);
     expect(await page.$eval('body', (b) => b.getAttribute('data-marker'))).toBe('no-reload');
 
     // the turntable: a drag changes the frame shown
@@ -166,7 +179,13 @@ describe('web console in a browser', () => {
     const video = await waitFor(
       'the video to load in the page',
       // null while the player is not in the page yet
-      () => page.$eval('video.result-video', (v) => ({ readyState: (v as HTMLVideoElement).readyState, duration: (v as HTMLVideoElement).duration })).catch(() => null),
+      () =>
+        page
+          .$eval('video.result-video', (v) => ({
+            readyState: (v as HTMLVideoElement).readyState,
+            duration: (v as HTMLVideoElement).duration,
+          }))
+          .catch(() => null),
       { until: (v) => v !== null && v.readyState >= 2 && v.duration > 0, timeoutMs: 30_000 },
     );
     expect(video!.duration).toBeGreaterThan(1);
@@ -174,10 +193,13 @@ describe('web console in a browser', () => {
     await page.browserContext().close();
   }, 180_000);
 
-  it("a failed job shows its error, and retry from the page renders it", async () => {
+  it('a failed job shows its error, and retry from the page renders it', async () => {
     failing = true;
     const jobId = await submit({ format: 'sprite', ...SMALL, width: 320 });
-    await waitFor(`job ${jobId} to fail`, () => statusOf(jobId), { until: (j) => j.status === 'error', timeoutMs: 60_000 });
+    await waitFor(`job ${jobId} to fail`, () => statusOf(jobId), {
+      until: (j) => j.status === 'error',
+      timeoutMs: 60_000,
+    });
     failing = false;
     const page = await openConsole(`#/jobs/${jobId}`);
     await signIn(page);
@@ -215,8 +237,18 @@ describe('web console in a browser', () => {
     worker = await startFileWorker(flaky);
     await waitFor(
       'the renders queue to drain',
-      () => page.evaluate(async () => (await (await fetch('/console/api/overview')).json()) as { queues: { kind: string; waiting: number; running: number }[] }),
-      { until: (o) => o.queues.filter((q) => q.kind === 'renders').every((q) => q.waiting === 0 && q.running === 0), timeoutMs: 60_000, intervalMs: 500 },
+      () =>
+        page.evaluate(
+          async () =>
+            (await (await fetch('/console/api/overview')).json()) as {
+              queues: { kind: string; waiting: number; running: number }[];
+            },
+        ),
+      {
+        until: (o) => o.queues.filter((q) => q.kind === 'renders').every((q) => q.waiting === 0 && q.running === 0),
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      },
     );
     if (SCREENSHOTS) {
       // the overview after this file's renders: per-minute bars, store size

@@ -48,12 +48,19 @@ describe('console worker page', () => {
   }, 60_000);
 
   const renderOnce = async (width: number, until: string) => {
-    const r = await api.call('POST', '/render-by-share-code', { token: api.key, body: { shareCode: 'DEMO-GLASS', format: 'sprite', width, height: 256, profile: 'fast' } });
-    expect(r.status, r.text).toBeLessThan(300);
-    await waitFor(`job ${r.json.job_id} to end`, async () => (await api.call('GET', `/render-build/${r.json.job_id}`, { token: api.key })).json, {
-      until: (j) => j.status === until,
-      timeoutMs: 90_000,
+    const r = await api.call('POST', '/render-by-share-code', {
+      token: api.key,
+      body: { shareCode: 'DEMO-GLASS', format: 'sprite', width, height: 256, profile: 'fast' },
     });
+    expect(r.status, r.text).toBeLessThan(300);
+    await waitFor(
+      `job ${r.json.job_id} to end`,
+      async () => (await api.call('GET', `/render-build/${r.json.job_id}`, { token: api.key })).json,
+      {
+        until: (j) => j.status === until,
+        timeoutMs: 90_000,
+      },
+    );
   };
 
   it("shows what the worker's heartbeat reports, and drains it", async () => {
@@ -67,7 +74,11 @@ describe('console worker page', () => {
     await page.waitForSelector(`.page.worker[data-worker="${worker.id}"][data-state=running]`);
     const fact = (name: string) => page.$eval(`[data-fact=${name}]`, (e) => e.textContent?.trim() ?? '');
     // the heartbeat after the renders (every 5 s) carries the counts; the page refreshes itself
-    await waitFor('the page to show the heartbeat after the renders', () => fact('jobs'), { until: (t) => t === '1 done, 1 failed', timeoutMs: 20_000, intervalMs: 250 });
+    await waitFor('the page to show the heartbeat after the renders', () => fact('jobs'), {
+      until: (t) => t === '1 done, 1 failed',
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
     expect(await fact('version')).toContain(VERSION);
     expect(await fact('version')).toMatch(/renderer \S+/);
     expect(await fact('memory')).toMatch(/MiB resident/);

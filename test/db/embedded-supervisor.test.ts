@@ -19,7 +19,8 @@ describe('embedded PostgreSQL supervisor', () => {
   let port: number;
   let handle: EmbeddedPostgresHandle | null = null;
 
-  const postmasterPid = async () => Number((await fs.readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const postmasterPid = async () =>
+    Number((await fs.readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const query = async (sql: string) => {
     const client = new pg.Client({ connectionString: handle!.connectionString() });
     await client.connect();
@@ -57,7 +58,10 @@ describe('embedded PostgreSQL supervisor', () => {
     const pid = await postmasterPid();
     process.kill(pid, 'SIGKILL');
     await waitFor('the server to be back', () => lines.includes('embedded PostgreSQL is back'), { timeoutMs: 30_000 });
-    expect(lines).toEqual(['embedded PostgreSQL exited (signal SIGKILL); restarting (attempt 1/3)', 'embedded PostgreSQL is back']);
+    expect(lines).toEqual([
+      'embedded PostgreSQL exited (signal SIGKILL); restarting (attempt 1/3)',
+      'embedded PostgreSQL is back',
+    ]);
     expect(await query('SELECT v FROM kept')).toEqual([{ v: 'before the kill' }]);
     const restarted = await postmasterPid();
     expect(restarted).not.toBe(pid);

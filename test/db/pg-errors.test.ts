@@ -33,11 +33,19 @@ describe('PostgreSQL error classification', () => {
   });
 
   it('recognises server shutdown codes and driver messages', () => {
-    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300']) expect(isDatabaseUnavailableError(Object.assign(new Error('x'), { code })), code).toBe(true);
-    for (const message of ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable']) {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300'])
+      expect(isDatabaseUnavailableError(Object.assign(new Error('x'), { code })), code).toBe(true);
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated due to connection timeout',
+      'timeout exceeded when trying to connect',
+      'Client has encountered a connection error and is not queryable',
+    ]) {
       expect(isDatabaseUnavailableError(new Error(message)), message).toBe(true);
     }
-    expect(isDatabaseUnavailableError(new AggregateError([Object.assign(new Error(''), { code: 'ECONNREFUSED' })]))).toBe(true);
+    expect(
+      isDatabaseUnavailableError(new AggregateError([Object.assign(new Error(''), { code: 'ECONNREFUSED' })])),
+    ).toBe(true);
     expect(isDatabaseUnavailableError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailableError(null)).toBe(false);
   });

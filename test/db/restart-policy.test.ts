@@ -7,7 +7,11 @@ describe('restart policy', () => {
   it('restarts at once-ish, then with doubling delays', () => {
     expect(nextRestart([], 1_000_000, policy)).toEqual({ restart: true, attempt: 1, delayMs: 500 });
     expect(nextRestart([1_000_000], 1_001_000, policy)).toEqual({ restart: true, attempt: 2, delayMs: 1_000 });
-    expect(nextRestart([1_000_000, 1_002_000], 1_004_000, policy)).toEqual({ restart: true, attempt: 3, delayMs: 2_000 });
+    expect(nextRestart([1_000_000, 1_002_000], 1_004_000, policy)).toEqual({
+      restart: true,
+      attempt: 3,
+      delayMs: 2_000,
+    });
   });
 
   it('gives up after 3 attempts within the window', () => {

@@ -7,11 +7,19 @@ import { untilReachable } from '../../src/db/until-reachable.js';
 
 describe('isConnectionError', () => {
   it('is true for a real refused connection and false for a bad query', async () => {
-    const refused = await new pg.Client({ connectionString: `postgres://x:y@127.0.0.1:${await freePort()}/z` }).connect().catch((e: unknown) => e);
+    const refused = await new pg.Client({ connectionString: `postgres://x:y@127.0.0.1:${await freePort()}/z` })
+      .connect()
+      .catch((e: unknown) => e);
     expect(isConnectionError(refused)).toBe(true);
-    expect(isConnectionError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(
+      isConnectionError(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
     expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isConnectionError(Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' }))).toBe(false);
+    expect(isConnectionError(Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' }))).toBe(
+      false,
+    );
     expect(isConnectionError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 });

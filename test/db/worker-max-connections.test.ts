@@ -78,8 +78,13 @@ describe('a worker at max_connections', () => {
     await worker.waitForOutput('is taking jobs', 60_000);
     const check = new pg.Client({ connectionString: url });
     await check.connect();
-    const { rows } = await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM workers WHERE pid = $1 AND stopped_at IS NULL`, [worker.pid]);
-    const apps = await check.query<{ app: string }>(`SELECT DISTINCT application_name AS app FROM pg_stat_activity WHERE application_name LIKE 'render-farm worker%'`);
+    const { rows } = await check.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM workers WHERE pid = $1 AND stopped_at IS NULL`,
+      [worker.pid],
+    );
+    const apps = await check.query<{ app: string }>(
+      `SELECT DISTINCT application_name AS app FROM pg_stat_activity WHERE application_name LIKE 'render-farm worker%'`,
+    );
     await check.end();
     expect(rows[0]!.n).toBe(1);
     expect(apps.rows.map((r) => r.app)).toContain(`render-farm worker ${worker.pid}`);

@@ -64,18 +64,22 @@ function dotenv(file: string): Record<string, string> {
 
 /** Compose's interpolation: `${VAR}`, `${VAR:-default}`, `${VAR:?message}` (unset or empty fails), `$$`. */
 function interpolate(value: string, vars: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (whole === '$$') return '$';
-    const v = vars[name!];
-    if (op === ':?' && !v) throw new Error(`${name} is required: ${arg}`);
-    return v || (op === ':-' ? arg! : '');
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?)([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (whole === '$$') return '$';
+      const v = vars[name!];
+      if (op === ':?' && !v) throw new Error(`${name} is required: ${arg}`);
+      return v || (op === ':-' ? arg! : '');
+    },
+  );
 }
 
 function interpolateDeep(v: unknown, vars: Record<string, string>): unknown {
   if (typeof v === 'string') return interpolate(v, vars);
   if (Array.isArray(v)) return v.map((x) => interpolateDeep(x, vars));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, interpolateDeep(x, vars)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, interpolateDeep(x, vars)]));
   return v;
 }
 
@@ -100,7 +104,10 @@ function cliCommand(program: Command, args: readonly string[]): string {
     const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
     // a word after the leaf is an option's value or an argument
     if (!sub && cmd.commands.length === 0) continue;
-    if (!sub) throw new Error(`render-farm ${[...words, arg].join(' ')}: no such command (have: ${cmd.commands.map((c) => c.name()).join(', ')})`);
+    if (!sub)
+      throw new Error(
+        `render-farm ${[...words, arg].join(' ')}: no such command (have: ${cmd.commands.map((c) => c.name()).join(', ')})`,
+      );
     cmd = sub;
     words.push(arg);
   }
@@ -121,7 +128,9 @@ function ajv(): Ajv {
 }
 
 function explain(validate: ValidateFunction): string {
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`).join('\n');
+  return (validate.errors ?? [])
+    .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`)
+    .join('\n');
 }
 
 // ---- the files, read once
@@ -139,8 +148,11 @@ const configMaps = byKind('ConfigMap');
 const secrets = byKind('Secret');
 const deployments = byKind('Deployment');
 const workloads = [...deployments, ...byKind('Job')];
-const appContainers = workloads.flatMap((w) => (w.spec.template.spec.containers as Obj[]).map((c) => ({ workload: w, c })));
-const deployment = (component: string) => deployments.find((d) => d.spec.template.metadata.labels['app.kubernetes.io/component'] === component)!;
+const appContainers = workloads.flatMap((w) =>
+  (w.spec.template.spec.containers as Obj[]).map((c) => ({ workload: w, c })),
+);
+const deployment = (component: string) =>
+  deployments.find((d) => d.spec.template.metadata.labels['app.kubernetes.io/component'] === component)!;
 
 /** A container's environment as the kubelet would give it, with the example Secret's values. */
 function containerEnv(c: Obj): Record<string, string> {
@@ -151,7 +163,10 @@ function containerEnv(c: Obj): Record<string, string> {
     return { ...found.data, ...found.stringData };
   };
   for (const from of (c.envFrom ?? []) as Obj[]) {
-    Object.assign(env, from.configMapRef ? source('ConfigMap', from.configMapRef.name) : source('Secret', from.secretRef.name));
+    Object.assign(
+      env,
+      from.configMapRef ? source('ConfigMap', from.configMapRef.name) : source('Secret', from.secretRef.name),
+    );
   }
   for (const e of (c.env ?? []) as Obj[]) {
     if (e.value !== undefined) env[e.name] = e.value;
@@ -184,14 +199,27 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
   it('every YAML file under deploy/ parses without errors or warnings', () => {
     const files = yamlFiles(DEPLOY);
     expect(files.map((f) => path.relative(DEPLOY, f)).sort()).toEqual(
-      ['compose.yaml', ...['config.yaml', 'kustomization.yaml', 'migrate-job.yaml', 'secret.example.yaml', 'serve.yaml', 'worker-autoscaling.yaml', 'worker.yaml'].map((f) => `k8s/${f}`)].sort(),
+      [
+        'compose.yaml',
+        ...[
+          'config.yaml',
+          'kustomization.yaml',
+          'migrate-job.yaml',
+          'secret.example.yaml',
+          'serve.yaml',
+          'worker-autoscaling.yaml',
+          'worker.yaml',
+        ].map((f) => `k8s/${f}`),
+      ].sort(),
     );
     for (const f of files) expect(yamlDocs(f).length, f).toBeGreaterThan(0);
   });
 
   describe('compose.yaml', () => {
     it('is valid under the Compose Specification schema', () => {
-      const { $schema: _meta, ...schema } = JSON.parse(readFileSync('test/deploy/schemas/compose-spec/compose-spec.json', 'utf8')) as Obj;
+      const { $schema: _meta, ...schema } = JSON.parse(
+        readFileSync('test/deploy/schemas/compose-spec/compose-spec.json', 'utf8'),
+      ) as Obj;
       const validate = ajv().compile(schema);
       expect(validate(compose), explain(validate)).toBe(true);
       // the schema catches a misspelt key: the check can fail
@@ -199,10 +227,20 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
     });
 
     it('has PostgreSQL, MinIO with its bucket, the migration, 2 serves and N workers, all from the Dockerfile', () => {
-      expect(Object.keys(composeServices).sort()).toEqual(['migrate', 'minio', 'minio-bucket', 'postgres', 'proxy', 'serve', 'worker']);
+      expect(Object.keys(composeServices).sort()).toEqual([
+        'migrate',
+        'minio',
+        'minio-bucket',
+        'postgres',
+        'proxy',
+        'serve',
+        'worker',
+      ]);
       expect(appServices.map(([name]) => name).sort()).toEqual(['migrate', 'serve', 'worker']);
       for (const [, s] of appServices) expect(s.build).toEqual({ context: '..', dockerfile: 'Dockerfile' });
-      expect(readFileSync(path.resolve(DEPLOY, composeServices.serve!.build.context, 'Dockerfile'), 'utf8')).toMatch(/ENTRYPOINT \["node", "bin\/render-farm"\]/);
+      expect(readFileSync(path.resolve(DEPLOY, composeServices.serve!.build.context, 'Dockerfile'), 'utf8')).toMatch(
+        /ENTRYPOINT \["node", "bin\/render-farm"\]/,
+      );
       expect(composeServices.serve!.deploy.replicas).toBe(2);
       expect(Number(composeServices.worker!.deploy.replicas)).toBeGreaterThanOrEqual(1);
       expect(composeServices['minio-bucket']!.command.join(' ')).toMatch(/mc mb --ignore-existing farm\/render-farm/);
@@ -210,14 +248,22 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
 
     it('runs real CLI commands, sets only known settings, and the example values load', async () => {
       const program = await buildFullProgram();
-      const commands = Object.fromEntries(appServices.map(([name, s]) => [name, cliCommand(program, s.command as string[])]));
+      const commands = Object.fromEntries(
+        appServices.map(([name, s]) => [name, cliCommand(program, s.command as string[])]),
+      );
       expect(commands).toEqual({ migrate: 'db migrate', serve: 'serve', worker: 'worker' });
       for (const [name, s] of appServices) {
         const env = s.environment as Record<string, string>;
-        expect(Object.keys(env).filter((k) => !KNOWN_ENV.has(k)), name).toEqual([]);
+        expect(
+          Object.keys(env).filter((k) => !KNOWN_ENV.has(k)),
+          name,
+        ).toEqual([]);
         const cfg = configOf(env);
         expect(cfg.databaseUrl, name).toMatch(/@postgres:5432\/render$/);
-        if (name !== 'migrate') expect(cfg.storageUrl, name).toBe(`s3://${composeServices['minio-bucket']!.command.join(' ').match(/mc mb --ignore-existing farm\/([\w-]+)/)![1]}`);
+        if (name !== 'migrate')
+          expect(cfg.storageUrl, name).toBe(
+            `s3://${composeServices['minio-bucket']!.command.join(' ').match(/mc mb --ignore-existing farm\/([\w-]+)/)![1]}`,
+          );
       }
       // a required variable left unset stops compose with a message (the check can fail)
       expect(() => interpolateDeep(composeRaw, {})).toThrow(/POSTGRES_PASSWORD is required/);
@@ -226,7 +272,9 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
     it("gives a worker longer than its drain to stop, and checks serve's health on a real route", async () => {
       const worker = composeServices.worker!;
       const drain = configOf(worker.environment).drainTimeoutSeconds;
-      expect(durationSeconds(worker.stop_grace_period)).toBeGreaterThanOrEqual(drain + RELEASE_AFTER_DRAIN_S + MIN_MARGIN_S);
+      expect(durationSeconds(worker.stop_grace_period)).toBeGreaterThanOrEqual(
+        drain + RELEASE_AFTER_DRAIN_S + MIN_MARGIN_S,
+      );
       const serve = composeServices.serve!;
       const test = (serve.healthcheck.test as string[]).join(' ');
       const url = /http:\/\/127\.0\.0\.1:(\d+)(\/[\w/-]*)/.exec(test);
@@ -240,14 +288,26 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
     it('are known kinds whose fields match the Kubernetes and KEDA APIs, with no namespace', () => {
       const subset = JSON.parse(readFileSync('test/deploy/schemas/k8s-subset.json', 'utf8')) as Obj;
       const v = ajv();
-      const kinds = new Map<string, ValidateFunction>(Object.entries(subset.kinds as Obj).map(([k, s]) => [k, v.compile({ ...s, definitions: subset.definitions })]));
+      const kinds = new Map<string, ValidateFunction>(
+        Object.entries(subset.kinds as Obj).map(([k, s]) => [k, v.compile({ ...s, definitions: subset.definitions })]),
+      );
       for (const { file, doc } of manifests) {
         const validate = kinds.get(`${doc.apiVersion}/${doc.kind}`);
         expect(validate, `${file}: unknown kind ${doc.apiVersion}/${doc.kind}`).toBeDefined();
         expect(validate!(doc), `${file} ${doc.kind} ${doc.metadata?.name}:\n${explain(validate!)}`).toBe(true);
       }
       const seen = manifests.map((m) => m.doc.kind).sort();
-      expect(seen).toEqual(['ConfigMap', 'Deployment', 'Deployment', 'Job', 'Kustomization', 'PodDisruptionBudget', 'ScaledObject', 'Secret', 'Service']);
+      expect(seen).toEqual([
+        'ConfigMap',
+        'Deployment',
+        'Deployment',
+        'Job',
+        'Kustomization',
+        'PodDisruptionBudget',
+        'ScaledObject',
+        'Secret',
+        'Service',
+      ]);
       // a misplaced field fails (the check can fail)
       const worker = structuredClone(deployment('worker'));
       worker.spec.terminationGracePeriodSeconds = 90;
@@ -256,7 +316,12 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
 
     it('kustomization.yaml lists every manifest but the Secret example', () => {
       const k = byKind('Kustomization')[0]!;
-      expect([...k.resources].sort()).toEqual(k8sFiles.map((f) => path.basename(f)).filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml').sort());
+      expect([...k.resources].sort()).toEqual(
+        k8sFiles
+          .map((f) => path.basename(f))
+          .filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml')
+          .sort(),
+      );
       expect(k.images.map((i: Obj) => i.name)).toEqual([IMAGE]);
     });
 
@@ -268,27 +333,40 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
 
     it('every container runs the image with a real CLI command, known settings, and a config that loads', async () => {
       const program = await buildFullProgram();
-      const commands = Object.fromEntries(appContainers.map(({ workload, c }) => [workload.metadata.name, cliCommand(program, c.args)]));
-      expect(commands).toEqual({ 'render-farm-migrate': 'db migrate', 'render-farm-serve': 'serve', 'render-farm-worker': 'worker' });
+      const commands = Object.fromEntries(
+        appContainers.map(({ workload, c }) => [workload.metadata.name, cliCommand(program, c.args)]),
+      );
+      expect(commands).toEqual({
+        'render-farm-migrate': 'db migrate',
+        'render-farm-serve': 'serve',
+        'render-farm-worker': 'worker',
+      });
       for (const { workload, c } of appContainers) {
         const where = `${workload.metadata.name}/${c.name}`;
         expect(c.image, where).toBe(IMAGE);
         // the image's ENTRYPOINT runs the CLI: `command` would replace it
         expect(c.command, where).toBeUndefined();
         const env = containerEnv(c);
-        expect(Object.keys(env).filter((k) => !KNOWN_ENV.has(k)), where).toEqual([]);
+        expect(
+          Object.keys(env).filter((k) => !KNOWN_ENV.has(k)),
+          where,
+        ).toEqual([]);
         expect(configOf(env).databaseUrl, where).toMatch(/^postgres:\/\//);
       }
       for (const m of [...configMaps, ...secrets]) {
         const keys = Object.keys({ ...m.data, ...m.stringData });
-        expect(keys.filter((k) => !KNOWN_ENV.has(k)), `${m.kind} ${m.metadata.name}`).toEqual([]);
+        expect(
+          keys.filter((k) => !KNOWN_ENV.has(k)),
+          `${m.kind} ${m.metadata.name}`,
+        ).toEqual([]);
       }
     });
 
     it("serve's probes ask real routes on its port, and the Service reaches it", async () => {
       const serve = deployment('serve');
       const c = serve.spec.template.spec.containers[0];
-      const port = (ref: string | number) => (typeof ref === 'number' ? ref : c.ports.find((p: Obj) => p.name === ref)?.containerPort);
+      const port = (ref: string | number) =>
+        typeof ref === 'number' ? ref : c.ports.find((p: Obj) => p.name === ref)?.containerPort;
       expect(c.ports.map((p: Obj) => p.containerPort)).toEqual([configOf(containerEnv(c)).port]);
       const probes = [c.readinessProbe, c.livenessProbe].filter(Boolean) as Obj[];
       expect(c.readinessProbe.httpGet.path).toBe('/health');
@@ -301,15 +379,18 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
       expect(service.spec.selector).toEqual(serve.spec.template.metadata.labels);
       expect(port(service.spec.ports[0].targetPort)).toBe(c.ports[0].containerPort);
       for (const d of [...deployments, ...byKind('PodDisruptionBudget')]) {
-        const owner = d.kind === 'Deployment' ? d : deployment(d.spec.selector.matchLabels['app.kubernetes.io/component']);
+        const owner =
+          d.kind === 'Deployment' ? d : deployment(d.spec.selector.matchLabels['app.kubernetes.io/component']);
         expect(d.spec.selector.matchLabels, d.metadata.name).toEqual(owner.spec.template.metadata.labels);
       }
     });
 
-    it("gives a worker pod longer than its drain to stop", () => {
+    it('gives a worker pod longer than its drain to stop', () => {
       const worker = deployment('worker');
       const drain = configOf(containerEnv(worker.spec.template.spec.containers[0])).drainTimeoutSeconds;
-      expect(worker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(drain + RELEASE_AFTER_DRAIN_S + MIN_MARGIN_S);
+      expect(worker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+        drain + RELEASE_AFTER_DRAIN_S + MIN_MARGIN_S,
+      );
       expect(byKind('Job')[0]!.spec.template.spec.restartPolicy).toBe('OnFailure');
     });
   });
@@ -347,20 +428,40 @@ describe('deploy/ files (static checks: nothing here runs Docker or Kubernetes)'
         // runnable now: counts
         { identifier: 'render', payload: { renderId: uuid }, key: 'k-runnable', priority: 5, max_attempts: 3 },
         // running on its last attempt (graphile counted the attempt when it took the job): counts
-        { identifier: 'render-assemble', payload: { renderId: uuid, plan: uuid }, key: 'k-running', priority: 0, max_attempts: 3 },
+        {
+          identifier: 'render-assemble',
+          payload: { renderId: uuid, plan: uuid },
+          key: 'k-running',
+          priority: 0,
+          max_attempts: 3,
+        },
         // backing off before a retry (run_at ahead): not yet
-        { identifier: 'render-chunk', payload: { renderId: uuid, plan: uuid, idx: 0 }, key: 'k-later', priority: 5, max_attempts: 3 },
+        {
+          identifier: 'render-chunk',
+          payload: { renderId: uuid, plan: uuid, idx: 0 },
+          key: 'k-later',
+          priority: 5,
+          max_attempts: 3,
+        },
         // attempts used up, not locked: failed, never runs again
         { identifier: 'thumbnail', payload: { partIds: ['p'] }, key: 'k-failed', priority: 100, max_attempts: 3 },
         // a serve's job, not a worker's
         { identifier: 'webhook', payload: { deliveryId: uuid }, key: 'k-webhook', priority: 0, max_attempts: 10 },
       ]);
-      await sql`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test', attempts = max_attempts WHERE key = 'k-running'`.execute(db.db);
-      await sql`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour', attempts = 1 WHERE key = 'k-later'`.execute(db.db);
-      await sql`UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = 'x' WHERE key = 'k-failed'`.execute(db.db);
+      await sql`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test', attempts = max_attempts WHERE key = 'k-running'`.execute(
+        db.db,
+      );
+      await sql`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour', attempts = 1 WHERE key = 'k-later'`.execute(
+        db.db,
+      );
+      await sql`UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = 'x' WHERE key = 'k-failed'`.execute(
+        db.db,
+      );
       expect(await count()).toBe(2);
       // the later one becomes due
-      await sql`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE key = 'k-later'`.execute(db.db);
+      await sql`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE key = 'k-later'`.execute(
+        db.db,
+      );
       expect(await count()).toBe(3);
     });
   });

@@ -29,7 +29,11 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('names no file that does not exist', () => {
     const top = readdirSync('.').filter((f) => /\.(ts|mjs|cjs)$/.test(f));
-    const tree = new Set([...top, ...['src', 'farm', 'tools', 'test', 'bench', 'scripts'].flatMap(filesUnder)].map((f) => path.basename(f)));
+    const tree = new Set(
+      [...top, ...['src', 'farm', 'tools', 'test', 'bench', 'scripts'].flatMap(filesUnder)].map((f) =>
+        path.basename(f),
+      ),
+    );
     const named = [...doc.matchAll(/`(?:[\w./-]*\/)?([\w.-]+\.(?:ts|tsx|mjs|cjs))`/g)].map((m) => m[1]!);
     expect(named.length).toBeGreaterThan(50);
     expect([...new Set(named.filter((n) => !tree.has(n)))]).toEqual([]);

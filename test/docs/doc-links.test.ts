@@ -50,7 +50,12 @@ describe('links in README.md and docs/', () => {
           broken.push(`${page}: ${target} (no file ${resolved})`);
           continue;
         }
-        if (fragment && resolved.endsWith('.md') && statSync(resolved).isFile() && !anchors(readFileSync(resolved, 'utf8')).has(fragment)) {
+        if (
+          fragment &&
+          resolved.endsWith('.md') &&
+          statSync(resolved).isFile() &&
+          !anchors(readFileSync(resolved, 'utf8')).has(fragment)
+        ) {
           broken.push(`${page}: ${target} (no heading #${fragment} in ${resolved})`);
         }
       }
@@ -61,7 +66,14 @@ describe('links in README.md and docs/', () => {
   });
 
   it('anchors follow GitHub: punctuation dropped, spaces to hyphens, repeats numbered', () => {
-    const a = anchors('# Two commands\n## `render-farm jobs list`\n## Farm: chunks, fairness (2026-11-23)\n## Farm: chunks, fairness (2026-11-23)\n```\n# not a heading\n```\n');
-    expect([...a]).toEqual(['two-commands', 'render-farm-jobs-list', 'farm-chunks-fairness-2026-11-23', 'farm-chunks-fairness-2026-11-23-1']);
+    const a = anchors(
+      '# Two commands\n## `render-farm jobs list`\n## Farm: chunks, fairness (2026-11-23)\n## Farm: chunks, fairness (2026-11-23)\n```\n# not a heading\n```\n',
+    );
+    expect([...a]).toEqual([
+      'two-commands',
+      'render-farm-jobs-list',
+      'farm-chunks-fairness-2026-11-23',
+      'farm-chunks-fairness-2026-11-23-1',
+    ]);
   });
 });

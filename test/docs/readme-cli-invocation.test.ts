@@ -38,13 +38,16 @@ describe('README and docs/: how the CLI is called', () => {
     const readme = await fs.readFile('README.md', 'utf8');
     const section = readme.slice(readme.indexOf('## Two commands on a fresh machine'));
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const commands = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    const commands = block
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
     expect(commands).toEqual(['npm install && npm link && render-farm up', 'npm test']);
     // CI runs that test command (on a line that is not a comment; its reporters may follow `--`)
     expect(await fs.readFile('.ci/run', 'utf8')).toMatch(/^[^#\n]*\bnpm test(?: --|$)/m);
   });
 
-  it('with the README\'s PATH, `render-farm` runs from any directory', async () => {
+  it("with the README's PATH, `render-farm` runs from any directory", async () => {
     const PATH = `${path.resolve('bin')}:${process.env.PATH}`;
     const r = await runProcess('render-farm', ['--version'], { cwd: '/', env: { PATH, HOME: process.env.HOME } });
     expect(r.code, r.stderr).toBe(0);

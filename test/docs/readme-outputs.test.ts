@@ -14,7 +14,9 @@ import { docPages, readPage } from './doc-pages.js';
 async function exampleLines(): Promise<string[]> {
   // the generated CLI reference is synopses (`--out DIR`, `--out still.png`): placeholders, not examples
   const readme = docPages({ handWritten: true }).flatMap((page) =>
-    readPage(page).split('\n').filter((l) => /^\s*((npx )?render-farm|curl) /.test(l)),
+    readPage(page)
+      .split('\n')
+      .filter((l) => /^\s*((npx )?render-farm|curl) /.test(l)),
   );
   const cli = await fs.readdir('src/cli');
   const help: string[] = [];
@@ -38,7 +40,9 @@ function outputsOf(line: string): string[] {
 
 describe('outputs of the examples', () => {
   it('every file or directory an example writes into the checkout is in .gitignore', async () => {
-    const outputs = [...new Set((await exampleLines()).flatMap(outputsOf))].filter((p) => !path.isAbsolute(p) && !p.startsWith('$'));
+    const outputs = [...new Set((await exampleLines()).flatMap(outputsOf))].filter(
+      (p) => !path.isAbsolute(p) && !p.startsWith('$'),
+    );
     // the ones the issue named are among them: the extraction reads the lines it should
     expect(outputs).toEqual(expect.arrayContaining(['gpu.glb', 'try.png', './try', './smoke', 'sprite.webp']));
     const notIgnored: string[] = [];

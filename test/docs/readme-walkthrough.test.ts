@@ -71,7 +71,7 @@ describe('the walkthrough with curl (docs/getting-started.md)', () => {
     expect(await fs.readFile('README.md', 'utf8')).toContain('](docs/getting-started.md#walkthrough-with-curl)');
   });
 
-  it('with a wrong key stops at the first step and prints the server\'s error', async () => {
+  it("with a wrong key stops at the first step and prints the server's error", async () => {
     const cwd = await fs.mkdtemp(path.join(dir, 'wrong-'));
     const r = await runBash(script, cwd, { BASE: api.url, KEY: 'rfk_prod_' + 'x'.repeat(40) });
     expect(r.code).not.toBe(0);

@@ -31,7 +31,12 @@ describe('generated references', () => {
 
   it('the CLI reference has a section for every command and sub-command, with their flags', async () => {
     const doc = await cliReference();
-    for (const heading of ['## `render-farm up`', '## `render-farm jobs list`', '## `render-farm pregen run`', '## `render-farm db migrate`']) {
+    for (const heading of [
+      '## `render-farm up`',
+      '## `render-farm jobs list`',
+      '## `render-farm pregen run`',
+      '## `render-farm db migrate`',
+    ]) {
       expect(doc).toContain(heading);
     }
     expect(doc).toContain('`--concurrency <n>`');

@@ -30,7 +30,9 @@ describe('doctor: max_connections against the connection budget', () => {
     const cfg = { workerConcurrency: 4, expectedWorkers: 0, workerDbPool: 0 };
     expect(connectionFinding(cfg, { maxConnections: 100, reserved: 3, inUse: 50 })).toBeNull();
     const short = connectionFinding(cfg, { maxConnections: 100, reserved: 3, inUse: 93 });
-    expect(short?.detail).toBe('4 connection(s) free of max_connections 100 (93 in use, 3 reserved): one worker process needs concurrency 4 + 2 = 6');
+    expect(short?.detail).toBe(
+      '4 connection(s) free of max_connections 100 (93 in use, 3 reserved): one worker process needs concurrency 4 + 2 = 6',
+    );
     // a configured pool (RENDER_FARM_WORKER_DB_POOL) is what a worker needs then
     expect(connectionFinding({ ...cfg, workerDbPool: 3 }, { maxConnections: 100, reserved: 3, inUse: 93 })).toBeNull();
   });

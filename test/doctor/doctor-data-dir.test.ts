@@ -20,7 +20,9 @@ describe('render-farm doctor --data-dir /proc/x', () => {
     };
     const t0 = Date.now();
     // before the fix the data-dir check looped in mkdir until its 120 s limit, then the next checks hung on it
-    const r = await run('node', [BIN, 'doctor', '--data-dir', '/proc/x', '--json'], { env, timeout: 60_000 }).catch((e) => e);
+    const r = await run('node', [BIN, 'doctor', '--data-dir', '/proc/x', '--json'], { env, timeout: 60_000 }).catch(
+      (e) => e,
+    );
     const seconds = (Date.now() - t0) / 1000;
     expect(r.killed, 'doctor still running after 60 s').toBeFalsy();
     expect(r.code).toBe(1);
@@ -36,7 +38,8 @@ describe('render-farm doctor --data-dir /proc/x', () => {
     expect(row('data-dir').ms).toBeLessThan(5_000);
     expect(row('postgres')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/data dir/) });
     expect(row('artifacts')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/data dir/) });
-    for (const c of report.checks) if (c.status === 'warn' || c.status === 'fail') expect(c.fix, `${c.id} has no fix`).toMatch(/\S/);
+    for (const c of report.checks)
+      if (c.status === 'warn' || c.status === 'fail') expect(c.fix, `${c.id} has no fix`).toMatch(/\S/);
     expect(r.stderr.trim()).toBe('render-farm: chromium, data-dir failed');
   }, 90_000);
 });

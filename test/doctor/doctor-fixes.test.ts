@@ -17,7 +17,9 @@ import { checkDatabase } from '../../src/doctor/database-check.js';
 import { CHECK_LIMITS, runDoctor } from '../../src/doctor/run-doctor.js';
 
 function expectFixOnEveryProblem(checks: CheckResult[]) {
-  for (const c of checks) if (c.status === 'warn' || c.status === 'fail') expect(c.fix, `${c.id} ${c.status} (${c.detail}) has no fix`).toMatch(/\S{3}/);
+  for (const c of checks)
+    if (c.status === 'warn' || c.status === 'fail')
+      expect(c.fix, `${c.id} ${c.status} (${c.detail}) has no fix`).toMatch(/\S{3}/);
 }
 
 const open = new Map<net.Server, Set<net.Socket>>();
@@ -64,7 +66,8 @@ describe('doctor: a fix under every WARN and FAIL', () => {
     try {
       const report = await runDoctor(cfg);
       const row = (id: string) => report.checks.find((c) => c.id === id)!;
-      for (const id of ['webgl', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']) expect(row(id).status, `${id}: ${row(id).detail}`).toBe('fail');
+      for (const id of ['webgl', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'])
+        expect(row(id).status, `${id}: ${row(id).detail}`).toBe('fail');
       expect(row('webcodecs').status).toBe('skip');
       expect(row('gpu').status).toBe('skip');
       expect(row('ffmpeg').fix).toMatch(/libx264/);
@@ -82,7 +85,16 @@ describe('doctor: a fix under every WARN and FAIL', () => {
   it('fails chromium when CHROMIUM_PATH is wrong, and the embedded PostgreSQL port when another program has it', async () => {
     const taken = net.createServer();
     const pgPort = await listen(taken);
-    const cfg = loadConfig({ dataDir: tmp, port: 0, embeddedPgPort: pgPort, chromiumPath: '/nonexistent/chromium', storageUrl: 's3://bucket/a//b' }, { PATH: process.env.PATH });
+    const cfg = loadConfig(
+      {
+        dataDir: tmp,
+        port: 0,
+        embeddedPgPort: pgPort,
+        chromiumPath: '/nonexistent/chromium',
+        storageUrl: 's3://bucket/a//b',
+      },
+      { PATH: process.env.PATH },
+    );
     try {
       const { checkChromium } = await import('../../src/doctor/tools-check.js');
       const { checkPorts } = await import('../../src/doctor/ports-check.js');
@@ -108,12 +120,20 @@ describe('doctor: a fix under every WARN and FAIL', () => {
     const name = `rf_t_${randomBytes(5).toString('hex')}`;
     // an empty database: every migration pending
     await admin.query(`CREATE DATABASE ${name}`);
-    const farm = http.createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ version: '0.0.1', queue: { queued: 0 } })));
+    const farm = http.createServer((_req, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ version: '0.0.1', queue: { queued: 0 } })),
+    );
     const port = await listen(farm);
     try {
-      const cfg = loadConfig({ dataDir: tmp, port, databaseUrl: inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`) }, { PATH: process.env.PATH });
+      const cfg = loadConfig(
+        { dataDir: tmp, port, databaseUrl: inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`) },
+        { PATH: process.env.PATH },
+      );
       const { checkPorts } = await import('../../src/doctor/ports-check.js');
-      const rows = [await runCheck('ports', () => checkPorts(cfg), CHECK_LIMITS.ports), await runCheck('postgres', () => checkDatabase(cfg), CHECK_LIMITS.postgres)];
+      const rows = [
+        await runCheck('ports', () => checkPorts(cfg), CHECK_LIMITS.ports),
+        await runCheck('postgres', () => checkDatabase(cfg), CHECK_LIMITS.postgres),
+      ];
       expect(rows.map((r) => r.status)).toEqual(['warn', 'warn']);
       expect(rows[0]!.detail).toMatch(/used by a running render-farm 0\.0\.1/);
       expect(rows[1]!.detail).toMatch(/migrations pending/);

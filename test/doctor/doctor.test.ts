@@ -31,7 +31,10 @@ describe('render-farm doctor', () => {
     const report = JSON.parse(json.stdout);
     const row = (id: string) => report.checks.find((c: { id: string }) => c.id === id);
     expect(report.ok).toBe(false);
-    expect(row('chromium')).toMatchObject({ status: 'fail', detail: 'Chromium not found at /nonexistent/chromium (from CHROMIUM_PATH)' });
+    expect(row('chromium')).toMatchObject({
+      status: 'fail',
+      detail: 'Chromium not found at /nonexistent/chromium (from CHROMIUM_PATH)',
+    });
     expect(row('chromium').fix).toMatch(/unset CHROMIUM_PATH/);
     expect(row('webgl')).toMatchObject({ status: 'skip' });
     expect(row('gpu')).toMatchObject({ status: 'skip' });
@@ -39,7 +42,9 @@ describe('render-farm doctor', () => {
     expect(row('ffmpeg').fix).toMatch(/FFMPEG_PATH/);
     expect(row('ffprobe').status).toBe('ok');
     expect(row('postgres')).toMatchObject({ status: 'fail' });
-    expect(row('postgres').detail).toMatch(/cannot connect to PostgreSQL at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/);
+    expect(row('postgres').detail).toMatch(
+      /cannot connect to PostgreSQL at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/,
+    );
     expect(row('postgres').fix).toMatch(/DATABASE_URL/);
     expect(JSON.stringify(report)).not.toContain('secret');
     expect(row('data-dir').status).toBe('ok');
@@ -56,7 +61,13 @@ describe('render-farm doctor', () => {
   });
 
   it('worker names the missing component and points at doctor in one more line', async () => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, RENDER_FARM_DATA_DIR: t.cfg.dataDir, DATABASE_URL: t.url, CHROMIUM_PATH: '/nonexistent/chromium' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+      DATABASE_URL: t.url,
+      CHROMIUM_PATH: '/nonexistent/chromium',
+    };
     const r = await run('node', [BIN, 'worker'], { env, timeout: 60_000 }).catch((e) => e);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([
@@ -72,31 +83,59 @@ describe('render-farm doctor', () => {
     try {
       const { checkPorts } = await import('../../src/doctor/ports-check.js');
       const r = await checkPorts(loadConfig({ databaseUrl: t.url, dataDir: t.cfg.dataDir, port }, {}));
-      expect(r).toMatchObject({ status: 'fail', detail: `API 127.0.0.1:${port} is taken by another program`, fix: 'pass --port or set PORT' });
+      expect(r).toMatchObject({
+        status: 'fail',
+        detail: `API 127.0.0.1:${port} is taken by another program`,
+        fix: 'pass --port or set PORT',
+      });
     } finally {
       busy.close();
     }
   });
 
   it('passes on this machine: real Chromium with a measured probe, ffmpeg, the migrated test database, the store', async () => {
-    const cfg = loadConfig({ databaseUrl: t.url, dataDir: t.cfg.dataDir, port: await freePort() }, { PATH: process.env.PATH });
+    const cfg = loadConfig(
+      { databaseUrl: t.url, dataDir: t.cfg.dataDir, port: await freePort() },
+      { PATH: process.env.PATH },
+    );
     const seen: string[] = [];
     const report = await runDoctor(cfg, (c) => seen.push(c.id));
     const row = (id: string) => report.checks.find((c) => c.id === id)!;
-    expect(seen).toEqual(['node', 'chromium', 'webgl', 'gpu', 'webcodecs', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']);
-    for (const id of ['chromium', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts']) expect(row(id).status, `${id}: ${row(id).detail}`).toBe('ok');
+    expect(seen).toEqual([
+      'node',
+      'chromium',
+      'webgl',
+      'gpu',
+      'webcodecs',
+      'ffmpeg',
+      'ffprobe',
+      'data-dir',
+      'ports',
+      'postgres',
+      'artifacts',
+    ]);
+    for (const id of ['chromium', 'ffmpeg', 'ffprobe', 'data-dir', 'ports', 'postgres', 'artifacts'])
+      expect(row(id).status, `${id}: ${row(id).detail}`).toBe('ok');
     // EGL on this machine; SwiftShader would be a warning, never a failure
     expect(['ok', 'warn']).toContain(row('webgl').status);
     expect(row('webgl').data).toMatchObject({ backend: expect.stringMatching(/^(egl|swiftshader)$/) });
     expect(row('webgl').data!.msPerFrame as number).toBeGreaterThan(0);
     expect(row('webgl').detail).toMatch(/512x512 cinematic probe: \d+ ms\/frame/);
     // no GPU here: a fact, neither a pass nor a warning; with one, its driver, renderer and probe
-    if (row('gpu').data!.found) expect(row('gpu')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/ms\/frame$/) });
-    else expect(row('gpu')).toMatchObject({ status: 'info', detail: expect.stringMatching(/^none found \(CPU: (egl llvmpipe|swiftshader SwiftShader)\)/) });
+    if (row('gpu').data!.found)
+      expect(row('gpu')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/ms\/frame$/) });
+    else
+      expect(row('gpu')).toMatchObject({
+        status: 'info',
+        detail: expect.stringMatching(/^none found \(CPU: (egl llvmpipe|swiftshader SwiftShader)\)/),
+      });
     expect(row('postgres').detail).toMatch(/PostgreSQL \d+.*\(DATABASE_URL\): (\d+)\/\1 migrations applied/);
     expect(row('ffmpeg').data).toMatchObject({ libx264: true, concat: true });
     // ok on a supported line, WARN on an ended one (the system Node 20 of a CI machine): never a failure
-    expect(row('node')).toMatchObject({ status: expect.stringMatching(/^(ok|warn)$/), data: { version: process.version } });
+    expect(row('node')).toMatchObject({
+      status: expect.stringMatching(/^(ok|warn)$/),
+      data: { version: process.version },
+    });
     expect(report.ok).toBe(true);
     const table = formatReport(report, Infinity);
     expect(table).toMatch(/^postgres\s+ok\s+PostgreSQL/m);

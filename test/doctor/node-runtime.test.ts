@@ -15,11 +15,17 @@ describe('doctor: the Node line', () => {
       fix: NODE_FIX,
       data: { major: 20, endOfLife: '2026-04-30', ended: true },
     });
-    expect(checkNodeRuntime('v20.20.2', on('2026-04-29'))).toMatchObject({ status: 'ok', detail: 'Node v20.20.2 (supported until 2026-04-30)' });
+    expect(checkNodeRuntime('v20.20.2', on('2026-04-29'))).toMatchObject({
+      status: 'ok',
+      detail: 'Node v20.20.2 (supported until 2026-04-30)',
+    });
   });
 
   it('passes the supported LTS lines with their end of life, and warns on the day a line ends', () => {
-    expect(checkNodeRuntime('v24.21.0', on('2026-11-27'))).toMatchObject({ status: 'ok', detail: 'Node v24.21.0 (supported until 2028-04-30)' });
+    expect(checkNodeRuntime('v24.21.0', on('2026-11-27'))).toMatchObject({
+      status: 'ok',
+      detail: 'Node v24.21.0 (supported until 2028-04-30)',
+    });
     expect(checkNodeRuntime('v22.23.3', on('2026-11-27')).status).toBe('ok');
     expect(checkNodeRuntime('v26.12.1', on('2026-11-27')).status).toBe('ok');
     expect(checkNodeRuntime('v22.23.3', on('2027-04-30')).status).toBe('warn');
@@ -28,16 +34,28 @@ describe('doctor: the Node line', () => {
 
   it('treats the odd (short-lived) lines 21, 23, 25 and anything older than the table as ended', () => {
     for (const v of ['v21.7.3', 'v23.11.1', 'v25.2.0', 'v18.20.8']) {
-      expect(checkNodeRuntime(v, on('2026-11-27')), v).toMatchObject({ status: 'warn', fix: NODE_FIX, data: { ended: true } });
+      expect(checkNodeRuntime(v, on('2026-11-27')), v).toMatchObject({
+        status: 'warn',
+        fix: NODE_FIX,
+        data: { ended: true },
+      });
     }
   });
 
   it('passes a Node newer than the table, saying its end of life is not known', () => {
-    expect(checkNodeRuntime('v27.0.0', on('2027-05-01'))).toMatchObject({ status: 'ok', detail: "Node v27.0.0 (its end of life is not in this render-farm's table)" });
+    expect(checkNodeRuntime('v27.0.0', on('2027-05-01'))).toMatchObject({
+      status: 'ok',
+      detail: "Node v27.0.0 (its end of life is not in this render-farm's table)",
+    });
   });
 
   it('ends the even (LTS) lines on April 30, three years after their release', () => {
-    expect([20, 22, 24, 26].map((m) => NODE_END_OF_LIFE[m])).toEqual(['2026-04-30', '2027-04-30', '2028-04-30', '2029-04-30']);
+    expect([20, 22, 24, 26].map((m) => NODE_END_OF_LIFE[m])).toEqual([
+      '2026-04-30',
+      '2027-04-30',
+      '2028-04-30',
+      '2029-04-30',
+    ]);
   });
 
   it('is a WARN row with a fix: line in the table', async () => {

@@ -33,7 +33,9 @@ function frame(i: number): Promise<Buffer> {
       rgb.fill(v, (y * W + x) * 3, (y * W + x) * 3 + 3);
     }
   }
-  return sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 beforeAll(async () => {
@@ -43,7 +45,11 @@ beforeAll(async () => {
   // one segment per file, as four chunks of one segment each would deliver them
   for (let s = 0; s < FRAMES / SEGMENT; s++) {
     const file = path.join(dir, `s${s}.h264`);
-    const enc = new SegmentedX264Encoder(ffmpegPath, { input: 'jpeg', fps: FPS, width: W, height: H, segmentFrames: SEGMENT }, startH264File(file));
+    const enc = new SegmentedX264Encoder(
+      ffmpegPath,
+      { input: 'jpeg', fps: FPS, width: W, height: H, segmentFrames: SEGMENT },
+      startH264File(file),
+    );
     for (let i = s * SEGMENT; i < (s + 1) * SEGMENT; i++) await enc.write(await frame(i));
     await enc.finish();
     segments.push(file);

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { buildFfmpegArgs, buildFfmpegOptions, buildSegmentArgs, SEGMENT_THREADS } from '../../src/encode/ffmpeg-args.js';
+import {
+  buildFfmpegArgs,
+  buildFfmpegOptions,
+  buildSegmentArgs,
+  SEGMENT_THREADS,
+} from '../../src/encode/ffmpeg-args.js';
 
 describe('buildFfmpegArgs', () => {
   it('encodes piped JPEG frames to H.264 yuv420p MP4 with faststart', () => {
     const args = buildFfmpegArgs({ input: 'jpeg', fps: 30, width: 1280, height: 720, output: '/tmp/x.mp4' });
-    expect(args.slice(args.indexOf('-f'), args.indexOf('-i') + 2)).toEqual(['-f', 'image2pipe', '-framerate', '30', '-c:v', 'mjpeg', '-i', 'pipe:0']);
+    expect(args.slice(args.indexOf('-f'), args.indexOf('-i') + 2)).toEqual([
+      '-f',
+      'image2pipe',
+      '-framerate',
+      '30',
+      '-c:v',
+      'mjpeg',
+      '-i',
+      'pipe:0',
+    ]);
     const after = args.slice(args.indexOf('pipe:0'));
     expect(after).toEqual(expect.arrayContaining(['libx264', 'yuv420p', '+faststart']));
     expect(after[after.indexOf('-pix_fmt') + 1]).toBe('yuv420p');
@@ -15,14 +29,43 @@ describe('buildFfmpegArgs', () => {
   });
 
   it('takes PNG frames and tuning', () => {
-    const { inputOptions, outputOptions } = buildFfmpegOptions({ input: 'png', fps: 24, width: 256, height: 256, output: 'o', crf: 23, preset: 'medium' });
+    const { inputOptions, outputOptions } = buildFfmpegOptions({
+      input: 'png',
+      fps: 24,
+      width: 256,
+      height: 256,
+      output: 'o',
+      crf: 23,
+      preset: 'medium',
+    });
     expect(inputOptions).toEqual(['-f', 'image2pipe', '-framerate', '24', '-c:v', 'png']);
     expect(outputOptions.slice(0, 6)).toEqual(['-c:v', 'libx264', '-preset', 'medium', '-crf', '23']);
   });
 
   it('copies an H.264 elementary stream without re-encoding', () => {
     const args = buildFfmpegArgs({ input: 'h264', fps: 30, width: 256, height: 256, output: 'o.mp4' });
-    expect(args).toEqual(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'h264', '-r', '30', '-i', 'pipe:0', '-c:v', 'copy', '-r', '30', '-an', '-movflags', '+faststart', '-f', 'mp4', 'o.mp4']);
+    expect(args).toEqual([
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'h264',
+      '-r',
+      '30',
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'copy',
+      '-r',
+      '30',
+      '-an',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      'o.mp4',
+    ]);
   });
 
   it('encodes one segment to raw H.264 on stdout with settings that do not depend on the machine', () => {

@@ -41,7 +41,11 @@ function noiseSheet(layout: SpriteLayout): SpriteSheetWriter {
 /** Decodes `file` and checks its size and frame 0's flat colour (lossy: within a few levels). */
 async function checkSheet(file: string, layout: SpriteLayout): Promise<void> {
   const meta = await sharp(file, { limitInputPixels: false }).metadata();
-  expect([meta.format, meta.width, meta.height]).toEqual(['webp', layout.columns * layout.frame_width, layout.rows * layout.frame_height]);
+  expect([meta.format, meta.width, meta.height]).toEqual([
+    'webp',
+    layout.columns * layout.frame_width,
+    layout.rows * layout.frame_height,
+  ]);
   // the middle of frame 0, away from the noise next to it
   const side = Math.floor(layout.frame_width / 4);
   const { data } = await sharp(file, { limitInputPixels: false })
@@ -57,8 +61,17 @@ async function checkSheet(file: string, layout: SpriteLayout): Promise<void> {
 
 describe('sprite sheet encode', () => {
   it('tries effort 0 first, then a higher effort, a lower quality, then lossless, with no step twice', () => {
-    expect(sheetEncodings(90).map(stepName)).toEqual(['effort 0 quality 90', 'effort 2 quality 90', 'effort 0 quality 75', 'lossless effort 0']);
-    expect(sheetEncodings(60).map(stepName)).toEqual(['effort 0 quality 60', 'effort 2 quality 60', 'lossless effort 0']);
+    expect(sheetEncodings(90).map(stepName)).toEqual([
+      'effort 0 quality 90',
+      'effort 2 quality 90',
+      'effort 0 quality 75',
+      'lossless effort 0',
+    ]);
+    expect(sheetEncodings(60).map(stepName)).toEqual([
+      'effort 0 quality 60',
+      'effort 2 quality 60',
+      'lossless effort 0',
+    ]);
   });
 
   it('a sheet the lossy step refuses is encoded by the lossless step, to the very pixels', async () => {
@@ -91,15 +104,19 @@ describe('sprite sheet encode', () => {
   it.runIf(process.env.RENDER_FARM_SLOW_TESTS).each([
     ['standard', 16380, 8190],
     ['high', 16380, 16380],
-  ] as const)('the largest %s sheet of noise (%ix%i, 1365 px frames) encodes', async (quality, w, h) => {
-    const layout = spriteLayout(1365, 1365, quality);
-    expect([layout.columns * layout.frame_width, layout.rows * layout.frame_height]).toEqual([w, h]);
-    const file = path.join(dir, `busy-1365-${quality}.webp`);
-    const used = await noiseSheet(layout).writeWebp(file);
-    expect(used.failedSteps).toBeGreaterThanOrEqual(1);
-    await checkSheet(file, layout);
-    await rm(file);
-  }, 600_000);
+  ] as const)(
+    'the largest %s sheet of noise (%ix%i, 1365 px frames) encodes',
+    async (quality, w, h) => {
+      const layout = spriteLayout(1365, 1365, quality);
+      expect([layout.columns * layout.frame_width, layout.rows * layout.frame_height]).toEqual([w, h]);
+      const file = path.join(dir, `busy-1365-${quality}.webp`);
+      const used = await noiseSheet(layout).writeWebp(file);
+      expect(used.failedSteps).toBeGreaterThanOrEqual(1);
+      await checkSheet(file, layout);
+      await rm(file);
+    },
+    600_000,
+  );
 
   it('a sheet no step can encode fails in words, with the library text kept for the log only', async () => {
     // wider than WebP allows (16383): libvips refuses it at every step
@@ -108,7 +125,9 @@ describe('sprite sheet encode', () => {
       .writeWebp(path.join(dir, 'too-wide.webp'))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpriteEncodeError);
-    expect((err as Error).message).toBe('the sprite sheet could not be encoded at 16800x8: ask for a smaller frame or a video');
+    expect((err as Error).message).toBe(
+      'the sprite sheet could not be encoded at 16800x8: ask for a smaller frame or a video',
+    );
     expect((err as SpriteEncodeError).steps).toHaveLength(sheetEncodings(90).length);
     expect((err as SpriteEncodeError).steps[0]).toMatch(/^effort 0 quality 90: .*webp/i);
   });

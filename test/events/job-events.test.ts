@@ -25,11 +25,15 @@ describe('job events (SSE)', () => {
   let size = 256;
 
   const mint = async (key: string, scopes = ['render:submit', 'render:status']) =>
-    (await api.call('POST', '/auth/render-session', { token: key, body: { scopes, ttl_seconds: 300 } })).json.session_token as string;
+    (await api.call('POST', '/auth/render-session', { token: key, body: { scopes, ttl_seconds: 300 } })).json
+      .session_token as string;
   // each job gets its own render: vary the size
   const newJob = async () => {
     size += 8;
-    const r = await api.call('POST', '/render-build', { token, body: { parts: glass.parts, format: 'sprite', width: size, height: size, profile: 'fast' } });
+    const r = await api.call('POST', '/render-build', {
+      token,
+      body: { parts: glass.parts, format: 'sprite', width: size, height: size, profile: 'fast' },
+    });
     expect(r.status).toBe(202);
     return { jobId: r.json.job_id as string, renderId: await renderIdOfJob(api.t.db, r.json.job_id) };
   };
@@ -96,7 +100,13 @@ describe('job events (SSE)', () => {
       expect(ev.map((e) => e.event)).toEqual(['status', 'status', 'progress', 'completed']);
       expect(ev[1]!.data).toMatchObject({ status: 'processing' });
       const done = ev.at(-1)!.data;
-      expect(done).toMatchObject({ job_id: jobId, status: 'completed', job_type: 'render', progress: 1, video_url: null });
+      expect(done).toMatchObject({
+        job_id: jobId,
+        status: 'completed',
+        job_type: 'render',
+        progress: 1,
+        video_url: null,
+      });
       expect(done.sprite_url).toMatch(/\/artifacts\/renders\/.+\/sprite\.webp$/);
       expect(done.url).toBe(done.sprite_url);
       // ids increase, so Last-Event-ID resumes in order
@@ -117,7 +127,10 @@ describe('job events (SSE)', () => {
     await markProgress(db(), renderId, 0.3);
     await markProgress(db(), renderId, 0.6);
     // reconnect while still running: the missed status and only the newest progress
-    const again = await openSse(`${api.url}/render-build/${jobId}/events`, { authorization: `Bearer ${token}`, 'last-event-id': seen });
+    const again = await openSse(`${api.url}/render-build/${jobId}/events`, {
+      authorization: `Bearer ${token}`,
+      'last-event-id': seen,
+    });
     await again.waitFor('replay', () => again.events().some((e) => e.event === 'progress'));
     expect(again.events().map((e) => [e.event, e.data.status, e.data.progress])).toEqual([
       ['status', 'processing', 0],
@@ -126,8 +139,13 @@ describe('job events (SSE)', () => {
     await markError(db(), renderId, 'the render timed out after 900 s');
     await again.ended;
     const last = again.events().at(-1)!;
-    expect(last).toMatchObject({ event: 'error', data: { job_id: jobId, status: 'error', error: 'the render timed out after 900 s' } });
-    const after = await fetch(`${urlB}/render-build/${jobId}/events`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': last.id! } });
+    expect(last).toMatchObject({
+      event: 'error',
+      data: { job_id: jobId, status: 'error', error: 'the render timed out after 900 s' },
+    });
+    const after = await fetch(`${urlB}/render-build/${jobId}/events`, {
+      headers: { authorization: `Bearer ${token}`, 'last-event-id': last.id! },
+    });
     expect(after.status).toBe(204);
     // a fresh connection to a finished job gets the final event at once and the stream ends
     const fresh = await openSse(`${api.url}/render-build/${jobId}/events?access_token=${token}`);
@@ -138,7 +156,11 @@ describe('job events (SSE)', () => {
   it('sends heartbeat comments on an idle stream', async () => {
     const { jobId } = await newJob();
     const s = await openSse(`${urlB}/render-build/${jobId}/events`, { authorization: `Bearer ${token}` });
-    await s.waitFor('a heartbeat', (items) => items.some((i) => i.type === 'comment' && i.text.startsWith('heartbeat')), 10_000);
+    await s.waitFor(
+      'a heartbeat',
+      (items) => items.some((i) => i.type === 'comment' && i.text.startsWith('heartbeat')),
+      10_000,
+    );
     s.close();
   });
 
@@ -159,7 +181,8 @@ describe('job events (SSE)', () => {
   it('same auth and ownership as the job: 401, 403, 404; no API keys in URLs', async () => {
     const { jobId } = await newJob();
     const url = `${api.url}/render-build/${jobId}/events`;
-    const get = (u: string, headers: Record<string, string> = {}) => fetch(u, { headers }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    const get = (u: string, headers: Record<string, string> = {}) =>
+      fetch(u, { headers }).then(async (r) => ({ status: r.status, json: await r.json() }));
     expect((await get(url)).status).toBe(401);
     expect((await get(`${url}?access_token=nonsense`)).json.error).toBe('invalid_token');
     const keyInUrl = await get(`${url}?access_token=${api.key}`);
@@ -168,8 +191,13 @@ describe('job events (SSE)', () => {
     expect((await get(url, { authorization: `Bearer ${noStatus}` })).status).toBe(403);
     const other = await createApiKey(api.t.db.db, 'someone-else', 'prod');
     const otherToken = await mint(other.key);
-    expect(await get(`${url}?access_token=${otherToken}`)).toMatchObject({ status: 404, json: { error: 'job_not_found' } });
-    expect((await get(`${api.url}/render-build/not-a-uuid/events`, { authorization: `Bearer ${token}` })).status).toBe(404);
+    expect(await get(`${url}?access_token=${otherToken}`)).toMatchObject({
+      status: 404,
+      json: { error: 'job_not_found' },
+    });
+    expect((await get(`${api.url}/render-build/not-a-uuid/events`, { authorization: `Bearer ${token}` })).status).toBe(
+      404,
+    );
     // an API key in the header works (server-side consumers)
     const s = await openSse(url, { authorization: `Bearer ${api.key}` });
     expect(s.status).toBe(200);

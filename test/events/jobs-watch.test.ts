@@ -12,7 +12,12 @@ const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
 function watch(api: TestApi, args: string[]) {
   const proc = spawn('node', [BIN, 'jobs', 'watch', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: api.t.url,
+      RENDER_FARM_DATA_DIR: api.t.cfg.dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -32,7 +37,12 @@ function watch(api: TestApi, args: string[]) {
           if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} with no ${re} in: ${stdout} ${stderr}`);
           return false;
         },
-        { timeoutMs, intervalMs: 50, wake: { emitter: proc.stdout, events: ['data'] }, show: () => `${stdout} ${stderr}` },
+        {
+          timeoutMs,
+          intervalMs: 50,
+          wake: { emitter: proc.stdout, events: ['data'] },
+          show: () => `${stdout} ${stderr}`,
+        },
       );
     },
   };
@@ -44,7 +54,10 @@ describe('render-farm jobs watch', () => {
   let size = 256;
   const newJob = async () => {
     size += 8;
-    const r = await api.call('POST', '/render-build', { token, body: { parts: glass.parts, format: 'sprite', width: size, height: size, profile: 'fast' } });
+    const r = await api.call('POST', '/render-build', {
+      token,
+      body: { parts: glass.parts, format: 'sprite', width: size, height: size, profile: 'fast' },
+    });
     return { jobId: r.json.job_id as string, renderId: await renderIdOfJob(api.t.db, r.json.job_id) };
   };
 
@@ -62,7 +75,9 @@ describe('render-farm jobs watch', () => {
     await w.waitForOutput(/processing 42%/);
     await markCompleted(api.t.db, renderId);
     expect(await w.exited).toBe(0);
-    expect(w.out().trim().split('\n').at(-1)).toMatch(new RegExp(`^${jobId}: completed http://\\S+/artifacts/renders/\\S+/sprite\\.webp$`));
+    expect(w.out().trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^${jobId}: completed http://\\S+/artifacts/renders/\\S+/sprite\\.webp$`),
+    );
   });
 
   it('through the API (--api-url, --json): JSON lines; exit 1 when the job fails', async () => {
@@ -72,7 +87,11 @@ describe('render-farm jobs watch', () => {
     await markProcessing(api.t.db, renderId);
     await markError(api.t.db, renderId, 'WebGL is unavailable');
     expect(await w.exited).toBe(1);
-    const lines = w.out().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = w
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.event)).toEqual(['status', 'status', 'error']);
     expect(lines.at(-1).data).toMatchObject({ job_id: jobId, status: 'error', error: 'WebGL is unavailable' });
     expect(w.err()).toContain('the job failed');

@@ -14,9 +14,15 @@ import { demoStageBuild as demoBuild } from '../../src/catalog/demo-catalog.js';
 function permutations(build: StageBuild): StageBuild[] {
   const map = (f: (list: Part[]) => Part[]): StageBuild => ({
     state: build.state,
-    parts: Object.fromEntries(Object.entries(build.parts).map(([c, l]) => [c, f([...(l as Part[])])])) as Partial<Record<Category, Part[]>>,
+    parts: Object.fromEntries(Object.entries(build.parts).map(([c, l]) => [c, f([...(l as Part[])])])) as Partial<
+      Record<Category, Part[]>
+    >,
   });
-  return [map((l) => l.reverse()), map((l) => l.sort((a, b) => (a.id < b.id ? -1 : 1))), map((l) => [...l.slice(1), ...l.slice(0, 1)])];
+  return [
+    map((l) => l.reverse()),
+    map((l) => l.sort((a, b) => (a.id < b.id ? -1 : 1))),
+    map((l) => [...l.slice(1), ...l.slice(0, 1)]),
+  ];
 }
 
 /** What a build group draws: each part's name, slot and position, in scene order. */
@@ -25,7 +31,13 @@ function drawn(build: StageBuild) {
   return {
     fans: built.placement.fans.map((f) => `${f.slot.id}:${f.partId}`),
     radiator: built.placement.radiator?.panel ?? null,
-    children: built.group.children.map((c) => `${c.name}@${c.position.toArray().map((v) => v.toFixed(2)).join(',')}:${JSON.stringify(c.userData)}`),
+    children: built.group.children.map(
+      (c) =>
+        `${c.name}@${c.position
+          .toArray()
+          .map((v) => v.toFixed(2))
+          .join(',')}:${JSON.stringify(c.userData)}`,
+    ),
     warnings: built.warnings,
   };
 }
@@ -59,16 +71,26 @@ describe('canonical build order', () => {
   it('places the largest pack first without a saved state, and breaks ties by ID', () => {
     const glass = { ...demoBuild('DEMO-GLASS'), state: null };
     for (const b of [glass, ...permutations(glass)]) {
-      expect(drawn(b).fans.map((f) => f.split(':')[1])).toEqual([DEMO_IDS.fan120Rgb3, DEMO_IDS.fan120Rgb3, DEMO_IDS.fan120Rgb3, DEMO_IDS.fan120Black]);
+      expect(drawn(b).fans.map((f) => f.split(':')[1])).toEqual([
+        DEMO_IDS.fan120Rgb3,
+        DEMO_IDS.fan120Rgb3,
+        DEMO_IDS.fan120Rgb3,
+        DEMO_IDS.fan120Black,
+      ]);
     }
-    const fan = (id: string, quantity: number) => ({ id, category: 'CaseFan', name: id, specs: { sizeMm: 120, quantity, color: '#000000', rgb: false } }) as Part;
-    const order = (list: Part[]) => canonicalBuild({ parts: { CaseFan: list }, state: null }).parts.CaseFan!.map((p) => p.id);
+    const fan = (id: string, quantity: number) =>
+      ({ id, category: 'CaseFan', name: id, specs: { sizeMm: 120, quantity, color: '#000000', rgb: false } }) as Part;
+    const order = (list: Part[]) =>
+      canonicalBuild({ parts: { CaseFan: list }, state: null }).parts.CaseFan!.map((p) => p.id);
     expect(order([fan('b', 1), fan('a', 1), fan('c', 3)])).toEqual(['c', 'a', 'b']);
     expect(order([fan('c', 3), fan('b', 1), fan('a', 1)])).toEqual(['c', 'a', 'b']);
   });
 
   it('keeps malformed input drawable', () => {
-    const junk = { parts: { CaseFan: [null, { id: 7 }, { id: 'z', specs: { quantity: 'many' } }], GPU: 'x' }, state: null } as unknown as StageBuild;
+    const junk = {
+      parts: { CaseFan: [null, { id: 7 }, { id: 'z', specs: { quantity: 'many' } }], GPU: 'x' },
+      state: null,
+    } as unknown as StageBuild;
     expect(() => canonicalBuild(junk)).not.toThrow();
     expect(canonicalBuild(null as unknown as StageBuild)).toBe(null);
   });

@@ -33,7 +33,10 @@ describe('a case model without anchors', () => {
     const box = boxOf(partsIn(built.group, 'PCCase')[0]!);
     expect(box.max.y).toBeCloseTo(420, 0);
     for (const cat of INSIDE) {
-      for (const part of partsIn(built.group, cat)) expect(within(boxOf(part), box, 1), `${cat} ${JSON.stringify(boxOf(part))} inside ${JSON.stringify(box)}`).toBe(true);
+      for (const part of partsIn(built.group, cat))
+        expect(within(boxOf(part), box, 1), `${cat} ${JSON.stringify(boxOf(part))} inside ${JSON.stringify(box)}`).toBe(
+          true,
+        );
     }
   });
 
@@ -52,13 +55,16 @@ describe('a case model without anchors', () => {
     expect(size(board).distanceTo(size(boardBefore))).toBeLessThan(0.01);
     const psu = boxOf(partsIn(built.group, 'PSU')[0]!);
     expect(psu.min.y - box.min.y).toBeCloseTo(boxOf(partsIn(plain.group, 'PSU')[0]!).min.y, 1);
-    for (const cat of INSIDE) for (const part of partsIn(built.group, cat)) expect(within(boxOf(part), box, 1), cat).toBe(true);
+    for (const cat of INSIDE)
+      for (const part of partsIn(built.group, cat)) expect(within(boxOf(part), box, 1), cat).toBe(true);
   });
 
   it("the wall thickness comes from the model's extras.wall_mm when it has one", async () => {
     const plain = buildBuildGroup(base);
     const thin = buildBuildGroup(base, { models: new Map([[caseId, await shell(320, 640, 560)]]) });
-    const thick = buildBuildGroup(base, { models: new Map([[caseId, await shell(320, 640, 560, { wall_mm: CASE_MODEL_WALL_MM + 20 })]]) });
+    const thick = buildBuildGroup(base, {
+      models: new Map([[caseId, await shell(320, 640, 560, { wall_mm: CASE_MODEL_WALL_MM + 20 })]]),
+    });
     const x = (b: ReturnType<typeof buildBuildGroup>) => boxOf(partsIn(b.group, 'Motherboard')[0]!).max.x;
     expect(x(thin) - x(thick)).toBeCloseTo(20, 1);
     expect(plain.layout).toBeDefined();

@@ -52,7 +52,8 @@ describe('cables', () => {
 });
 
 describe('AIO tubes', () => {
-  const sleeved = (b: StageBuild) => materials(partsIn(buildBuildGroup(b).group, 'CPUCooler')[0]!).filter((n) => n.startsWith('sleeve:'));
+  const sleeved = (b: StageBuild) =>
+    materials(partsIn(buildBuildGroup(b).group, 'CPUCooler')[0]!).filter((n) => n.startsWith('sleeve:'));
 
   it('a liquid cooler has two sleeved tubes to its radiator', () => {
     const built = buildBuildGroup(demoBuild('DEMO-WHITE'));
@@ -106,8 +107,14 @@ describe('GPU name text', () => {
   const gpu = (brand: 'NVIDIA' | 'AMD' | 'Intel' | 'Other') => normalizeSpecs('GPU', { specs: { brand } as never }, []);
 
   it('reads the series and model from the catalog name', () => {
-    expect(gpuNameText(gpu('NVIDIA'), 'Kestrel GeForce RTX 4070 Ti Super 16GB Storm 3X')).toEqual({ brand: 'GEFORCE RTX', model: '4070 Ti SUPER' });
-    expect(gpuNameText(gpu('AMD'), 'Lumen Radeon RX 7900 XTX 24GB Aurora ARGB')).toEqual({ brand: 'RADEON', model: 'RX 7900 XTX' });
+    expect(gpuNameText(gpu('NVIDIA'), 'Kestrel GeForce RTX 4070 Ti Super 16GB Storm 3X')).toEqual({
+      brand: 'GEFORCE RTX',
+      model: '4070 Ti SUPER',
+    });
+    expect(gpuNameText(gpu('AMD'), 'Lumen Radeon RX 7900 XTX 24GB Aurora ARGB')).toEqual({
+      brand: 'RADEON',
+      model: 'RX 7900 XTX',
+    });
     expect(gpuNameText(gpu('Intel'), 'Basis Arc B580 12GB Blower')).toEqual({ brand: 'INTEL ARC', model: 'B580' });
     expect(gpuNameText(gpu('Other'), 'Matrox Millennium')).toEqual({ brand: 'MATROX', model: '' });
   });
@@ -157,7 +164,16 @@ describe('fans', () => {
 
 describe('triangle budget', () => {
   it('every demo build stays under the documented budget (see farm/README.md)', () => {
-    for (const code of ['DEMO-GLASS', 'DEMO-ITX', 'DEMO-WHITE', 'DEMO-AIO360', 'DEMO-BUDGET', 'DEMO-RGB', 'DEMO-MESH', 'DEMO-STUDIO']) {
+    for (const code of [
+      'DEMO-GLASS',
+      'DEMO-ITX',
+      'DEMO-WHITE',
+      'DEMO-AIO360',
+      'DEMO-BUDGET',
+      'DEMO-RGB',
+      'DEMO-MESH',
+      'DEMO-STUDIO',
+    ]) {
       const built = buildBuildGroup(demoBuild(code));
       expect(built.triangles, code).toBeGreaterThan(10_000);
       expect(built.triangles, code).toBeLessThan(150_000);

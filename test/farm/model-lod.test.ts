@@ -15,7 +15,12 @@ import { applyModelLods, disposeLods, lodReady, pixelSizeAt } from '../../farm/s
 import { modelInstance } from '../../farm/src/layout/model-placement.js';
 import { MaterialKit } from '../../farm/src/util/materials.js';
 
-const limits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 async function denseGpu(): Promise<THREE.Group> {
   const part = demoPart('gpuTriple3Fan');
@@ -48,7 +53,9 @@ describe('part-model LODs', () => {
     const geometries = (g: THREE.Object3D) => {
       const out: THREE.BufferGeometry[] = [];
       // RGB meshes painted with the rainbow own their geometry (and are not simplified)
-      g.traverse((o) => (o as THREE.Mesh).isMesh && o.userData.sharedGeometry !== false && out.push((o as THREE.Mesh).geometry));
+      g.traverse(
+        (o) => (o as THREE.Mesh).isMesh && o.userData.sharedGeometry !== false && out.push((o as THREE.Mesh).geometry),
+      );
       return out;
     };
     expect(geometries(a).length).toBeGreaterThan(0);
@@ -57,7 +64,9 @@ describe('part-model LODs', () => {
     // another parse of the same bytes simplifies to the same indices
     const again = instance(await denseGpu());
     applyModelLods(again, 4);
-    expect(geometries(again).map((g) => Array.from(g.index!.array))).toEqual(geometries(a).map((g) => Array.from(g.index!.array)));
+    expect(geometries(again).map((g) => Array.from(g.index!.array))).toEqual(
+      geometries(a).map((g) => Array.from(g.index!.array)),
+    );
 
     // disposing the LODs keeps the template's own geometry drawable
     template.traverse((o) => (o as THREE.Mesh).isMesh && disposeLods((o as THREE.Mesh).geometry));

@@ -52,7 +52,9 @@ describe('part model placement', () => {
       expect(Math.abs(box.max[k] - procedural.max[k]), `max.${k}`).toBeLessThan(16);
     }
     // the other parts are unchanged
-    expect(boxOf(partsIn(built.group, 'Motherboard')[0]!).equals(boxOf(partsIn(plain.group, 'Motherboard')[0]!))).toBe(true);
+    expect(boxOf(partsIn(built.group, 'Motherboard')[0]!).equals(boxOf(partsIn(plain.group, 'Motherboard')[0]!))).toBe(
+      true,
+    );
   });
 
   it('model meshes are kept out of the merge and share the template geometry', async () => {
@@ -73,7 +75,10 @@ describe('part model placement', () => {
     const fanId = fans[0]!.id;
     for (const tag of ['name', 'extras'] as const) {
       const tpl = await template(rgbFan(120, tag));
-      const build = { ...base, state: { ...base.state!, rgb: { ...(base.state?.rgb ?? {}), mode: 'static', color: '#00ff00' } } } as typeof base;
+      const build = {
+        ...base,
+        state: { ...base.state!, rgb: { ...(base.state?.rgb ?? {}), mode: 'static', color: '#00ff00' } },
+      } as typeof base;
       const built = buildBuildGroup(build, { models: new Map([[fanId, tpl]]) });
       const placed = partsIn(built.group, 'CaseFan').filter((g) => g.userData.partId === fanId);
       expect(placed.length).toBeGreaterThan(0);
@@ -95,7 +100,12 @@ describe('part model placement', () => {
     for (const g of partsIn(built.group, 'CaseFan').filter((f) => f.userData.partId === fanId)) {
       const size = boxOf(g).getSize(new THREE.Vector3());
       const slot = String(g.userData.slot);
-      const thin = slot.startsWith('front') || slot.startsWith('rear') ? size.z : slot.startsWith('top') || slot.startsWith('bottom') ? size.y : size.x;
+      const thin =
+        slot.startsWith('front') || slot.startsWith('rear')
+          ? size.z
+          : slot.startsWith('top') || slot.startsWith('bottom')
+            ? size.y
+            : size.x;
       // the fixture's ring stands 3 mm proud of the 25 mm frame
       expect(thin, slot).toBeGreaterThan(24);
       expect(thin, slot).toBeLessThan(30);
@@ -137,7 +147,8 @@ describe('part model placement', () => {
   it('a liquid cooler model replaces the pump head only', async () => {
     const aio = demoStageBuild('DEMO-RGB');
     const cooler = aio.parts.CPUCooler?.[0];
-    if (!cooler || normalizeSpecs('CPUCooler', cooler as Part<'CPUCooler'>, []).type !== 'liquid') return expect.fail('DEMO-RGB should have a liquid cooler');
+    if (!cooler || normalizeSpecs('CPUCooler', cooler as Part<'CPUCooler'>, []).type !== 'liquid')
+      return expect.fail('DEMO-RGB should have a liquid cooler');
     const f = (await import('../helpers/gltf-fixtures.js')).denseBox(12, [0.045, 0.07, 0.07]);
     const built = buildBuildGroup(aio, { models: new Map([[cooler.id, await template(f)]]) });
     const g = partsIn(built.group, 'CPUCooler')[0]!;

@@ -97,7 +97,9 @@ describe('AIO radiators', () => {
   });
 
   it('keeps case fans out of the radiator slots', () => {
-    const { built } = radiatorOf(withState({ radiator: { slot: 'front' }, fans: [{ slot: 'front-1' }, { slot: 'top-1' }] }));
+    const { built } = radiatorOf(
+      withState({ radiator: { slot: 'front' }, fans: [{ slot: 'front-1' }, { slot: 'top-1' }] }),
+    );
     expect(built.placement.fans.map((f) => f.slot.id)).toEqual(['top-1']);
     expect(built.warnings.some((w) => w.includes('front-1') && w.includes('radiator'))).toBe(true);
   });
@@ -143,7 +145,10 @@ describe('interactive state', () => {
       const skipped = built.warnings.filter((w) => w.startsWith('fan slot')).length;
       expect(built.placement.fans.length + skipped, demo.shareCode).toBe(saved || built.placement.fans.length);
       expect(built.placement.fans.length, demo.shareCode).toBeGreaterThanOrEqual(Math.floor(saved * 0.8));
-      expect(built.warnings.filter((w) => w.includes('x16')), demo.shareCode).toEqual([]);
+      expect(
+        built.warnings.filter((w) => w.includes('x16')),
+        demo.shareCode,
+      ).toEqual([]);
     }
   });
 });

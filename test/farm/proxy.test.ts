@@ -13,7 +13,8 @@ import { addProxy, simplifyProxy } from '../../farm/src/scene/proxies.js';
 function arrays(g: THREE.BufferGeometry, offset = new THREE.Vector3()): { position: Float32Array; index: Uint32Array } {
   const p = g.getAttribute('position');
   const position = new Float32Array(p.count * 3);
-  for (let i = 0; i < p.count; i++) position.set([p.getX(i) + offset.x, p.getY(i) + offset.y, p.getZ(i) + offset.z], i * 3);
+  for (let i = 0; i < p.count; i++)
+    position.set([p.getX(i) + offset.x, p.getY(i) + offset.y, p.getZ(i) + offset.z], i * 3);
   const index = new Uint32Array(g.index!.count);
   for (let i = 0; i < index.length; i++) index[i] = g.index!.getX(i);
   return { position, index };
@@ -58,7 +59,12 @@ describe('shadow/glow proxy', () => {
     await lodReady();
     const model = () => {
       const g = new THREE.Group();
-      g.add(new THREE.Mesh(new THREE.SphereGeometry(100, 96, 64), new THREE.MeshStandardMaterial({ name: 'base:solid:0.5:0.5' })));
+      g.add(
+        new THREE.Mesh(
+          new THREE.SphereGeometry(100, 96, 64),
+          new THREE.MeshStandardMaterial({ name: 'base:solid:0.5:0.5' }),
+        ),
+      );
       g.scale.setScalar(0.001); // millimetres, as the stage scales a build
       return g;
     };

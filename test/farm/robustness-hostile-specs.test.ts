@@ -18,7 +18,22 @@ function withPart(part: Part): StageBuild {
   return { ...base, parts: { ...base.parts, [part.category]: [part] } };
 }
 
-const HOSTILE_VALUES: unknown[] = [NaN, 0, -1, -1e9, 1e9, Infinity, -Infinity, null, undefined, 'abc', '', [], {}, true];
+const HOSTILE_VALUES: unknown[] = [
+  NaN,
+  0,
+  -1,
+  -1e9,
+  1e9,
+  Infinity,
+  -Infinity,
+  null,
+  undefined,
+  'abc',
+  '',
+  [],
+  {},
+  true,
+];
 
 /** Every field of every category's specs set to each hostile value, one field at a time. */
 function hostileSpecs(category: Category): unknown[] {
@@ -50,7 +65,12 @@ describe('hostile specs', () => {
   }
 
   it('reports replaced values as warnings', () => {
-    const gpu = { id: 'bad-gpu', category: 'GPU', name: 'x', specs: { ...base.parts.GPU![0]!.specs, lengthMm: NaN } } as Part;
+    const gpu = {
+      id: 'bad-gpu',
+      category: 'GPU',
+      name: 'x',
+      specs: { ...base.parts.GPU![0]!.specs, lengthMm: NaN },
+    } as Part;
     const { warnings } = buildBuildGroup(withPart(gpu));
     expect(warnings.some((w) => w.includes('GPU bad-gpu') && w.includes('lengthMm'))).toBe(true);
   });

@@ -28,10 +28,23 @@ describe('hostile build shapes', () => {
     { parts: {}, state: null },
     { parts: { GPU: 'not a list', RAM: [null, 3, 'x'] }, state: 'nonsense' },
     { parts: { PCCase: [] }, state: { fans: 'x', radiator: 5, rgb: { color: 12 } } },
-    { ...base, state: { fans: [{ slot: 'front-9' }, { slot: 'nowhere-1' }, { slot: 'top-1', partId: 'missing' }], radiator: { slot: 'side' }, rgb: { color: 'red', mode: 'off' } } },
+    {
+      ...base,
+      state: {
+        fans: [{ slot: 'front-9' }, { slot: 'nowhere-1' }, { slot: 'top-1', partId: 'missing' }],
+        radiator: { slot: 'side' },
+        rgb: { color: 'red', mode: 'off' },
+      },
+    },
     { parts: { ...base.parts, RAM: Array.from({ length: 12 }, () => base.parts.RAM![0]) }, state: null },
     { parts: { ...base.parts, GPU: Array.from({ length: 5 }, () => base.parts.GPU![0]) }, state: null },
-    { parts: { ...base.parts, CaseFan: [{ ...base.parts.CaseFan![0]!, specs: { ...base.parts.CaseFan![0]!.specs, quantity: 9 } }] }, state: null },
+    {
+      parts: {
+        ...base.parts,
+        CaseFan: [{ ...base.parts.CaseFan![0]!, specs: { ...base.parts.CaseFan![0]!.specs, quantity: 9 } }],
+      },
+      state: null,
+    },
   ];
   it('never throws and reports what it could not draw', () => {
     for (const shape of shapes) {

@@ -17,7 +17,12 @@ function layoutOf(size: [number, number, number], board: BoardFormFactor = 'ATX'
   return computeCaseLayout(pcCase, mb, null, []);
 }
 
-function counts(size: [number, number, number], fan: number, board: BoardFormFactor = 'ATX', shroud = true): Record<Panel, number> {
+function counts(
+  size: [number, number, number],
+  fan: number,
+  board: BoardFormFactor = 'ATX',
+  shroud = true,
+): Record<Panel, number> {
   const c: Record<Panel, number> = { front: 0, top: 0, rear: 0, bottom: 0, side: 0 };
   for (const s of deriveSlots(layoutOf(size, board, shroud), fan)) c[s.panel]++;
   return c;
@@ -67,7 +72,9 @@ describe('deriveSlots', () => {
         expect(parseSlotId(s.id)).toEqual({ panel: s.panel, index: s.index });
         expect(s.index).toBeLessThanOrEqual(9);
         const [x, y, z] = s.center;
-        expect(Math.abs(x) + s.sizeMm / 2 * (s.panel === 'side' ? 0 : 1)).toBeLessThanOrEqual(layout.width / 2 + 0.01);
+        expect(Math.abs(x) + (s.sizeMm / 2) * (s.panel === 'side' ? 0 : 1)).toBeLessThanOrEqual(
+          layout.width / 2 + 0.01,
+        );
         expect(y).toBeGreaterThan(0);
         expect(y).toBeLessThan(layout.height);
         expect(Math.abs(z)).toBeLessThan(layout.depth / 2);

@@ -26,44 +26,60 @@ describe.skipIf(!sample.path)('the 200-per-category OpenDB sample', () => {
   let cached: ReturnType<typeof readRecords> | null = null;
   const records = () => (cached ??= readRecords(sample.path!));
 
-  it('maps every record, specs in sane ranges', () => {
-    const all = records();
-    expect(new Set(all.map((r) => r.category)).size).toBe(9);
-    expect(all.length).toBeGreaterThanOrEqual(9 * 200);
-    expectRecordsMap(all);
-  }, LONG);
+  it(
+    'maps every record, specs in sane ranges',
+    () => {
+      const all = records();
+      expect(new Set(all.map((r) => r.category)).size).toBe(9);
+      expect(all.length).toBeGreaterThanOrEqual(9 * 200);
+      expectRecordsMap(all);
+    },
+    LONG,
+  );
 
   for (const category of CATEGORIES) {
-    it(`${category}: every record models alone and inside a full build`, () => {
-      expectRecordsModel(records().filter((r) => r.category === category));
-    }, LONG);
+    it(
+      `${category}: every record models alone and inside a full build`,
+      () => {
+        expectRecordsModel(records().filter((r) => r.category === category));
+      },
+      LONG,
+    );
   }
 
   describe('import into real PostgreSQL', () => {
     const t = useTestDb();
 
-    it('imports every record once; a re-import writes nothing', async () => {
-      const n = records().length;
-      const first = await importOpenDb(t.db, sample.path!);
-      expect(first.dir).toBe(path.join(sample.path!, 'open-db'));
-      expect(first.total).toMatchObject({ read: n, imported: n, inserted: n, skipped: 0 });
-      const again = await importOpenDb(t.db, sample.path!);
-      expect(again.total).toMatchObject({ read: n, inserted: 0, updated: 0, unchanged: n });
-    }, LONG);
+    it(
+      'imports every record once; a re-import writes nothing',
+      async () => {
+        const n = records().length;
+        const first = await importOpenDb(t.db, sample.path!);
+        expect(first.dir).toBe(path.join(sample.path!, 'open-db'));
+        expect(first.total).toMatchObject({ read: n, imported: n, inserted: n, skipped: 0 });
+        const again = await importOpenDb(t.db, sample.path!);
+        expect(again.total).toMatchObject({ read: n, inserted: 0, updated: 0, unchanged: n });
+      },
+      LONG,
+    );
   });
 });
 
 describe.skipIf(!tarball.path)('the full OpenDB data set (29k records)', () => {
-  it('gives every record a unique part ID, never a demo ID', () => {
-    // the file names are the opendb_ids (the importer checks that on the fixture)
-    const names = execFileSync('tar', ['tzf', tarball.path!], { encoding: 'utf8', maxBuffer: 64 << 20 })
-      .split('\n')
-      .map((l) => /([0-9a-f-]{36})\.json$/.exec(l)?.[1])
-      .filter((x): x is string => x !== undefined);
-    expect(names.length).toBeGreaterThan(29_000);
-    const ids = new Set(names.map(partIdFromOpenDbId));
-    expect(ids.size).toBe(new Set(names).size);
-    const demo = DEMO_PARTS.map((p) => p.id);
-    expect(demo.filter((id) => ids.has(id))).toEqual([]);
-  }, LONG);
+  it(
+    'gives every record a unique part ID, never a demo ID',
+    () => {
+      // the file names are the opendb_ids (the importer checks that on the fixture)
+      const names = execFileSync('tar', ['tzf', tarball.path!], { encoding: 'utf8', maxBuffer: 64 << 20 })
+        .split('\n')
+        .map((l) => /([0-9a-f-]{36})\.json$/.exec(l)?.[1])
+        .filter((x): x is string => x !== undefined);
+      expect(names.length).toBeGreaterThan(29_000);
+      const ids = new Set(names.map(partIdFromOpenDbId));
+      expect(ids.size).toBe(new Set(names).size);
+      const demo = DEMO_PARTS.map((p) => p.id);
+      expect(demo.filter((id) => ids.has(id))).toEqual([]);
+    },
+    LONG,
+  );
 });

@@ -44,15 +44,29 @@ export async function startApiWithWorker(opts: { renderTimeoutMs?: number } = {}
 }
 
 /** Submits `shareCode` as a sprite with `options` (a token per render: one minted early may expire), waits for it and downloads it. */
-export async function apiSprite(api: TestApi, shareCode: string, options: Record<string, unknown>, timeoutMs = 120_000): Promise<{ bytes: Buffer; jobId: string }> {
-  const token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
+export async function apiSprite(
+  api: TestApi,
+  shareCode: string,
+  options: Record<string, unknown>,
+  timeoutMs = 120_000,
+): Promise<{ bytes: Buffer; jobId: string }> {
+  const token = (
+    await api.call('POST', '/auth/render-session', {
+      token: api.key,
+      body: { scopes: ['render:submit', 'render:status'], ttl_seconds: 300 },
+    })
+  ).json.session_token;
   const s = await api.call('POST', '/render-by-share-code', { token, body: { shareCode, ...options } });
   expect([200, 202]).toContain(s.status);
-  const r = await waitFor(`the API render of ${shareCode}`, () => api.call('GET', `/render-build/${s.json.job_id}`, { token }), {
-    until: (r) => r.json.status === 'completed' || r.json.status === 'error',
-    timeoutMs,
-    show: (r) => JSON.stringify(r.json),
-  });
+  const r = await waitFor(
+    `the API render of ${shareCode}`,
+    () => api.call('GET', `/render-build/${s.json.job_id}`, { token }),
+    {
+      until: (r) => r.json.status === 'completed' || r.json.status === 'error',
+      timeoutMs,
+      show: (r) => JSON.stringify(r.json),
+    },
+  );
   if (r.json.status !== 'completed') throw new Error(`render of ${shareCode}: ${JSON.stringify(r.json)}`);
   return { bytes: Buffer.from(await (await fetch(r.json.sprite_url)).arrayBuffer()), jobId: s.json.job_id };
 }

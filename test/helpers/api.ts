@@ -10,7 +10,11 @@ export interface TestApi {
   server: RunningServer;
   url: string;
   key: string;
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{
     status: number;
     headers: Headers;
     json: any;
@@ -20,7 +24,10 @@ export interface TestApi {
 }
 
 /** `log`: where the server logs (default: nowhere); see log-capture.ts to assert on lines. */
-export async function startTestApi(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { log?: Logger } = {}): Promise<TestApi> {
+export async function startTestApi(
+  overrides: Parameters<typeof createTestDb>[0] = {},
+  opts: { log?: Logger } = {},
+): Promise<TestApi> {
   const t = await createTestDb({ port: 0, seedDemo: true, ...overrides });
   const server = await startServer(t.cfg, { db: t.db, log: opts.log ?? createLogger({ logLevel: 'silent' }) });
   const { key } = await createApiKey(t.db.db, 'acme', 'prod');
@@ -55,12 +62,23 @@ export async function startTestApi(overrides: Parameters<typeof createTestDb>[0]
 }
 
 /** This file's API (startTestApi), started in beforeAll and closed in afterAll. */
-export function useTestApi(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { log?: Logger; timeoutMs?: number } = {}): TestApi {
-  return perFile('the test API', () => startTestApi(overrides, { log: opts.log }), (api) => api.close(), opts.timeoutMs);
+export function useTestApi(
+  overrides: Parameters<typeof createTestDb>[0] = {},
+  opts: { log?: Logger; timeoutMs?: number } = {},
+): TestApi {
+  return perFile(
+    'the test API',
+    () => startTestApi(overrides, { log: opts.log }),
+    (api) => api.close(),
+    opts.timeoutMs,
+  );
 }
 
 /** A session token minted with the file's API key. */
-export async function mintSession(api: TestApi, body: { scopes?: string[]; ttl_seconds?: number } = {}): Promise<string> {
+export async function mintSession(
+  api: TestApi,
+  body: { scopes?: string[]; ttl_seconds?: number } = {},
+): Promise<string> {
   return (await api.call('POST', '/auth/render-session', { token: api.key, body })).json.session_token;
 }
 

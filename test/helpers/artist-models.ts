@@ -44,14 +44,20 @@ async function io(): Promise<NodeIO> {
 
 /** The fixture with every mesh Draco-compressed (KHR_draco_mesh_compression, required). */
 export async function dracoGlb(f: FixtureDoc): Promise<Uint8Array> {
-  f.doc.createExtension(KHRDracoMeshCompression).setRequired(true).setEncoderOptions({ method: KHRDracoMeshCompression.EncoderMethod.EDGEBREAKER });
+  f.doc
+    .createExtension(KHRDracoMeshCompression)
+    .setRequired(true)
+    .setEncoderOptions({ method: KHRDracoMeshCompression.EncoderMethod.EDGEBREAKER });
   return (await io()).writeBinary(f.doc);
 }
 
 /** The fixture quantized and meshopt-compressed, as gltfpack -cc writes it. */
 export async function meshoptGlb(f: FixtureDoc): Promise<Uint8Array> {
   await f.doc.setLogger(quiet).transform(quantize());
-  f.doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+  f.doc
+    .createExtension(EXTMeshoptCompression)
+    .setRequired(true)
+    .setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
   return (await io()).writeBinary(f.doc);
 }
 
@@ -69,7 +75,11 @@ export async function quantizedGlb(f: FixtureDoc): Promise<Uint8Array> {
 export async function specGlossGlb(f: FixtureDoc): Promise<Uint8Array> {
   const ext = f.doc.createExtension(KHRMaterialsPBRSpecularGlossiness);
   for (const m of f.doc.getRoot().listMaterials()) {
-    const sg = ext.createPBRSpecularGlossiness().setDiffuseFactor(m.getBaseColorFactor()).setSpecularFactor([0.2, 0.2, 0.2]).setGlossinessFactor(0.4);
+    const sg = ext
+      .createPBRSpecularGlossiness()
+      .setDiffuseFactor(m.getBaseColorFactor())
+      .setSpecularFactor([0.2, 0.2, 0.2])
+      .setGlossinessFactor(0.4);
     m.setExtension('KHR_materials_pbrSpecularGlossiness', sg);
     m.setBaseColorFactor([1, 1, 1, 1]);
   }
@@ -121,7 +131,11 @@ export async function skinnedGlb(f: FixtureDoc, opts: { weightSum: number; ibmSt
   const buffer = doc.getRoot().listBuffers()[0]!;
   const joint = doc.createNode('joint');
   f.root.addChild(joint);
-  const ibm = doc.createAccessor('ibm').setType('MAT4').setArray(new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])).setBuffer(buffer);
+  const ibm = doc
+    .createAccessor('ibm')
+    .setType('MAT4')
+    .setArray(new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
+    .setBuffer(buffer);
   const skin = doc.createSkin('skin').addJoint(joint).setInverseBindMatrices(ibm);
   const node = f.root.listChildren().find((n) => n.getMesh())!;
   node.setSkin(skin);
@@ -139,9 +153,13 @@ export async function skinnedGlb(f: FixtureDoc, opts: { weightSum: number; ibmSt
     // a view of its own over the matrices' bytes, with the stride the old exporter wrote
     const acc = json.accessors[json.skins[0].inverseBindMatrices];
     const view = json.bufferViews[acc.bufferView];
-    json.bufferViews.push({ buffer: view.buffer, byteOffset: (view.byteOffset ?? 0) + (acc.byteOffset ?? 0), byteLength: acc.count * 64, byteStride: 64 });
+    json.bufferViews.push({
+      buffer: view.buffer,
+      byteOffset: (view.byteOffset ?? 0) + (acc.byteOffset ?? 0),
+      byteLength: acc.count * 64,
+      byteStride: 64,
+    });
     acc.bufferView = json.bufferViews.length - 1;
     delete acc.byteOffset;
   });
 }
-

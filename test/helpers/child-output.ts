@@ -38,7 +38,8 @@ export function watchOutput(proc: ChildProcess, name: string): WatchedOutput {
       `${name} to print ${typeof text === 'string' ? `"${text}"` : String(text)}`,
       () => {
         if (seen()) return true;
-        if (exitCode !== undefined) throw new Error(`${name} exited ${exitCode} before printing ${String(text)}:\n${output()}`);
+        if (exitCode !== undefined)
+          throw new Error(`${name} exited ${exitCode} before printing ${String(text)}:\n${output()}`);
         return false;
       },
       { timeoutMs, wake: { emitter: changed, events: ['change'] }, show: () => `the output so far:\n${output()}` },

@@ -20,7 +20,12 @@ export interface ConsoleBrowser {
 
 export async function launchConsoleBrowser(api: TestApi): Promise<ConsoleBrowser> {
   const chromium = await findChromium(api.t.cfg);
-  const browser = await puppeteer.launch({ executablePath: chromium.path, headless: true, pipe: true, args: ['--no-sandbox', '--mute-audio'] });
+  const browser = await puppeteer.launch({
+    executablePath: chromium.path,
+    headless: true,
+    pipe: true,
+    args: ['--no-sandbox', '--mute-audio'],
+  });
   const open = async (hash = '') => {
     const ctx = await browser.createBrowserContext();
     const page = await ctx.newPage();

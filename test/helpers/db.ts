@@ -27,7 +27,10 @@ export async function createTestDb(overrides: Partial<Record<keyof ConfigInput, 
   const url = adminUrl.replace(/\/postgres$/, `/${name}`);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-test-data-'));
   // an empty env: the developer's shell must not change test outcomes
-  const cfg = loadConfig({ databaseUrl: url, dataDir, signingSecret: 'test-secret-'.padEnd(40, 'x'), ...overrides }, {});
+  const cfg = loadConfig(
+    { databaseUrl: url, dataDir, signingSecret: 'test-secret-'.padEnd(40, 'x'), ...overrides },
+    {},
+  );
   const db = await openDatabase(cfg);
   return {
     db,
@@ -45,7 +48,10 @@ export async function createTestDb(overrides: Partial<Record<keyof ConfigInput, 
 }
 
 /** This file's test database, made in beforeAll (then `setup`, e.g. installing the queue) and dropped in afterAll. */
-export function useTestDb(overrides: Parameters<typeof createTestDb>[0] = {}, opts: { setup?: (t: TestDb) => Promise<unknown>; timeoutMs?: number } = {}): TestDb {
+export function useTestDb(
+  overrides: Parameters<typeof createTestDb>[0] = {},
+  opts: { setup?: (t: TestDb) => Promise<unknown>; timeoutMs?: number } = {},
+): TestDb {
   return perFile(
     'the test database',
     async () => {

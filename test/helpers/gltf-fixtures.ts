@@ -18,7 +18,10 @@ export function distinctiveGpu(lengthMm = 300, slotWidth = 2.5, subdivisions = 1
   const L = lengthMm / 1000;
   const T = (slotWidth * 20.32) / 1000;
   f.box({ size: [0.126, T, L], color: '#e0109a', material: 'shroud', subdivisions }, 'shroud');
-  f.box({ size: [0.01, T * 0.4, L * 0.9], at: [-0.068, 0, 0], color: '#ffe000', material: 'stripe', subdivisions }, 'stripe');
+  f.box(
+    { size: [0.01, T * 0.4, L * 0.9], at: [-0.068, 0, 0], color: '#ffe000', material: 'stripe', subdivisions },
+    'stripe',
+  );
   return f;
 }
 
@@ -31,7 +34,16 @@ export function caseWithAnchors(widthMm = 230, heightMm = 480, depthMm = 450): F
   const [W, H, D] = [widthMm / 1000, heightMm / 1000, depthMm / 1000];
   const t = 0.006;
   caseWalls(f, W, H, D, t);
-  f.box({ size: [t / 2, H * 0.95, D * 0.95], at: [-W / 2 + t / 2, H / 2, 0], color: '#b0c4d0', material: 'glass', alpha: 0.25 }, 'window');
+  f.box(
+    {
+      size: [t / 2, H * 0.95, D * 0.95],
+      at: [-W / 2 + t / 2, H / 2, 0],
+      color: '#b0c4d0',
+      material: 'glass',
+      alpha: 0.25,
+    },
+    'window',
+  );
   f.empty('anchor_motherboard_tray', [W / 2 - 0.03, H - 0.03, -D / 2 + 0.02]);
   f.empty('anchor_psu_bay', [0, 0.05, -D / 2 + 0.1]);
   f.empty('anchor_fan_front_1', [0, H * 0.7, D / 2 - 0.03]);
@@ -53,7 +65,11 @@ export function rgbFan(sizeMm = 120, tag: 'name' | 'extras' = 'name'): FixtureDo
 /** A GPU (as distinctiveGpu's shroud) whose shroud carries a `textureSizePx`-square PNG texture. */
 export async function texturedGpu(textureSizePx: number, lengthMm = 300, slotWidth = 2.5): Promise<FixtureDoc> {
   const f = new FixtureDoc('gpu');
-  await f.texturedBox(textureSizePx, { size: [0.126, (slotWidth * 20.32) / 1000, lengthMm / 1000], color: '#ffffff', material: 'shroud' }, 'shroud');
+  await f.texturedBox(
+    textureSizePx,
+    { size: [0.126, (slotWidth * 20.32) / 1000, lengthMm / 1000], color: '#ffffff', material: 'shroud' },
+    'shroud',
+  );
   return f;
 }
 
@@ -65,7 +81,9 @@ export function denseBox(triangles: number, size: Vec3): FixtureDoc {
 }
 
 /** A .gltf (JSON) whose buffer is an external file `name.bin`: refused unless the file comes with it. */
-export async function gltfWithExternalBuffer(size: Vec3 = [0.126, 0.05, 0.3]): Promise<{ json: string; files: Record<string, Uint8Array> }> {
+export async function gltfWithExternalBuffer(
+  size: Vec3 = [0.126, 0.05, 0.3],
+): Promise<{ json: string; files: Record<string, Uint8Array> }> {
   const f = new FixtureDoc('external');
   f.box({ size, color: '#c04040' });
   const io = new NodeIO();

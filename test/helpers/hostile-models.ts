@@ -59,7 +59,12 @@ export function bombPng(width: number, height: number): Buffer {
   ihdr.set([8, 6, 0, 0, 0], 8);
   // a zlib stream of a few zero bytes: far short of the pixels declared
   const idat = Buffer.from([0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The valid GPU every hostile file starts from (300 mm, 2.5 slots: any catalog GPU's size within 2x). */
@@ -76,7 +81,10 @@ function withImage(base: Uint8Array, image: Buffer): Uint8Array {
   json.bufferViews.push({ buffer: 0, byteOffset: offset, byteLength: image.length });
   json.images = [{ name: 'bomb', mimeType: 'image/png', bufferView: json.bufferViews.length - 1 }];
   json.textures = [{ source: 0 }];
-  json.materials[0].pbrMetallicRoughness = { ...json.materials[0].pbrMetallicRoughness, baseColorTexture: { index: 0 } };
+  json.materials[0].pbrMetallicRoughness = {
+    ...json.materials[0].pbrMetallicRoughness,
+    baseColorTexture: { index: 0 },
+  };
   return joinGlb(json, joined);
 }
 
@@ -140,19 +148,36 @@ export async function hostileModels(): Promise<Array<{ name: string; bytes: Uint
   // deep and wide graphs
   add('deep-20000', chainOfNodes(base, 20_000));
   add('deep-900', chainOfNodes(base, 900));
-  add('wide-20000', withNodes(base, [{ mesh: 0, children: Array.from({ length: 20_000 }, (_, i) => i + 1) }, ...Array.from({ length: 20_000 }, () => ({}))], [0]));
+  add(
+    'wide-20000',
+    withNodes(
+      base,
+      [
+        { mesh: 0, children: Array.from({ length: 20_000 }, (_, i) => i + 1) },
+        ...Array.from({ length: 20_000 }, () => ({})),
+      ],
+      [0],
+    ),
+  );
   // NaN/Infinity positions: in the binary data, and in the JSON bounds (1e999 parses as Infinity)
   edit('nan-positions', (json, bin) => {
     const pos = json.meshes[0].primitives[0].attributes.POSITION;
     const view = json.bufferViews[json.accessors[pos].bufferView];
     const data = new Uint8Array(bin);
-    const f = new Float32Array(data.buffer, data.byteOffset + (view.byteOffset ?? 0) + (json.accessors[pos].byteOffset ?? 0), 6);
+    const f = new Float32Array(
+      data.buffer,
+      data.byteOffset + (view.byteOffset ?? 0) + (json.accessors[pos].byteOffset ?? 0),
+      6,
+    );
     f.set([NaN, Infinity, -Infinity, NaN, NaN, NaN]);
     return joinGlb(json, data);
   });
   edit('infinite-bounds', (json) => {
     const pos = json.meshes[0].primitives[0].attributes.POSITION;
-    const text = JSON.stringify(json).replace(`"max":${JSON.stringify(json.accessors[pos].max)}`, '"max":[1e999,1e999,1e999]');
+    const text = JSON.stringify(json).replace(
+      `"max":${JSON.stringify(json.accessors[pos].max)}`,
+      '"max":[1e999,1e999,1e999]',
+    );
     return joinGlb(null, splitGlb(base).bin, text);
   });
   // 10,000 materials
@@ -160,7 +185,9 @@ export async function hostileModels(): Promise<Array<{ name: string; bytes: Uint
     json.materials = Array.from({ length: 10_000 }, (_, i) => ({ name: `m${i}` }));
   });
   // a JSON nesting bomb in extras
-  edit('json-nesting-100000', (json, bin) => joinGlb(null, bin, JSON.stringify(json).replace(/}$/, `,"extras":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)));
+  edit('json-nesting-100000', (json, bin) =>
+    joinGlb(null, bin, JSON.stringify(json).replace(/}$/, `,"extras":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)),
+  );
   // not glTF at all, and empty
   add('empty', new Uint8Array(0));
   add('random-bytes', new Uint8Array(Buffer.from('glTF'.repeat(1) + 'x'.repeat(200))));

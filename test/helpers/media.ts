@@ -19,7 +19,16 @@ export interface ProbedVideo {
 
 export async function probeVideo(file: string): Promise<ProbedVideo> {
   const ffprobe = (await findFfprobe({})).path;
-  const { stdout } = await run(ffprobe, ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
+  const { stdout } = await run(ffprobe, [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_streams',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
   const j = JSON.parse(stdout);
   const v = j.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
   const boxes = await topLevelBoxes(file);

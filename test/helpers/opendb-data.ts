@@ -32,7 +32,11 @@ export function readRecords(dir: string): OpenDbRecord[] {
       .readdirSync(catDir)
       .filter((f) => f.endsWith('.json'))
       .sort()
-      .map((file) => ({ category, file, record: JSON.parse(fs.readFileSync(path.join(catDir, file), 'utf8')) as unknown }));
+      .map((file) => ({
+        category,
+        file,
+        record: JSON.parse(fs.readFileSync(path.join(catDir, file), 'utf8')) as unknown,
+      }));
   });
 }
 
@@ -51,9 +55,13 @@ export function fixtureCounts(): Record<Category, number> {
 /** Where the optional larger data is looked for, and why when it is not used. */
 export function sharedOpenDbDir(env: NodeJS.ProcessEnv = process.env): { dir: string | null; reason: string } {
   const set = env.OPENDB_SHARED_DIR;
-  if (set === 'none' || set === '') return { dir: null, reason: 'OPENDB_SHARED_DIR=none hides the optional OpenDB data' };
+  if (set === 'none' || set === '')
+    return { dir: null, reason: 'OPENDB_SHARED_DIR=none hides the optional OpenDB data' };
   const dir = path.resolve(set ?? path.join(REPO, '../shared/opendb'));
-  return { dir, reason: `optional OpenDB data not found in ${dir} (set OPENDB_SHARED_DIR to a folder holding sample/open-db or opendb-renderable.tar.gz)` };
+  return {
+    dir,
+    reason: `optional OpenDB data not found in ${dir} (set OPENDB_SHARED_DIR to a folder holding sample/open-db or opendb-renderable.tar.gz)`,
+  };
 }
 
 export interface OptionalData {
@@ -68,7 +76,10 @@ export interface OptionalData {
  * Missing: prints the reason (a skipped test must say why), or throws under
  * OPENDB_REQUIRE_SHARED=1.
  */
-export function optionalShared(name: 'sample' | 'opendb-renderable.tar.gz', env: NodeJS.ProcessEnv = process.env): OptionalData {
+export function optionalShared(
+  name: 'sample' | 'opendb-renderable.tar.gz',
+  env: NodeJS.ProcessEnv = process.env,
+): OptionalData {
   const { dir, reason } = sharedOpenDbDir(env);
   const file = dir && path.join(dir, name);
   if (file && fs.existsSync(file)) return { path: file, reason: '' };

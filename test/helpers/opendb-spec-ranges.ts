@@ -15,7 +15,8 @@ export function checkSpecs(category: Category, s: SpecsByCategory[Category]): vo
     case 'PCCase': {
       const c = s as SpecsByCategory['PCCase'];
       expect(['E-ATX', 'ATX', 'Micro ATX', 'Mini-ITX']).toContain(c.maxBoard);
-      for (const mm of [c.widthMm, c.heightMm, c.depthMm]) expect(mm).toBeGreaterThanOrEqual(80), expect(mm).toBeLessThanOrEqual(1000);
+      for (const mm of [c.widthMm, c.heightMm, c.depthMm])
+        expect(mm).toBeGreaterThanOrEqual(80), expect(mm).toBeLessThanOrEqual(1000);
       expect(['glass', 'mesh', 'solid']).toContain(c.sidePanel);
       expect(c.color).toMatch(HEX);
       expect(c.accentColor).toMatch(HEX);

@@ -6,7 +6,12 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 
-export function perFile<T extends object>(what: string, open: () => Promise<T>, close: (value: T) => Promise<unknown>, timeoutMs?: number): T {
+export function perFile<T extends object>(
+  what: string,
+  open: () => Promise<T>,
+  close: (value: T) => Promise<unknown>,
+  timeoutMs?: number,
+): T {
   let value: T | undefined;
   beforeAll(async () => {
     value = await open();

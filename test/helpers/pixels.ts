@@ -13,7 +13,12 @@ export async function diffFraction(a: Buffer, b: Buffer, tolerance = 8): Promise
   if (x.width !== y.width || x.height !== y.height) return 1;
   let differ = 0;
   for (let i = 0; i < x.data.length; i += 3) {
-    if (Math.abs(x.data[i]! - y.data[i]!) > tolerance || Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tolerance || Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tolerance) differ++;
+    if (
+      Math.abs(x.data[i]! - y.data[i]!) > tolerance ||
+      Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tolerance ||
+      Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tolerance
+    )
+      differ++;
   }
   return differ / (x.data.length / 3);
 }

@@ -24,7 +24,11 @@ export const TURNS = {
 export const UNIT_SCALE = { m: 1, cm: 100, mm: 1000, in: 1 / 0.0254 } as const;
 
 /** `sketch` as a file authored turned by `turn` and written in `unit` (its root node carries both). */
-export async function authoredAs(sketch: ModelSketch | Document, turn: readonly number[], unit: keyof typeof UNIT_SCALE): Promise<Uint8Array> {
+export async function authoredAs(
+  sketch: ModelSketch | Document,
+  turn: readonly number[],
+  unit: keyof typeof UNIT_SCALE,
+): Promise<Uint8Array> {
   const doc = 'doc' in sketch ? sketch.doc : sketch;
   turnAndScale(doc, turn, unit);
   return new NodeIO().writeBinary(doc);
@@ -34,7 +38,10 @@ export async function authoredAs(sketch: ModelSketch | Document, turn: readonly 
 export function turnAndScale(doc: Document, turn: readonly number[], unit: keyof typeof UNIT_SCALE): void {
   const s = UNIT_SCALE[unit];
   // a wrapper root, as exporters write their axis and unit conversion
-  const wrapper = doc.createNode('export_root').setRotation(turn as [number, number, number, number]).setScale([s, s, s]);
+  const wrapper = doc
+    .createNode('export_root')
+    .setRotation(turn as [number, number, number, number])
+    .setScale([s, s, s]);
   const scene = doc.getRoot().listScenes()[0]!;
   for (const child of scene.listChildren()) {
     scene.removeChild(child);
@@ -44,6 +51,10 @@ export function turnAndScale(doc: Document, turn: readonly number[], unit: keyof
 }
 
 /** The example model of `part` (models example), authored turned and in other units. */
-export async function exampleAuthoredAs(part: Part, turn: readonly number[], unit: keyof typeof UNIT_SCALE): Promise<Uint8Array> {
+export async function exampleAuthoredAs(
+  part: Part,
+  turn: readonly number[],
+  unit: keyof typeof UNIT_SCALE,
+): Promise<Uint8Array> {
   return authoredAs(await exampleModel(part), turn, unit);
 }

@@ -11,7 +11,11 @@ export async function renderIdOfJob(db: Db, jobId: string): Promise<string> {
 }
 
 export async function markProcessing(db: Db, renderId: string): Promise<void> {
-  await db.db.updateTable('renders').set({ status: 'processing', progress: 0, started_at: new Date(), updated_at: new Date() }).where('id', '=', renderId).execute();
+  await db.db
+    .updateTable('renders')
+    .set({ status: 'processing', progress: 0, started_at: new Date(), updated_at: new Date() })
+    .where('id', '=', renderId)
+    .execute();
 }
 
 export async function markProgress(db: Db, renderId: string, progress: number): Promise<void> {
@@ -35,5 +39,9 @@ export async function markCompleted(db: Db, renderId: string): Promise<void> {
 }
 
 export async function markError(db: Db, renderId: string, error: string): Promise<void> {
-  await db.db.updateTable('renders').set({ status: 'error', error, finished_at: new Date(), updated_at: new Date() }).where('id', '=', renderId).execute();
+  await db.db
+    .updateTable('renders')
+    .set({ status: 'error', error, finished_at: new Date(), updated_at: new Date() })
+    .where('id', '=', renderId)
+    .execute();
 }

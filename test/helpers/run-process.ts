@@ -7,7 +7,11 @@ export interface ProcessResult {
   stderr: string;
 }
 
-export function runProcess(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, opts);
     let stdout = '';

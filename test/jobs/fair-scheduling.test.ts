@@ -38,11 +38,24 @@ describe('fair scheduling', () => {
     const stated = DEMO_BUILDS.find((x) => x.interactiveState)!;
     const backlog = [];
     for (const zoom of [1.01, 1.02, 1.03, 1.04]) {
-      backlog.push(await submitRender(t.db, { customerId: a, parts: glass.parts, state: null, options: { ...SMALL, cameraZoom: zoom } }));
+      backlog.push(
+        await submitRender(t.db, {
+          customerId: a,
+          parts: glass.parts,
+          state: null,
+          options: { ...SMALL, cameraZoom: zoom },
+        }),
+      );
     }
-    const small = await submitRender(t.db, { customerId: b, parts: stated.parts, state: stated.interactiveState ?? null, options: SMALL });
+    const small = await submitRender(t.db, {
+      customerId: b,
+      parts: stated.parts,
+      state: stated.interactiveState ?? null,
+      options: SMALL,
+    });
     const priority = async (renderId: string) =>
-      (await t.db.pool.query('SELECT priority FROM graphile_worker.jobs WHERE key = $1', [renderJobKey(renderId)])).rows[0].priority as number;
+      (await t.db.pool.query('SELECT priority FROM graphile_worker.jobs WHERE key = $1', [renderJobKey(renderId)]))
+        .rows[0].priority as number;
     const aPriorities = await Promise.all(backlog.map((s) => priority(s.render.id)));
     expect(aPriorities).toEqual([...aPriorities].sort((x, y) => x - y)); // A sinks as its backlog grows
     expect(await priority(small.render.id)).toBeLessThan(aPriorities[1]!);
@@ -57,7 +70,11 @@ describe('fair scheduling', () => {
     const rows = await waitFor(
       'all five renders to finish',
       async () => {
-        const r = await t.db.db.selectFrom('renders').select(['id', 'status', 'started_at', 'error']).where('id', 'in', ids).execute();
+        const r = await t.db.db
+          .selectFrom('renders')
+          .select(['id', 'status', 'started_at', 'error'])
+          .where('id', 'in', ids)
+          .execute();
         return r.every((x) => x.status === 'completed' || x.status === 'error') ? r : null;
       },
       { timeoutMs: 240_000, intervalMs: 1_000, wake: { emitter: worker.events, events: ['job:complete'] } },

@@ -59,13 +59,29 @@ describe('job farm end to end', () => {
     );
   const download = async (url: string) => {
     const r = await fetch(url);
-    return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()), headers: r.headers };
+    return {
+      status: r.status,
+      type: r.headers.get('content-type'),
+      bytes: Buffer.from(await r.arrayBuffer()),
+      headers: r.headers,
+    };
   };
-  const renderRow = (id: string) => api.t.db.db.selectFrom('jobs').innerJoin('renders', 'renders.id', 'jobs.render_id').selectAll('renders').where('jobs.id', '=', id).executeTakeFirstOrThrow();
+  const renderRow = (id: string) =>
+    api.t.db.db
+      .selectFrom('jobs')
+      .innerJoin('renders', 'renders.id', 'jobs.render_id')
+      .selectAll('renders')
+      .where('jobs.id', '=', id)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     api = await startTestApi();
-    token = (await api.call('POST', '/auth/render-session', { token: api.key, body: { scopes: ['data:read', 'render:submit', 'render:status'], ttl_seconds: 300 } })).json.session_token;
+    token = (
+      await api.call('POST', '/auth/render-session', {
+        token: api.key,
+        body: { scopes: ['data:read', 'render:submit', 'render:status'], ttl_seconds: 300 },
+      })
+    ).json.session_token;
     engine = await createRenderEngine(api.t.cfg);
     await start();
   }, 180_000);
@@ -79,7 +95,13 @@ describe('job farm end to end', () => {
     const s = await submit({ parts: glass.parts, ...SMALL });
     expect(s.status).toBe(202);
     const job = await poll(s.json.job_id);
-    expect(job).toMatchObject({ job_id: s.json.job_id, status: 'completed', job_type: 'render', video_url: null, progress: 1 });
+    expect(job).toMatchObject({
+      job_id: s.json.job_id,
+      status: 'completed',
+      job_type: 'render',
+      video_url: null,
+      progress: 1,
+    });
     expect(job.url).toBe(job.sprite_url);
     expect(job.sprite).toEqual({ columns: 12, rows: 6, frames: 72, frame_width: 256, frame_height: 256 });
     expect(Date.parse(job.end_time)).toBeGreaterThan(Date.parse(job.created_at));
@@ -90,7 +112,11 @@ describe('job farm end to end', () => {
     const meta = await sharp(sheet.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 3072, 1536]);
     // frames differ by rotation: the first two cells are not the same picture
-    const cell = (i: number) => sharp(sheet.bytes).extract({ left: i * 256, top: 0, width: 256, height: 256 }).raw().toBuffer();
+    const cell = (i: number) =>
+      sharp(sheet.bytes)
+        .extract({ left: i * 256, top: 0, width: 256, height: 256 })
+        .raw()
+        .toBuffer();
     const [a, b] = await Promise.all([cell(0), cell(3)]);
     expect(a.equals(b)).toBe(false);
     const shot = await download(job.screenshot_url);
@@ -102,7 +128,13 @@ describe('job farm end to end', () => {
 
     const again = await submit({ parts: glass.parts, ...SMALL });
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ job_id: s.json.job_id, status: 'completed', cached: true, sprite_url: job.sprite_url, url: job.sprite_url });
+    expect(again.json).toMatchObject({
+      job_id: s.json.job_id,
+      status: 'completed',
+      cached: true,
+      sprite_url: job.sprite_url,
+      url: job.sprite_url,
+    });
   });
 
   it('renders a video: H.264 yuv420p, 120 frames, 4 s, faststart', async () => {
@@ -117,7 +149,14 @@ describe('job farm end to end', () => {
     await fs.writeFile(file, video.bytes);
     try {
       const p = await probeVideo(file);
-      expect(p).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 256, height: 256, frames: 120, faststart: true });
+      expect(p).toMatchObject({
+        codec: 'h264',
+        pixFmt: 'yuv420p',
+        width: 256,
+        height: 256,
+        frames: 120,
+        faststart: true,
+      });
       expect(p.duration).toBeCloseTo(4, 1);
     } finally {
       await fs.rm(file, { force: true });
@@ -148,10 +187,14 @@ describe('job farm end to end', () => {
     const row = await renderRow(job.job_id);
     expect(row.attempts).toBe(1);
     // graphile removes its job just after the task wrote the render: wait for it, not a sleep
-    await waitFor('the queue to empty', async () => (await api.t.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0].n === 0, {
-      timeoutMs: 10_000,
-      wake: { emitter: worker!.events, events: ['job:complete'] },
-    });
+    await waitFor(
+      'the queue to empty',
+      async () => (await api.t.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0].n === 0,
+      {
+        timeoutMs: 10_000,
+        wake: { emitter: worker!.events, events: ['job:complete'] },
+      },
+    );
   });
 
   it('retries a transient failure and completes', async () => {
@@ -186,6 +229,9 @@ describe('job farm end to end', () => {
   it('reports the live worker and its GL backend in /health', async () => {
     const h = await api.call('GET', '/health');
     expect(h.json.workers).toBeGreaterThanOrEqual(1);
-    expect(h.json.renderers[0]).toMatchObject({ backend: expect.stringMatching(/gpu|egl|swiftshader/), glRenderer: expect.any(String) });
+    expect(h.json.renderers[0]).toMatchObject({
+      backend: expect.stringMatching(/gpu|egl|swiftshader/),
+      glRenderer: expect.any(String),
+    });
   });
 });

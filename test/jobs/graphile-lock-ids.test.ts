@@ -34,11 +34,28 @@ describe("a worker's graphile ids", () => {
     });
     const customerId = (await ensureCustomer(t.db.db, 'acme')).id;
     const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { format: 'sprite', width: 256, height: 256, profile: 'fast' } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { format: 'sprite', width: 256, height: 256, profile: 'fast' },
+    });
     const lockedBy = async () =>
-      (await t.db.pool.query<{ locked_by: string | null }>('SELECT locked_by FROM graphile_worker.jobs WHERE key = $1', [renderJobKey(s.render.id)])).rows[0]?.locked_by ?? null;
+      (
+        await t.db.pool.query<{ locked_by: string | null }>(
+          'SELECT locked_by FROM graphile_worker.jobs WHERE key = $1',
+          [renderJobKey(s.render.id)],
+        )
+      ).rows[0]?.locked_by ?? null;
     const holder = await waitFor('the render job to be locked', lockedBy, { timeoutMs: 30_000 });
-    const reported = async () => (await t.db.db.selectFrom('workers').select('graphile_ids').where('id', '=', worker!.id).executeTakeFirstOrThrow()).graphile_ids;
+    const reported = async () =>
+      (
+        await t.db.db
+          .selectFrom('workers')
+          .select('graphile_ids')
+          .where('id', '=', worker!.id)
+          .executeTakeFirstOrThrow()
+      ).graphile_ids;
     expect(await reported()).toContain(holder);
 
     await forceUnlockWorkers(t.db.db, await reported());

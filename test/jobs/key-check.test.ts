@@ -39,7 +39,11 @@ describe("the worker's cache-key check", () => {
         const r = await row(id);
         return r.status === 'completed' || r.status === 'error' ? r : null;
       },
-      { timeoutMs, intervalMs: 500, ...(worker ? { wake: { emitter: worker.events, events: ['job:complete', 'job:error', 'job:failed'] } } : {}) },
+      {
+        timeoutMs,
+        intervalMs: 500,
+        ...(worker ? { wake: { emitter: worker.events, events: ['job:complete', 'job:error', 'job:failed'] } } : {}),
+      },
     );
   const nothingStored = async (key: string) => (await store.stat(renderArtifactKey(key, 'sprite.webp'))) === null;
 
@@ -50,7 +54,12 @@ describe("the worker's cache-key check", () => {
   }, 120_000);
   // each test prepares its rows first, then starts the worker, so the worker cannot claim early
   const start = async () => {
-    worker = await startWorker(t.cfg, t.db, store, createLogger({ logLevel: 'silent' }), { concurrency: 1, renderTimeoutMs: 120_000, drainTimeoutMs: 10_000, engine });
+    worker = await startWorker(t.cfg, t.db, store, createLogger({ logLevel: 'silent' }), {
+      concurrency: 1,
+      renderTimeoutMs: 120_000,
+      drainTimeoutMs: 10_000,
+      engine,
+    });
   };
   const stop = async () => {
     await worker?.stop();
@@ -68,8 +77,17 @@ describe("the worker's cache-key check", () => {
   it('fails a render whose part data changed after submission, stores nothing, and a new submission renders the current data', async () => {
     // a catalog edit between submission and the worker's claim
     const caseId = glass.parts.PCCase![0]!;
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { ...SMALL, cameraZoom: 1.31 } });
-    await t.db.db.updateTable('parts').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', caseId).execute();
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { ...SMALL, cameraZoom: 1.31 },
+    });
+    await t.db.db
+      .updateTable('parts')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('id', '=', caseId)
+      .execute();
     await start();
     const r = await final(s.render.id);
     expect(r.status).toBe('error');
@@ -77,7 +95,12 @@ describe("the worker's cache-key check", () => {
     expect(r.error).toContain(caseId);
     expect(await nothingStored(r.cache_key)).toBe(true);
 
-    const again = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { ...SMALL, cameraZoom: 1.31 } });
+    const again = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { ...SMALL, cameraZoom: 1.31 },
+    });
     expect(again.outcome).toBe('new');
     expect(again.render.cache_key).not.toBe(r.cache_key);
     const done = await final(again.render.id);
@@ -87,13 +110,22 @@ describe("the worker's cache-key check", () => {
   }, 180_000);
 
   it('requeues a render requested for another renderer, then fails it naming both versions; stores nothing', async () => {
-    const s = await submitRender(t.db, { customerId, parts: glass.parts, state: null, options: { ...SMALL, cameraZoom: 1.32 } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: glass.parts,
+      state: null,
+      options: { ...SMALL, cameraZoom: 1.32 },
+    });
     // as an API process running another renderer version would have written it
     const other = '0123456789abcdef';
     const request = normalisedRequestSchema.parse(s.render.request);
     const { versions } = await resolveBuildParts(t.db, request.parts);
     const otherKey = cacheKey(request, versions, other);
-    await t.db.db.updateTable('renders').set({ renderer_version: other, cache_key: otherKey }).where('id', '=', s.render.id).execute();
+    await t.db.db
+      .updateTable('renders')
+      .set({ renderer_version: other, cache_key: otherKey })
+      .where('id', '=', s.render.id)
+      .execute();
     await start();
     const mine = await rendererVersion();
     const requeued = await waitFor(
@@ -104,7 +136,9 @@ describe("the worker's cache-key check", () => {
       },
       { timeoutMs: 60_000, intervalMs: 250 },
     );
-    expect(requeued.error).toContain(`this worker's renderer (${mine}) differs from the one the render was requested for (${other})`);
+    expect(requeued.error).toContain(
+      `this worker's renderer (${mine}) differs from the one the render was requested for (${other})`,
+    );
     const r = await final(s.render.id);
     expect(r.status).toBe('error');
     expect(r.attempts).toBe(3);

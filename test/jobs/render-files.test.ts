@@ -12,7 +12,11 @@ const KEY = 'ab12cd34ef';
 describe('renderFileKey', () => {
   it('names each kind of render file once, under the render cache key', () => {
     const keys = (['video', 'sprite', 'screenshot'] as const).map((k) => renderFileKey(KEY, k));
-    expect(keys).toEqual([`renders/ab/${KEY}/turntable.mp4`, `renders/ab/${KEY}/sprite.webp`, `renders/ab/${KEY}/hero.webp`]);
+    expect(keys).toEqual([
+      `renders/ab/${KEY}/turntable.mp4`,
+      `renders/ab/${KEY}/sprite.webp`,
+      `renders/ab/${KEY}/hero.webp`,
+    ]);
     for (const k of keys) expect(renderCacheKeyOf(k)).toBe(KEY);
   });
 
@@ -33,7 +37,11 @@ describe('chunkPieceKeys', () => {
   });
 
   it('keeps the pieces of each chunk and plan apart, and out of the render files', () => {
-    const all = [chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'p', 0), chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'p', 1), chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'q', 0)].flatMap((k) => Object.values(k));
+    const all = [
+      chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'p', 0),
+      chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'p', 1),
+      chunkPieceKeys({ cache_key: KEY, format: 'video' }, 'q', 0),
+    ].flatMap((k) => Object.values(k));
     expect(new Set(all).size).toBe(all.length);
     for (const k of all) expect(renderCacheKeyOf(k!)).toBeNull();
   });

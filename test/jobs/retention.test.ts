@@ -31,7 +31,13 @@ const stores: Record<'fs' | 's3', ArtifactStore> = {} as Record<'fs' | 's3', Art
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-retention-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(tmp, 's3rver'), configureBuckets: [{ name: BUCKET, configs: [] }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: path.join(tmp, 's3rver'),
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port } = await s3.run();
   stores.fs = await FsArtifactStore.open(path.join(tmp, 'fs'));
   stores.s3 = new S3ArtifactStore({
@@ -60,7 +66,10 @@ describe.each(['fs', 's3'] as const)('artifact store list and deleteMany (%s)', 
   it('lists past one page and deletes in batches of 1000, ignoring keys that are not there', async () => {
     const store = stores[kind];
     const keys = Array.from({ length: 1003 }, (_, i) => `renders/zz/bulk-${kind}/${String(i).padStart(4, '0')}.bin`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => store.putBuffer(k, Buffer.from([1, 2, 3]), 'application/octet-stream')));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(
+        keys.slice(i, i + 50).map((k) => store.putBuffer(k, Buffer.from([1, 2, 3]), 'application/octet-stream')),
+      );
     await store.putBuffer('thumbnails/p1/1.webp', Buffer.from([9]), 'image/webp');
     const listed = [];
     for await (const a of store.list(`renders/zz/bulk-${kind}/`)) listed.push(a);
@@ -83,19 +92,34 @@ describe.each(['fs', 's3'] as const)('artifact retention (%s store)', (kind) => 
   beforeAll(async () => {
     customerId = (await ensureCustomer(t.db.db, 'acme')).id;
     // a webhook, so that a status change that notifies would show as a delivery row
-    await t.db.db.insertInto('webhooks').values({ customer_id: customerId, url: 'https://example.test/hook', secret: 's'.repeat(32) }).execute();
+    await t.db.db
+      .insertInto('webhooks')
+      .values({ customer_id: customerId, url: 'https://example.test/hook', secret: 's'.repeat(32) })
+      .execute();
   });
 
   /** A submitted render completed with two real files of `bytes` in all, requested and finished `idleMinutes` ago. */
   async function completed(bytes: number, idleMinutes: number) {
     zoom += 0.01;
-    const s = await submitRender(t.db, { customerId, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: Number(zoom.toFixed(2)) } });
+    const s = await submitRender(t.db, {
+      customerId,
+      parts: parts(),
+      state: null,
+      options: { format: 'sprite', cameraZoom: Number(zoom.toFixed(2)) },
+    });
     const claimed = await claimRender(t.db.db, s.render.id, { workerId: 'w-test', lockedBy: null });
     const sprite = renderArtifactKey(s.render.cache_key, 'sprite.webp');
     const hero = renderArtifactKey(s.render.cache_key, 'hero.webp');
     await store().putBuffer(sprite, Buffer.alloc(bytes - 10, 7), 'image/webp');
     await store().putBuffer(hero, Buffer.alloc(10, 8), 'image/webp');
-    await completeRender(t.db.db, s.render.id, holderOf(claimed!), { artifacts: { sprite, screenshot: hero }, spriteLayout: null, backend: 'test', framesPerSecond: 1, renderMs: 1, bytes });
+    await completeRender(t.db.db, s.render.id, holderOf(claimed!), {
+      artifacts: { sprite, screenshot: hero },
+      spriteLayout: null,
+      backend: 'test',
+      framesPerSecond: 1,
+      renderMs: 1,
+      bytes,
+    });
     await age(s.render.id, idleMinutes);
     return { ...s, keys: [sprite, hero], zoom: Number(zoom.toFixed(2)) };
   }
@@ -127,19 +151,27 @@ describe.each(['fs', 's3'] as const)('artifact retention (%s store)', (kind) => 
     expect(before.renderBytes - after.renderBytes).toBe(1000);
     expect(after.sweptRenders - before.sweptRenders).toBe(1);
     // expiry is not a failure: completion notified, expiry did not
-    const events = async (e: string) => Number((await t.db.pool.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE event = $1`, [e])).rows[0].n);
+    const events = async (e: string) =>
+      Number((await t.db.pool.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE event = $1`, [e])).rows[0].n);
     expect(await events('job.completed')).toBeGreaterThan(0);
     expect(await events('job.error')).toBe(0);
 
     // the same request again: the render is reopened and queued, same row, same job
-    const again = await submitRender(t.db, { customerId, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: old.zoom } });
+    const again = await submitRender(t.db, {
+      customerId,
+      parts: parts(),
+      state: null,
+      options: { format: 'sprite', cameraZoom: old.zoom },
+    });
     expect(again.render.id).toBe(old.render.id);
     expect(again.outcome).toBe('new');
     expect(again.jobId).toBe(old.jobId);
     const reopened = await row(old.render.id);
     expect(reopened).toMatchObject({ status: 'queued', expired_at: null, artifacts: null });
     expect(Date.now() - new Date(reopened.last_requested_at).getTime()).toBeLessThan(60_000);
-    const queued = await t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = $1`, [`render:${old.render.id}`]);
+    const queued = await t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = $1`, [
+      `render:${old.render.id}`,
+    ]);
     expect(Number(queued.rows[0].n)).toBe(1);
   });
 
@@ -151,22 +183,33 @@ describe.each(['fs', 's3'] as const)('artifact retention (%s store)', (kind) => 
     const newest = await completed(3000, 100);
     // finished 10 minutes ago: inside the one-hour window, kept whatever the budget
     const recent = await completed(3000, 10);
-    const inFlight = await submitRender(t.db, { customerId, parts: parts(), state: null, options: { format: 'sprite', cameraZoom: 1.99 } });
+    const inFlight = await submitRender(t.db, {
+      customerId,
+      parts: parts(),
+      state: null,
+      options: { format: 'sprite', cameraZoom: 1.99 },
+    });
     await claimRender(t.db.db, inFlight.render.id, { workerId: 'w-test', lockedBy: null });
-    await sql`UPDATE renders SET last_requested_at = now() - interval '10 days' WHERE id = ${inFlight.render.id}`.execute(t.db.db);
+    await sql`UPDATE renders SET last_requested_at = now() - interval '10 days' WHERE id = ${inFlight.render.id}`.execute(
+      t.db.db,
+    );
     const pregenKey = pregenArtifactKey('a'.repeat(64), 'sprite');
     const modelKey = modelArtifactKey('b'.repeat(64));
     await store().putBuffer(pregenKey, Buffer.alloc(5000), 'image/webp');
     await store().putBuffer(modelKey, Buffer.alloc(5000), 'model/gltf-binary');
 
     // 12000 bytes of renders against a 7000 byte budget: the two least recently requested go
-    const dry = await sweepArtifacts(t.db, store(), policy({ maxBytes: 7000, maxAgeDays: 0, keepRecentMinutes: 60 }), { dryRun: true });
+    const dry = await sweepArtifacts(t.db, store(), policy({ maxBytes: 7000, maxAgeDays: 0, keepRecentMinutes: 60 }), {
+      dryRun: true,
+    });
     expect(dry.renders.map((r) => r.id)).toEqual([oldest.render.id, middle.render.id]);
     expect(dry.renders.every((r) => r.reason === 'budget')).toBe(true);
     expect((await row(oldest.render.id)).status).toBe('completed');
     expect(await store().stat(oldest.keys[0]!)).not.toBeNull();
 
-    const r = await sweepArtifacts(t.db, store(), policy({ maxBytes: 7000, maxAgeDays: 0, keepRecentMinutes: 60 }), { batch: 1 });
+    const r = await sweepArtifacts(t.db, store(), policy({ maxBytes: 7000, maxAgeDays: 0, keepRecentMinutes: 60 }), {
+      batch: 1,
+    });
     expect(r.renders.map((x) => x.id)).toEqual([oldest.render.id, middle.render.id]);
     expect(r.bytesAfter).toBe(6000);
     for (const k of [...oldest.keys, ...middle.keys]) expect(await store().stat(k)).toBeNull();
@@ -184,7 +227,9 @@ describe.each(['fs', 's3'] as const)('artifact retention (%s store)', (kind) => 
   it('finishes deleting the files of renders expired by a pass that stopped before deleting them', async () => {
     const r = await completed(500, 60 * 24 * 60);
     // expired, keys kept: what a crash between the two steps leaves
-    await sql`UPDATE renders SET status = 'error', expired_at = now(), error = 'x' WHERE id = ${r.render.id}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'error', expired_at = now(), error = 'x' WHERE id = ${r.render.id}`.execute(
+      t.db.db,
+    );
     const sweep = await sweepArtifacts(t.db, store(), policy({ maxAgeDays: 0, maxBytes: 0 }));
     expect(sweep.deletedFiles).toBe(2);
     for (const k of r.keys) expect(await store().stat(k)).toBeNull();

@@ -13,7 +13,10 @@ import type { RenderProgress } from '../../src/render/turn.js';
 /** A real pino logger writing JSON lines into `lines`, and what fail/retry recorded. */
 function attempt(job: { attempts: number; max_attempts: number }, extra: Partial<Attempt> = {}) {
   const lines: { level: number; msg: string; err?: string; permanent?: boolean }[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+  const log = pino(
+    { level: 'info' },
+    new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
+  );
   const recorded: string[] = [];
   const shutdown = new AbortController();
   const a: Attempt = {
@@ -60,14 +63,24 @@ describe('runAttempt', () => {
 
   it('a time-out is named as one, with the bound in seconds', async () => {
     const bound = new AbortController();
-    const { a, recorded } = attempt({ attempts: 1, max_attempts: 3 }, { during: 'the chunk', timeout: { signal: bound.signal, ms: 1500 } });
+    const { a, recorded } = attempt(
+      { attempts: 1, max_attempts: 3 },
+      { during: 'the chunk', timeout: { signal: bound.signal, ms: 1500 } },
+    );
     bound.abort();
     await expect(runAttempt(a, async () => Promise.reject(new Error('aborted')))).rejects.toThrow('aborted');
     expect(recorded).toEqual(['retry: the chunk timed out after 2 s']);
   });
 
   it('a worker shutdown is named as one; without a retry record the row is left as it is', async () => {
-    const { a, recorded, shutdown, lines } = attempt({ attempts: 1, max_attempts: 3 }, { during: 'assembly', retry: undefined, messages: { failed: 'assembly failed: the render failed', retry: 'assembly failed, will retry' } });
+    const { a, recorded, shutdown, lines } = attempt(
+      { attempts: 1, max_attempts: 3 },
+      {
+        during: 'assembly',
+        retry: undefined,
+        messages: { failed: 'assembly failed: the render failed', retry: 'assembly failed, will retry' },
+      },
+    );
     shutdown.abort();
     await expect(runAttempt(a, async () => Promise.reject(new Error('aborted')))).rejects.toThrow('aborted');
     expect(recorded).toEqual([]);
@@ -77,9 +90,15 @@ describe('runAttempt', () => {
 
 describe('leaveToHolder', () => {
   it('throws (graphile then leaves the queue job alone) only when another worker holds the work', () => {
-    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow(TakenOverError);
-    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow('chunk 0 of r was taken over by w-b');
-    expect(() => leaveToHolder({ held: false, holder: null, status: 'superseded' }, 'w-a', 'chunk 0 of r')).not.toThrow();
+    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow(
+      TakenOverError,
+    );
+    expect(() => leaveToHolder({ held: false, holder: 'w-b', status: 'processing' }, 'w-a', 'chunk 0 of r')).toThrow(
+      'chunk 0 of r was taken over by w-b',
+    );
+    expect(() =>
+      leaveToHolder({ held: false, holder: null, status: 'superseded' }, 'w-a', 'chunk 0 of r'),
+    ).not.toThrow();
     expect(() => leaveToHolder({ held: false, holder: 'w-a', status: 'queued' }, 'w-a', 'chunk 0 of r')).not.toThrow();
     expect(() => leaveToHolder(undefined, 'w-a', 'chunk 0 of r')).not.toThrow();
   });
@@ -110,7 +129,12 @@ describe('runRenderAttempt', () => {
     const { a } = attempt({ attempts: 1, max_attempts: 3 });
     const writes: number[] = [];
     await runRenderAttempt(
-      { ...a, timeoutMs: 60_000, scratch: 'job', progress: async (p) => (writes.push(p.frame), Promise.reject(new Error('database down'))) },
+      {
+        ...a,
+        timeoutMs: 60_000,
+        scratch: 'job',
+        progress: async (p) => (writes.push(p.frame), Promise.reject(new Error('database down'))),
+      },
       async ({ onProgress }) => {
         onProgress(frame(0, 0));
         for (let f = 1; f <= 5; f++) onProgress(frame(f));
@@ -121,8 +145,9 @@ describe('runRenderAttempt', () => {
 
   it('aborts the work at its time bound and names the time-out', async () => {
     const { a, recorded } = attempt({ attempts: 3, max_attempts: 3 });
-    await runRenderAttempt({ ...a, timeoutMs: 1_000, scratch: 'job', progress: async () => {} }, ({ signal }) =>
-      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    await runRenderAttempt(
+      { ...a, timeoutMs: 1_000, scratch: 'job', progress: async () => {} },
+      ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
     );
     expect(recorded).toEqual(['fail: the render timed out after 1 s']);
   });

@@ -37,7 +37,9 @@ describe('render submission with part models', () => {
 
     const store = await openArtifactStore(t.cfg);
     const glb = await distinctiveGpu(gpu.specs.lengthMm, gpu.specs.slotWidth).glb();
-    const added = await addModel(t.db, store, gpu.id, modelInputFromBytes('gpu.glb', glb), { limits: modelLimitsFrom(t.cfg) });
+    const added = await addModel(t.db, store, gpu.id, modelInputFromBytes('gpu.glb', glb), {
+      limits: modelLimitsFrom(t.cfg),
+    });
 
     const withModel = await submit();
     expect(withModel.outcome).toBe('new');
@@ -48,7 +50,9 @@ describe('render submission with part models', () => {
 
     const stale = await loadRenderInput(t.db, before.render, (op) => op()).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(PermanentRenderError);
-    expect((stale as Error).message).toContain(`part models changed since this render was requested (${gpu.id} none -> ${added.model.sha256.slice(0, 8)})`);
+    expect((stale as Error).message).toContain(
+      `part models changed since this render was requested (${gpu.id} none -> ${added.model.sha256.slice(0, 8)})`,
+    );
 
     await removeModel(t.db, gpu.id);
     const after = await submit();

@@ -10,7 +10,14 @@ import type { WorkerEvents } from 'graphile-worker';
 import { describe, expect, it, vi } from 'vitest';
 import { enqueue, enqueueMany } from '../../src/jobs/queue/add-job.js';
 import { startRunner } from '../../src/jobs/queue/runner.js';
-import { ASSEMBLE_PRIORITY, MAX_ATTEMPTS, THUMBNAIL_MAX_ATTEMPTS, THUMBNAIL_PRIORITY, WEBHOOK_MAX_ATTEMPTS, type Payload } from '../../src/jobs/queue/task-map.js';
+import {
+  ASSEMBLE_PRIORITY,
+  MAX_ATTEMPTS,
+  THUMBNAIL_MAX_ATTEMPTS,
+  THUMBNAIL_PRIORITY,
+  WEBHOOK_MAX_ATTEMPTS,
+  type Payload,
+} from '../../src/jobs/queue/task-map.js';
 import { captureLogger } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { useQueueDb } from '../helpers/queue-db.js';
@@ -24,7 +31,11 @@ describe('task map', () => {
 
   it('enqueue writes each task with the attempts, priority and job key the map declares', async () => {
     await enqueue(t.db.db, 'render', { renderId }, { priority: 7 });
-    await enqueueMany(t.db.db, 'render-chunk', [0, 1].map((idx) => ({ payload: { renderId, plan, idx }, priority: 4 })));
+    await enqueueMany(
+      t.db.db,
+      'render-chunk',
+      [0, 1].map((idx) => ({ payload: { renderId, plan, idx }, priority: 4 })),
+    );
     await enqueue(t.db.db, 'render-assemble', { renderId, plan });
     await enqueue(t.db.db, 'thumbnail', { partIds: ['p1', 'p2'] });
     await enqueue(t.db.db, 'webhook', { deliveryId });
@@ -53,13 +64,26 @@ describe('task map', () => {
     await t.db.pool.query('DELETE FROM graphile_worker._private_jobs');
     await enqueue(t.db.db, 'render-chunk', { renderId, plan, idx: 2 });
     // written past enqueue (as an old or foreign producer could): the schema refuses it at run time
-    await t.db.pool.query(`SELECT graphile_worker.add_job('render-chunk', '{"renderId": "x", "idx": -1}'::json, max_attempts := 1)`);
+    await t.db.pool.query(
+      `SELECT graphile_worker.add_job('render-chunk', '{"renderId": "x", "idx": -1}'::json, max_attempts := 1)`,
+    );
     const seen: Payload<'render-chunk'>[] = [];
     const events: WorkerEvents = new EventEmitter();
-    const runner = await startRunner({ pool: t.db.pool, log: captureLogger().log, handlers: { 'render-chunk': async (p) => void seen.push(p) }, concurrency: 1, pollInterval: 100, events });
+    const runner = await startRunner({
+      pool: t.db.pool,
+      log: captureLogger().log,
+      handlers: { 'render-chunk': async (p) => void seen.push(p) },
+      concurrency: 1,
+      pollInterval: 100,
+      events,
+    });
     try {
-      const left = async () => Number((await t.db.pool.query('SELECT count(*) AS n FROM graphile_worker.jobs')).rows[0].n);
-      await waitFor('both jobs done', async () => (await left()) === 0, { timeoutMs: 20_000, wake: { emitter: events, events: ['job:complete'] } });
+      const left = async () =>
+        Number((await t.db.pool.query('SELECT count(*) AS n FROM graphile_worker.jobs')).rows[0].n);
+      await waitFor('both jobs done', async () => (await left()) === 0, {
+        timeoutMs: 20_000,
+        wake: { emitter: events, events: ['job:complete'] },
+      });
     } finally {
       await runner.stop();
     }
@@ -68,7 +92,9 @@ describe('task map', () => {
 
   it("a failed task is logged to the runner's logger with its stack, and nothing reaches the console", async () => {
     await t.db.pool.query('DELETE FROM graphile_worker._private_jobs');
-    await t.db.pool.query(`SELECT graphile_worker.add_job('render-chunk', $1::json, max_attempts := 1)`, [JSON.stringify({ renderId, plan, idx: 3 })]);
+    await t.db.pool.query(`SELECT graphile_worker.add_job('render-chunk', $1::json, max_attempts := 1)`, [
+      JSON.stringify({ renderId, plan, idx: 3 }),
+    ]);
     const captured = captureLogger();
     const events: WorkerEvents = new EventEmitter();
     const failed = new Promise((resolve) => events.once('job:failed', resolve));

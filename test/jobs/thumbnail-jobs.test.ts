@@ -21,14 +21,23 @@ const BACKLOG: readonly Category[] = ['RAM', 'CPU', 'GPU', 'PCCase', 'CaseFan', 
 describe('thumbnail jobs are visible', () => {
   const api = useTestApi();
   const cli = (args: string[]) =>
-    runProcess(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' } });
-  const thumbnailJobs = async () => Number((await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`)).rows[0].n);
+    runProcess(process.execPath, [bin, ...args], {
+      env: { ...process.env, DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' },
+    });
+  const thumbnailJobs = async () =>
+    Number(
+      (await api.t.db.pool.query(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'thumbnail'`))
+        .rows[0].n,
+    );
   // parts waiting in thumbnail jobs (each job is a batch)
   const queuedParts = async () =>
     Number(
-      (await api.t.db.pool.query(`SELECT COALESCE(sum(json_array_length(payload->'partIds')), 0) AS n FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`)).rows[0].n,
+      (
+        await api.t.db.pool.query(
+          `SELECT COALESCE(sum(json_array_length(payload->'partIds')), 0) AS n FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`,
+        )
+      ).rows[0].n,
     );
-
 
   it('queues thumbnails below every render', () => {
     expect(THUMBNAIL_PRIORITY).toBeGreaterThan(MAX_RENDER_PRIORITY);
@@ -57,19 +66,26 @@ describe('thumbnail jobs are visible', () => {
     const health = await api.call('GET', '/health');
     expect(health.status).toBe(200);
     expect(health.json.queue.by_kind.thumbnail).toEqual({ queued: n, processing: 0, failed: 0 });
-    expect(health.json.queue.by_kind.render).toEqual({ queued: health.json.queue.queued, processing: health.json.queue.processing });
+    expect(health.json.queue.by_kind.render).toEqual({
+      queued: health.json.queue.queued,
+      processing: health.json.queue.processing,
+    });
     const metrics = await (await fetch(`${api.url}/metrics`)).text();
     expect(metrics).toContain(`render_farm_queue_depth{kind="thumbnail"} ${n}`);
 
     const list = await listThumbnailJobs(api.t.db, { limit: 500 });
     expect(list).toHaveLength(n);
-    expect(list.every((j) => j.state === 'queued' && new Set<string | null>(BACKLOG).has(j.category) && j.part)).toBe(true);
+    expect(list.every((j) => j.state === 'queued' && new Set<string | null>(BACKLOG).has(j.category) && j.part)).toBe(
+      true,
+    );
     expect(new Set(list.map((j) => j.partId)).size).toBe(n);
     expect(new Set(list.map((j) => j.jobId)).size).toBe(await thumbnailJobs());
 
     const out = await cli(['jobs', 'list', '--kind', 'thumbnails']);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toContain(`thumbnails: ${n} queued, 0 processing, 0 failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})`);
+    expect(out.stdout).toContain(
+      `thumbnails: ${n} queued, 0 processing, 0 failed (parts; a job renders a batch of up to ${THUMBNAIL_BATCH_SIZE})`,
+    );
     expect(out.stdout).toContain(list[0]!.partId);
     const bad = await cli(['jobs', 'list', '--kind', 'toasters']);
     expect(bad.code).toBe(2);

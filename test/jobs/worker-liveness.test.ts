@@ -20,9 +20,16 @@ describe('worker liveness', () => {
   let engine: RenderEngine;
   let store: ArtifactStore;
   const start = () =>
-    startWorker(t.cfg, t.db, store, createLogger({ logLevel: 'silent' }), { concurrency: 1, renderTimeoutMs: 60_000, drainTimeoutMs: 5_000, engine });
+    startWorker(t.cfg, t.db, store, createLogger({ logLevel: 'silent' }), {
+      concurrency: 1,
+      renderTimeoutMs: 60_000,
+      drainTimeoutMs: 5_000,
+      engine,
+    });
   const isLive = async (id: string) => (await liveWorkers(t.db)).some((w) => w.id === id);
-  const stoppedAt = async (id: string) => (await t.db.db.selectFrom('workers').select('stopped_at').where('id', '=', id).executeTakeFirstOrThrow()).stopped_at;
+  const stoppedAt = async (id: string) =>
+    (await t.db.db.selectFrom('workers').select('stopped_at').where('id', '=', id).executeTakeFirstOrThrow())
+      .stopped_at;
 
   beforeAll(async () => {
     store = await openArtifactStore(t.cfg);
@@ -37,7 +44,9 @@ describe('worker liveness', () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Date.now() - 40_000 });
     const w = await start();
     try {
-      const { rows } = await sql<{ lag: number }>`SELECT extract(epoch FROM now() - last_seen)::float AS lag FROM workers WHERE id = ${w.id}`.execute(t.db.db);
+      const { rows } = await sql<{
+        lag: number;
+      }>`SELECT extract(epoch FROM now() - last_seen)::float AS lag FROM workers WHERE id = ${w.id}`.execute(t.db.db);
       expect(Math.abs(rows[0].lag)).toBeLessThan(5);
       expect(await isLive(w.id)).toBe(true);
       expect((await sweepDeadWorkers(t.db)).deadWorkers).not.toContain(w.id);

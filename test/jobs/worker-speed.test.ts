@@ -19,7 +19,11 @@ describe('worker speed per profile and size class', () => {
     await registerWorker(t.db, { id: 'w-fast', hostname: 'h', pid: 2, concurrency: 1, backend: {} });
     // 10 frames/s at 256 px: (0.1 - 0.008) / 0.066 = 1.4 s/MP, the fault run's kind of figure
     await recordWorkerSpeed(t.db, 'w-slow', 'fast', 10, sprite);
-    const stored = await t.db.db.selectFrom('workers').select('speed').where('id', '=', 'w-slow').executeTakeFirstOrThrow();
+    const stored = await t.db.db
+      .selectFrom('workers')
+      .select('speed')
+      .where('id', '=', 'w-slow')
+      .executeTakeFirstOrThrow();
     expect(Object.keys(stored.speed ?? {})).toEqual([speedKey('fast', sprite)]);
     expect(await farmSpeed(t.db, 'fast', sprite)).toEqual({ sPerMp: expect.closeTo(1.4, 1), workers: 2 });
     expect(await farmSpeed(t.db, 'fast', video)).toEqual({ sPerMp: null, workers: 2 });

@@ -29,12 +29,27 @@ describe('cssColorToHex', () => {
     expect(cssColorToHex(input)).toBe(want);
   });
 
-  it.each(['', '#ff', '#fffff', '#ggg', 'fff', 'transparent', 'currentcolor', 'notacolour', 'rgb(1,2)', 'rgb(1 2 3 4)', 'rgb(1,2 3)', 'rgb(a,b,c)', 'rgba(1,2,3,2)', 'hsl(1 2 3 / 4 / 5)', 'lab(50% 40 59)', 'constructor', '__proto__'])(
-    'rejects %j',
-    (input) => {
-      expect(cssColorToHex(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '#ff',
+    '#fffff',
+    '#ggg',
+    'fff',
+    'transparent',
+    'currentcolor',
+    'notacolour',
+    'rgb(1,2)',
+    'rgb(1 2 3 4)',
+    'rgb(1,2 3)',
+    'rgb(a,b,c)',
+    'rgba(1,2,3,2)',
+    'hsl(1 2 3 / 4 / 5)',
+    'lab(50% 40 59)',
+    'constructor',
+    '__proto__',
+  ])('rejects %j', (input) => {
+    expect(cssColorToHex(input)).toBeNull();
+  });
 });
 
 describe('gridSettings.color', () => {
@@ -44,10 +59,16 @@ describe('gridSettings.color', () => {
   };
 
   it('#fff, white, #ffffff, rgb() and hsl() share one cache key', () => {
-    const keys = new Set(['#fff', 'white', '#ffffff', '#FFFFFF', 'rgb(255 255 255)', 'rgba(255,255,255,1)', 'hsl(0 0% 100%)', '#ffff'].map(key));
+    const keys = new Set(
+      ['#fff', 'white', '#ffffff', '#FFFFFF', 'rgb(255 255 255)', 'rgba(255,255,255,1)', 'hsl(0 0% 100%)', '#ffff'].map(
+        key,
+      ),
+    );
     expect(keys.size).toBe(1);
     expect(key('#fff')).not.toBe(key('#eee'));
-    expect(resolveRenderOptions(renderOptionsSchema.parse({ gridSettings: { color: 'White' } })).gridSettings.color).toBe('#ffffff');
+    expect(
+      resolveRenderOptions(renderOptionsSchema.parse({ gridSettings: { color: 'White' } })).gridSettings.color,
+    ).toBe('#ffffff');
   });
 
   it('rejects what is not a colour, naming the field', () => {

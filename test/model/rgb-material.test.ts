@@ -6,7 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { isRgbMaterial } from '../../src/model/part-models.js';
 
 describe('isRgbMaterial', () => {
-  it.each(['RGB', 'RGB_ring', 'fan-rgb', 'RGB.001', 'ARGB', 'ARGB_strip', 'fan_argb', 'ARGB.002', 'RGBW', 'led_RGBW', 'rgbw-bar', 'ARGBW_ring'])('%s is RGB', (name) => {
+  it.each([
+    'RGB',
+    'RGB_ring',
+    'fan-rgb',
+    'RGB.001',
+    'ARGB',
+    'ARGB_strip',
+    'fan_argb',
+    'ARGB.002',
+    'RGBW',
+    'led_RGBW',
+    'rgbw-bar',
+    'ARGBW_ring',
+  ])('%s is RGB', (name) => {
     expect(isRgbMaterial(name, undefined)).toBe(true);
   });
 

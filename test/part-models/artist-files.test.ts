@@ -19,11 +19,25 @@ import { modelIO } from '../../src/part-models/model-io.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { precheckModel } from '../../src/part-models/model-precheck.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
-import { dracoGlb, editGlbJson, ktx2Glb, ktx2Texture, meshoptGlb, quantizedGlb, skinnedGlb, specGlossGlb } from '../helpers/artist-models.js';
+import {
+  dracoGlb,
+  editGlbJson,
+  ktx2Glb,
+  ktx2Texture,
+  meshoptGlb,
+  quantizedGlb,
+  skinnedGlb,
+  specGlossGlb,
+} from '../helpers/artist-models.js';
 import { distinctiveGpu, texturedGpu } from '../helpers/gltf-fixtures.js';
 import { rejection } from '../helpers/model-rejection.js';
 
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
 const card = () => distinctiveGpu(305, 3);
 
@@ -32,7 +46,10 @@ const JS_ERROR = /Cannot read properties|undefined|is not a function|TypeError|R
 
 async function extensionsOf(glb: Uint8Array): Promise<string[]> {
   const doc = await (await modelIO()).readBinary(glb);
-  return doc.getRoot().listExtensionsUsed().map((e) => e.extensionName);
+  return doc
+    .getRoot()
+    .listExtensionsUsed()
+    .map((e) => e.extensionName);
 }
 
 /** The prepared GLB as the stage's GLTFLoader reads it: its meshes' materials. */
@@ -63,7 +80,9 @@ describe('files artists export', () => {
 
   it('meshopt and quantized input keep working, and prepare to the same bytes as each other', async () => {
     const meshopt = await prepareModel(modelInputFromBytes('packed.glb', await meshoptGlb(card())), gpu, { limits });
-    const quantized = await prepareModel(modelInputFromBytes('quantized.glb', await quantizedGlb(card())), gpu, { limits });
+    const quantized = await prepareModel(modelInputFromBytes('quantized.glb', await quantizedGlb(card())), gpu, {
+      limits,
+    });
     expect(meshopt.triangles).toBe(24);
     expect(quantized.sha256).toBe(meshopt.sha256);
   }, 60_000);
@@ -108,7 +127,9 @@ describe('files artists export', () => {
     doc.getRoot().listTextures()[0]!.setImage(bc7);
     const patched = await (await modelIO()).writeBinary(doc);
     const err = await rejection(prepareModel(modelInputFromBytes('bc7.glb', patched), gpu, { limits }));
-    expect(err.message).toMatch(/KTX2 the farm cannot read \(GPU format vkFormat 145, not Basis\).*ETC1S or UASTC.*PNG, JPEG or WebP/);
+    expect(err.message).toMatch(
+      /KTX2 the farm cannot read \(GPU format vkFormat 145, not Basis\).*ETC1S or UASTC.*PNG, JPEG or WebP/,
+    );
     expect(err.message).not.toMatch(JS_ERROR);
   }, 60_000);
 
@@ -129,7 +150,9 @@ describe('files artists export', () => {
     // UASTC blocks have no checksum: scrambled ones may transcode to noise; if refused, in these words
     if (err) {
       expect(err).toBeInstanceOf(ModelRejectedError);
-      expect(err.message).toMatch(/scrambled\.glb: image "shroud_albedo" \(KTX2\/Basis\) does not transcode: its data is damaged/);
+      expect(err.message).toMatch(
+        /scrambled\.glb: image "shroud_albedo" \(KTX2\/Basis\) does not transcode: its data is damaged/,
+      );
       expect(err.message).not.toMatch(JS_ERROR);
     }
     const etc = new Uint8Array(ktx2Texture('etc1s'));
@@ -137,7 +160,9 @@ describe('files artists export', () => {
     etc.fill(0, 300);
     const doc2 = await (await modelIO()).readBinary(await ktx2Glb(await texturedGpu(64, 305, 3)));
     doc2.getRoot().listTextures()[0]!.setImage(etc);
-    const err2 = await rejection(prepareModel(modelInputFromBytes('zeroed.glb', await (await modelIO()).writeBinary(doc2)), gpu, { limits }));
+    const err2 = await rejection(
+      prepareModel(modelInputFromBytes('zeroed.glb', await (await modelIO()).writeBinary(doc2)), gpu, { limits }),
+    );
     expect(err2.message).toMatch(/zeroed\.glb: image "shroud_albedo" .*KTX2/);
     expect(err2.message).not.toMatch(JS_ERROR);
   }, 60_000);
@@ -161,18 +186,25 @@ describe('files artists export', () => {
     const lost = editGlbJson(draco, (json) => {
       json.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.bufferView = 99;
     });
-    expect(() => precheckModel(modelInputFromBytes('lost.glb', lost), limits)).toThrow(/Draco data names buffer view 99, which is not there/);
+    expect(() => precheckModel(modelInputFromBytes('lost.glb', lost), limits)).toThrow(
+      /Draco data names buffer view 99, which is not there/,
+    );
 
     const ktx = await ktx2Glb(await texturedGpu(64, 305, 3));
     expect(() => precheckModel(modelInputFromBytes('ktx2.glb', ktx), limits)).not.toThrow();
     const doc = await (await modelIO()).readBinary(ktx);
     const cut = ktx2Texture('etc1s');
-    doc.getRoot().listTextures()[0]!.setImage(cut.subarray(0, cut.byteLength - 200));
+    doc
+      .getRoot()
+      .listTextures()[0]!
+      .setImage(cut.subarray(0, cut.byteLength - 200));
     const truncated = await (await modelIO()).writeBinary(doc);
-    expect(() => precheckModel(modelInputFromBytes('cut.glb', truncated), limits)).toThrow(/image 0 \(KTX2\) level 0 .* reaches past the end of the file/);
+    expect(() => precheckModel(modelInputFromBytes('cut.glb', truncated), limits)).toThrow(
+      /image 0 \(KTX2\) level 0 .* reaches past the end of the file/,
+    );
   }, 60_000);
 
-  it('a required extension nobody reads is refused naming it, not with the reader\'s words', async () => {
+  it("a required extension nobody reads is refused naming it, not with the reader's words", async () => {
     const glb = editGlbJson(await card().glb(), (json) => {
       json.extensionsUsed = ['VENDOR_magic_compression'];
       json.extensionsRequired = ['VENDOR_magic_compression'];
@@ -189,11 +221,18 @@ describe('lenient validation', () => {
     const p = await prepareModel(modelInputFromBytes('collada2gltf.glb', glb), gpu, { limits });
     expect(p.triangles).toBe(24);
     const warnings = p.warnings.join('\n');
-    expect(warnings).toMatch(/repaired SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE: byteStride removed from the inverse bind matrices/);
-    expect(warnings).toMatch(/repaired ACCESSOR_WEIGHTS_NON_NORMALIZED x\d+: skin weights that did not sum to 1 normalised/);
+    expect(warnings).toMatch(
+      /repaired SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE: byteStride removed from the inverse bind matrices/,
+    );
+    expect(warnings).toMatch(
+      /repaired ACCESSOR_WEIGHTS_NON_NORMALIZED x\d+: skin weights that did not sum to 1 normalised/,
+    );
     // the stored weights sum to 1
     const doc = await (await modelIO()).readBinary(p.glb);
-    for (const prim of doc.getRoot().listMeshes().flatMap((m) => m.listPrimitives())) {
+    for (const prim of doc
+      .getRoot()
+      .listMeshes()
+      .flatMap((m) => m.listPrimitives())) {
       const w = prim.getAttribute('WEIGHTS_0');
       if (!w) continue;
       const el = [0, 0, 0, 0];

@@ -15,7 +15,12 @@ import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { validateModel } from '../../src/part-models/validate-model.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'corpus');
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 interface Entry {
   file: string;
@@ -27,13 +32,15 @@ const corpus = JSON.parse(readFileSync(path.join(dir, 'corpus.json'), 'utf8')) a
 describe('public corpus: files other tools wrote', () => {
   for (const entry of corpus.models) {
     it(`${entry.file} (${entry.tool}): ${'read' in entry.expect ? 'read' : 'refused'}`, async () => {
-      const outcome = await readModelFile(path.join(dir, entry.file), limits.modelMaxBytes).then((input) => validateModel(input, limits)).then(
-        (report) => ({ report }),
-        (error: unknown) => ({ error }),
-      );
+      const outcome = await readModelFile(path.join(dir, entry.file), limits.modelMaxBytes)
+        .then((input) => validateModel(input, limits))
+        .then(
+          (report) => ({ report }),
+          (error: unknown) => ({ error }),
+        );
       if ('refused' in entry.expect) {
         expect('error' in outcome && outcome.error).toBeInstanceOf(ModelRejectedError);
-        expect(((outcome as { error: Error }).error).message).toMatch(new RegExp(entry.expect.refused));
+        expect((outcome as { error: Error }).error.message).toMatch(new RegExp(entry.expect.refused));
         return;
       }
       if ('error' in outcome) throw outcome.error;
@@ -43,7 +50,8 @@ describe('public corpus: files other tools wrote', () => {
       // what goes on to preparation is plain glTF: nothing decoded is left in it
       const used = (modelJson(report.input.kind, report.input.bytes)?.extensionsUsed ?? []) as string[];
       for (const ext of entry.expect.read.decoded) expect(used).not.toContain(ext);
-      if (entry.expect.read.warnings) expect(report.warningMessages.join('\n')).toMatch(new RegExp(entry.expect.read.warnings));
+      if (entry.expect.read.warnings)
+        expect(report.warningMessages.join('\n')).toMatch(new RegExp(entry.expect.read.warnings));
     }, 60_000);
   }
 });

@@ -14,7 +14,12 @@ import { modelIO } from '../../src/part-models/model-io.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 describe('example models', () => {
   for (const category of MODEL_CATEGORIES) {
@@ -25,12 +30,27 @@ describe('example models', () => {
       expect(prepared.scale).toBe(1);
       expect(prepared.triangles).toBeGreaterThan(0);
       const doc = await (await modelIO()).readBinary(prepared.glb);
-      const rgb = doc.getRoot().listMaterials().filter((m) => isRgbMaterial(m.getName(), m.getExtras()));
+      const rgb = doc
+        .getRoot()
+        .listMaterials()
+        .filter((m) => isRgbMaterial(m.getName(), m.getExtras()));
       // every example but the PSU and the board shows an RGB material
       expect(rgb.length > 0).toBe(!['PSU', 'Motherboard'].includes(category));
       if (category === 'PCCase') {
-        expect(prepared.anchors).toEqual(expect.arrayContaining(['anchor_motherboard_tray', 'anchor_psu_bay', 'anchor_fan_front_1', 'anchor_fan_rear_1']));
-        expect(doc.getRoot().listMaterials().some((m) => m.getAlphaMode() === 'BLEND')).toBe(true);
+        expect(prepared.anchors).toEqual(
+          expect.arrayContaining([
+            'anchor_motherboard_tray',
+            'anchor_psu_bay',
+            'anchor_fan_front_1',
+            'anchor_fan_rear_1',
+          ]),
+        );
+        expect(
+          doc
+            .getRoot()
+            .listMaterials()
+            .some((m) => m.getAlphaMode() === 'BLEND'),
+        ).toBe(true);
       }
     });
   }

@@ -56,7 +56,9 @@ describe('readModelFile', () => {
 
     await rm(path.join(dir(), binName!));
     const err = await refusal(() => readModelFile(file));
-    expect(err.message).toBe(`part.gltf: "${binName}" is not there (/buffers/0/uri): a .gltf must be self-contained or come with its files (put them beside it, or export a .glb)`);
+    expect(err.message).toBe(
+      `part.gltf: "${binName}" is not there (/buffers/0/uri): a .gltf must be self-contained or come with its files (put them beside it, or export a .glb)`,
+    );
     expect(err.status).toBe(422);
   });
 
@@ -108,6 +110,8 @@ describe('modelInputFromBytes', () => {
     expect(modelInputFromBytes('model.bin', await distinctiveGpu().glb()).kind).toBe('glb');
     // a .glb that is not one goes on to the validator, which says why
     expect(modelInputFromBytes('cube.glb', notGltf()).kind).toBe('glb');
-    expect((await refusal(() => modelInputFromBytes('cube.stl', notGltf()))).message).toMatch(/cube\.stl: not a glTF model: give a \.glb or a \.gltf/);
+    expect((await refusal(() => modelInputFromBytes('cube.stl', notGltf()))).message).toMatch(
+      /cube\.stl: not a glTF model: give a \.glb or a \.gltf/,
+    );
   });
 });

@@ -51,7 +51,11 @@ const gpu = DEMO_PARTS.find((p) => p.id === glass.parts.GPU![0]) as Part<'GPU'>;
 const fan = DEMO_PARTS.find((p) => p.category === 'CaseFan') as Part<'CaseFan'>;
 
 /** The key as cache-key.ts computed it before part models: what existing renders are stored under. */
-function keyBeforeModels(req: ReturnType<typeof normaliseRequest>, partVersions: Record<string, number>, renderer: string): string {
+function keyBeforeModels(
+  req: ReturnType<typeof normaliseRequest>,
+  partVersions: Record<string, number>,
+  renderer: string,
+): string {
   const versions = Object.fromEntries(Object.entries(partVersions).sort(([a], [b]) => (a < b ? -1 : 1)));
   return createHash('sha256').update(canonicalJson({ req, versions, renderer })).digest('hex');
 }
@@ -65,8 +69,19 @@ describe('model library', () => {
   let gpuGlb2: Uint8Array;
 
   /** Every model object in the store's models/ folder. */
-  const storedModels = async () => (await fs.readdir(path.join(t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).filter((f) => f.endsWith('.glb')).sort();
-  const rowCount = async () => Number((await t.db.db.selectFrom('part_models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const storedModels = async () =>
+    (await fs.readdir(path.join(t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.glb'))
+      .sort();
+  const rowCount = async () =>
+    Number(
+      (
+        await t.db.db
+          .selectFrom('part_models')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     await seedDemoCatalog(t.db);
@@ -82,12 +97,16 @@ describe('model library', () => {
   });
 
   it('refuses an unknown part with 404 unknown_part and an invalid file with a clear error; nothing is stored', async () => {
-    const unknown = await addModel(t.db, store, 'no-such-part', modelInputFromBytes('gpu.glb', gpuGlb), opts).catch((e: unknown) => e);
+    const unknown = await addModel(t.db, store, 'no-such-part', modelInputFromBytes('gpu.glb', gpuGlb), opts).catch(
+      (e: unknown) => e,
+    );
     expect(unknown).toBeInstanceOf(UnknownModelPartError);
     expect(unknown).toMatchObject({ status: 404, code: 'unknown_part', exitCode: 2 });
     expect((unknown as Error).message).toContain('no-such-part');
 
-    const invalid = await addModel(t.db, store, gpu.id, modelInputFromBytes('gpu.glb', notGltf()), opts).catch((e: unknown) => e);
+    const invalid = await addModel(t.db, store, gpu.id, modelInputFromBytes('gpu.glb', notGltf()), opts).catch(
+      (e: unknown) => e,
+    );
     expect(invalid).toBeInstanceOf(ModelRejectedError);
     expect(invalid).toMatchObject({ code: 'invalid_model' });
 
@@ -100,7 +119,13 @@ describe('model library', () => {
     const added = await addModel(t.db, store, gpu.id, modelInputFromBytes('my-gpu.glb', gpuGlb), opts);
     expect(added.unchanged).toBe(false);
     expect(added.part).toEqual({ id: gpu.id, name: gpu.name, category: 'GPU' });
-    expect(added.model).toMatchObject({ partId: gpu.id, sha256: added.prepared.sha256, originalName: 'my-gpu.glb', createdBy: 'test', retiredAt: null });
+    expect(added.model).toMatchObject({
+      partId: gpu.id,
+      sha256: added.prepared.sha256,
+      originalName: 'my-gpu.glb',
+      createdBy: 'test',
+      retiredAt: null,
+    });
     expect(added.model.triangles).toBeGreaterThan(0);
     expect(added.model.preparedBytes).toBe(added.prepared.preparedBytes);
 
@@ -157,7 +182,12 @@ describe('model library', () => {
     await fs.writeFile(path.join(dir, `${gpu.id}.glb`), notGltf());
     await fs.writeFile(path.join(dir, 'README.txt'), 'not a model');
     const items = await importModels(t.db, store, dir, opts);
-    expect(items.map((i) => [i.part, i.ok]).sort()).toEqual([[fan.id, true], [gpu.id, false]].sort());
+    expect(items.map((i) => [i.part, i.ok]).sort()).toEqual(
+      [
+        [fan.id, true],
+        [gpu.id, false],
+      ].sort(),
+    );
     const bad = items.find((i) => !i.ok)!;
     expect(bad.ok === false && bad.error.code).toBe('invalid_model');
     expect(await currentModels(t.db, [fan.id, gpu.id])).toEqual({ [fan.id]: expect.stringMatching(/^[0-9a-f]{64}$/) });
@@ -189,15 +219,35 @@ describe('model library', () => {
 
     // a render keyed before the model was added: the worker refuses it for good, naming the part
     const row = { cache_key: plainKey, part_versions: without.versions, renderer_version: 'r1', models: null };
-    expect(() => checkCacheKey(row, req, withModel.versions, 'r1', withModel.build.models)).toThrow(PermanentRenderError);
-    expect(() => checkCacheKey(row, req, withModel.versions, 'r1', withModel.build.models)).toThrow(new RegExp(`part models changed.*${gpu.id} none -> ${added.model.sha256.slice(0, 8)}`));
-    expect(() => checkCacheKey({ ...row, cache_key: modelKey, models: withModel.build.models! }, req, withModel.versions, 'r1', withModel.build.models)).not.toThrow();
+    expect(() => checkCacheKey(row, req, withModel.versions, 'r1', withModel.build.models)).toThrow(
+      PermanentRenderError,
+    );
+    expect(() => checkCacheKey(row, req, withModel.versions, 'r1', withModel.build.models)).toThrow(
+      new RegExp(`part models changed.*${gpu.id} none -> ${added.model.sha256.slice(0, 8)}`),
+    );
+    expect(() =>
+      checkCacheKey(
+        { ...row, cache_key: modelKey, models: withModel.build.models! },
+        req,
+        withModel.versions,
+        'r1',
+        withModel.build.models,
+      ),
+    ).not.toThrow();
     await removeModel(t.db, gpu.id);
   });
 
   it('a pregenerated entry drawn before a visible part got a model is stale: ls --stale lists it, --stale plans it again', async () => {
-    const sources = [{ label: 'DEMO-GLASS', source: 'build:DEMO-GLASS', parts: glass.parts as Record<string, string[]> }];
-    const variants = { base: {}, formats: ['sprite' as const], profiles: ['fast' as const], sizes: [{ width: 256, height: 256 }], rendererVersion: 'r1' };
+    const sources = [
+      { label: 'DEMO-GLASS', source: 'build:DEMO-GLASS', parts: glass.parts as Record<string, string[]> },
+    ];
+    const variants = {
+      base: {},
+      formats: ['sprite' as const],
+      profiles: ['fast' as const],
+      sizes: [{ width: 256, height: 256 }],
+      rendererVersion: 'r1',
+    };
     const [item] = await planPregen(t.db, sources, variants);
     expect(item!.action).toBe('render');
     const file = path.join(tmp, 'sprite.webp');

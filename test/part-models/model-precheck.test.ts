@@ -11,7 +11,12 @@ import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { imageHeaderSize, precheckModel } from '../../src/part-models/model-precheck.js';
 import { baseGpuGlb, hostileModels } from '../helpers/hostile-models.js';
 
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 /** What the precheck says of each class it catches (the rest are the validator's: see prepare-isolated.test.ts). */
 const EXPECTED: Record<string, RegExp | null> = {
@@ -69,17 +74,24 @@ describe('model prechecks', () => {
     const base = await baseGpuGlb();
     expect(() => precheckModel(modelInputFromBytes('gpu.glb', base), limits)).not.toThrow();
     const deep = (await hostileModels()).find((m) => m.name === 'deep-900')!;
-    expect(() => precheckModel(modelInputFromBytes('deep.glb', deep.bytes), { ...limits, modelMaxDepth: 1000 })).not.toThrow();
+    expect(() =>
+      precheckModel(modelInputFromBytes('deep.glb', deep.bytes), { ...limits, modelMaxDepth: 1000 }),
+    ).not.toThrow();
   });
 
   it('read image sizes from the headers of real PNG, JPEG and WebP files and of KTX2', async () => {
     const img = sharp({ create: { width: 321, height: 123, channels: 3, background: '#336699' } });
     expect(imageHeaderSize(await img.clone().png().toBuffer())).toEqual({ width: 321, height: 123 });
-    expect(imageHeaderSize(await img.clone().jpeg({ progressive: true }).toBuffer())).toEqual({ width: 321, height: 123 });
+    expect(imageHeaderSize(await img.clone().jpeg({ progressive: true }).toBuffer())).toEqual({
+      width: 321,
+      height: 123,
+    });
     expect(imageHeaderSize(await img.clone().jpeg().withMetadata().toBuffer())).toEqual({ width: 321, height: 123 });
     expect(imageHeaderSize(await img.clone().webp({ lossless: true }).toBuffer())).toEqual({ width: 321, height: 123 });
     expect(imageHeaderSize(await img.clone().webp({ quality: 80 }).toBuffer())).toEqual({ width: 321, height: 123 });
-    const alpha = sharp({ create: { width: 77, height: 55, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } });
+    const alpha = sharp({
+      create: { width: 77, height: 55, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } },
+    });
     expect(imageHeaderSize(await alpha.webp({ quality: 80 }).toBuffer())).toEqual({ width: 77, height: 55 });
     const ktx2 = Buffer.alloc(80);
     Buffer.from([0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a]).copy(ktx2);

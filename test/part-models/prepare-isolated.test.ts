@@ -19,7 +19,12 @@ import { denseBox, texturedGpu } from '../helpers/gltf-fixtures.js';
 import { baseGpuGlb, chainOfNodes, hostileModels } from '../helpers/hostile-models.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 const gpu = demoPart('gpuTriple3Fan');
 
 /** JavaScript's own words, which must never be what a user reads. */
@@ -37,7 +42,10 @@ async function refusal(p: Promise<unknown>): Promise<UserError> {
 describe('prepareModelIsolated', () => {
   it('prepares a valid model to the same bytes as in-process preparation', async () => {
     const input = modelInputFromBytes('gpu.glb', await baseGpuGlb(305, 3));
-    const [child, here] = await Promise.all([prepareModelIsolated(input, gpu, { limits }), prepareModel(input, gpu, { limits })]);
+    const [child, here] = await Promise.all([
+      prepareModelIsolated(input, gpu, { limits }),
+      prepareModel(input, gpu, { limits }),
+    ]);
     expect(child.sha256).toBe(here.sha256);
     expect(Buffer.from(child.glb).equals(Buffer.from(here.glb))).toBe(true);
   });
@@ -47,7 +55,10 @@ describe('prepareModelIsolated', () => {
     const { json, resources } = await new NodeIO().writeJSON(doc, { basename: 'gpu' });
     expect(Object.keys(resources).length).toBeGreaterThanOrEqual(2);
     const input = modelInputFromBytes('gpu.gltf', new TextEncoder().encode(JSON.stringify(json)), resources);
-    const [child, here] = await Promise.all([prepareModelIsolated(input, gpu, { limits }), prepareModel(input, gpu, { limits })]);
+    const [child, here] = await Promise.all([
+      prepareModelIsolated(input, gpu, { limits }),
+      prepareModel(input, gpu, { limits }),
+    ]);
     expect(child.sha256).toBe(here.sha256);
   });
 
@@ -65,7 +76,9 @@ describe('prepareModelIsolated', () => {
   it('a node chain that overflows the validator stack costs the child, and answers invalid_model', async () => {
     // past the precheck (its limits raised), the 20,000-deep chain reaches the validator's recursion
     const input = modelInputFromBytes('deep.glb', chainOfNodes(await baseGpuGlb(305, 3), 20_000));
-    const err = await refusal(prepareModelIsolated(input, gpu, { limits: { ...limits, modelMaxNodes: 30_000, modelMaxDepth: 30_000 } }));
+    const err = await refusal(
+      prepareModelIsolated(input, gpu, { limits: { ...limits, modelMaxNodes: 30_000, modelMaxDepth: 30_000 } }),
+    );
     expect(err).toBeInstanceOf(ModelRejectedError);
     expect(err.message).toMatch(/^deep\.glb: the glTF tools failed on this file/);
     // it did reach the validator and overflow there (the words stay in the details)
@@ -76,7 +89,14 @@ describe('prepareModelIsolated', () => {
     // ~1.5M triangles simplified down to 1,000: seconds of work, bounded at 1 s
     const input = modelInputFromBytes('dense.glb', await denseBox(1_500_000, [0.126, 0.06, 0.305]).glb());
     const pids: number[] = [];
-    const err = await refusal(prepareModelIsolated(input, gpu, { limits: { ...limits, modelMaxTriangles: 1000, modelPrepareTimeoutSeconds: 1 } }, { onChild: (pid) => pids.push(pid) }));
+    const err = await refusal(
+      prepareModelIsolated(
+        input,
+        gpu,
+        { limits: { ...limits, modelMaxTriangles: 1000, modelPrepareTimeoutSeconds: 1 } },
+        { onChild: (pid) => pids.push(pid) },
+      ),
+    );
     expect(err).toBeInstanceOf(ModelTooComplexError);
     expect(err.code).toBe('model_too_complex');
     expect(err.status).toBe(422);
@@ -96,7 +116,12 @@ describe('prepareModelIsolated', () => {
   it('a child killed from outside mid-way answers invalid_model', async () => {
     const input = modelInputFromBytes('dense.glb', await denseBox(1_500_000, [0.126, 0.06, 0.305]).glb());
     const err = await refusal(
-      prepareModelIsolated(input, gpu, { limits: { ...limits, modelMaxTriangles: 1000 } }, { onChild: (pid) => void waitThenKill(pid) }),
+      prepareModelIsolated(
+        input,
+        gpu,
+        { limits: { ...limits, modelMaxTriangles: 1000 } },
+        { onChild: (pid) => void waitThenKill(pid) },
+      ),
     );
     expect(err).toBeInstanceOf(ModelRejectedError);
     expect(err.message).toMatch(/^dense\.glb: preparing the model was killed \(SIGKILL\) before it finished/);

@@ -18,10 +18,24 @@ import { modelIO } from '../../src/part-models/model-io.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { validateModel } from '../../src/part-models/validate-model.js';
-import { caseWithAnchors, denseBox, distinctiveGpu, FixtureDoc, gltfWithExternalBuffer, notGltf, rgbFan, texturedGpu } from '../helpers/gltf-fixtures.js';
+import {
+  caseWithAnchors,
+  denseBox,
+  distinctiveGpu,
+  FixtureDoc,
+  gltfWithExternalBuffer,
+  notGltf,
+  rgbFan,
+  texturedGpu,
+} from '../helpers/gltf-fixtures.js';
 import { rejection } from '../helpers/model-rejection.js';
 
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 // demo parts of each kind, sized as the fixtures' defaults
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
@@ -55,23 +69,40 @@ describe('prepareModel', () => {
     expect(report.triangles).toBe(24);
 
     const doc = await (await modelIO()).readBinary(a.glb);
-    const used = doc.getRoot().listExtensionsUsed().map((e) => e.extensionName);
+    const used = doc
+      .getRoot()
+      .listExtensionsUsed()
+      .map((e) => e.extensionName);
     expect(used).toContain('EXT_meshopt_compression');
     expect(used).toContain('KHR_mesh_quantization');
-    expect(doc.getRoot().listMaterials().map((m) => m.getName()).sort()).toEqual(['shroud', 'stripe']);
+    expect(
+      doc
+        .getRoot()
+        .listMaterials()
+        .map((m) => m.getName())
+        .sort(),
+    ).toEqual(['shroud', 'stripe']);
     const box = getBounds(doc.getRoot().listScenes()[0]!);
     expect((box.max[2] - box.min[2]) * 1000).toBeCloseTo(305, 0);
   });
 
   it('keeps the case anchors (empty nodes) where they were, and joins the panels of one material', async () => {
     const f = caseWithAnchors(230, 485, 470);
-    const before = Object.fromEntries(f.root.listChildren().filter((n) => n.getName().startsWith('anchor_')).map((n) => [n.getName(), n.getTranslation()]));
+    const before = Object.fromEntries(
+      f.root
+        .listChildren()
+        .filter((n) => n.getName().startsWith('anchor_'))
+        .map((n) => [n.getName(), n.getTranslation()]),
+    );
     const p = await prepareModel(await glbInput('case.glb', f), pcCase, { limits });
     expect(p.anchors.sort()).toEqual(Object.keys(before).sort());
     expect(p.anchors).toHaveLength(5);
 
     const doc = await (await modelIO()).readBinary(p.glb);
-    for (const node of doc.getRoot().listNodes().filter((n) => n.getName().startsWith('anchor_'))) {
+    for (const node of doc
+      .getRoot()
+      .listNodes()
+      .filter((n) => n.getName().startsWith('anchor_'))) {
       const want = before[node.getName()]!;
       node.getTranslation().forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 5));
     }
@@ -84,8 +115,16 @@ describe('prepareModel', () => {
     const p = await prepareModel(await glbInput('case.glb', caseWithAnchors(230, 485, 470)), pcCase, { limits });
     const gltf = await new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parseAsync(p.glb.slice().buffer, '');
     const size = new Box3().setFromObject(gltf.scene).getSize(new Vector3());
-    expect([size.x, size.y, size.z].map((v) => v * 1000)).toEqual([expect.closeTo(230, 0), expect.closeTo(485, 0), expect.closeTo(470, 0)]);
-    expect(gltf.scene.getObjectByName('anchor_psu_bay')?.position.toArray()).toEqual([0, 0.05, expect.closeTo(-0.47 / 2 + 0.1, 6)]);
+    expect([size.x, size.y, size.z].map((v) => v * 1000)).toEqual([
+      expect.closeTo(230, 0),
+      expect.closeTo(485, 0),
+      expect.closeTo(470, 0),
+    ]);
+    expect(gltf.scene.getObjectByName('anchor_psu_bay')?.position.toArray()).toEqual([
+      0,
+      0.05,
+      expect.closeTo(-0.47 / 2 + 0.1, 6),
+    ]);
   });
 
   it('keeps RGB material names, and the rgb extras tag', async () => {
@@ -112,7 +151,11 @@ describe('prepareModel', () => {
     const { json, files } = await gltfWithExternalBuffer();
     const broken = JSON.parse(json) as { accessors: { count: number }[] };
     broken.accessors[0]!.count = 10_000; // past the end of its buffer view
-    const err = await rejection(prepareModel(modelInputFromBytes('broken.gltf', new TextEncoder().encode(JSON.stringify(broken)), files), gpu, { limits }));
+    const err = await rejection(
+      prepareModel(modelInputFromBytes('broken.gltf', new TextEncoder().encode(JSON.stringify(broken)), files), gpu, {
+        limits,
+      }),
+    );
     expect(err.message).toMatch(/not valid glTF 2\.0 \(\d+ errors?; the first: .+\(\/accessors\/0.*\)/);
     expect(err.details!.length).toBeGreaterThan(0);
     expect(err.details!.length).toBeLessThanOrEqual(5);
@@ -121,19 +164,26 @@ describe('prepareModel', () => {
 
   it('prepares a .gltf that comes with its .bin', async () => {
     const { json, files } = await gltfWithExternalBuffer([0.126, 0.06, 0.305]);
-    const p = await prepareModel(modelInputFromBytes('part.gltf', new TextEncoder().encode(json), files), gpu, { limits });
+    const p = await prepareModel(modelInputFromBytes('part.gltf', new TextEncoder().encode(json), files), gpu, {
+      limits,
+    });
     expect(p.triangles).toBe(12);
   });
 
   it('prepares a .gltf with data: URIs and two buffers into one GLB, deterministically', async () => {
     const f = await texturedGpu(64, 305, 3);
     const second = f.doc.createBuffer('second');
-    const stripe = f.box({ size: [0.01, 0.02, 0.2], at: [-0.06, 0, 0], color: '#00ff00', material: 'stripe' }, 'stripe');
+    const stripe = f.box(
+      { size: [0.01, 0.02, 0.2], at: [-0.06, 0, 0], color: '#00ff00', material: 'stripe' },
+      'stripe',
+    );
     for (const a of stripe.getMesh()!.listPrimitives()[0]!.listAttributes()) a.setBuffer(second);
     const { json, resources } = await new NodeIO().writeJSON(f.doc, { basename: 'part' });
     expect(json.buffers).toHaveLength(2);
-    for (const b of json.buffers!) b.uri = `data:application/octet-stream;base64,${Buffer.from(resources[b.uri!]!).toString('base64')}`;
-    for (const im of json.images!) im.uri = `data:image/png;base64,${Buffer.from(resources[im.uri!]!).toString('base64')}`;
+    for (const b of json.buffers!)
+      b.uri = `data:application/octet-stream;base64,${Buffer.from(resources[b.uri!]!).toString('base64')}`;
+    for (const im of json.images!)
+      im.uri = `data:image/png;base64,${Buffer.from(resources[im.uri!]!).toString('base64')}`;
     const input = modelInputFromBytes('embedded.gltf', new TextEncoder().encode(JSON.stringify(json)));
     expect(input.resources).toEqual({});
     const a = await prepareModel(input, gpu, { limits });
@@ -141,7 +191,12 @@ describe('prepareModel', () => {
     expect(b.sha256).toBe(a.sha256);
     expect([a.triangles, a.textures]).toEqual([24, 1]);
     const back = (await (await modelIO()).readBinary(a.glb)).getRoot();
-    expect(back.listMaterials().map((m) => m.getName()).sort()).toEqual(['shroud', 'stripe']);
+    expect(
+      back
+        .listMaterials()
+        .map((m) => m.getName())
+        .sort(),
+    ).toEqual(['shroud', 'stripe']);
   });
 
   it('refuses a model 10x too large, with measured and expected sizes, and fits it with fit', async () => {
@@ -179,7 +234,9 @@ describe('prepareModel', () => {
     // 25 separate slabs: every face is a border the simplifier cannot collapse within its error bound
     const f = new FixtureDoc('slabs');
     for (let i = 0; i < 25; i++) f.box({ size: [0.126, 0.06, 0.01], at: [0, 0, -0.15 + i * 0.0125] }, `slab${i}`);
-    const p = await prepareModel(await glbInput('slabs.glb', f), gpu, { limits: { ...limits, modelMaxTriangles: 100 } });
+    const p = await prepareModel(await glbInput('slabs.glb', f), gpu, {
+      limits: { ...limits, modelMaxTriangles: 100 },
+    });
     expect(p.triangles).toBeLessThanOrEqual(100);
     expect(p.simplification).toMatchObject({ before: 300, sloppy: true });
   });
@@ -200,7 +257,9 @@ describe('prepareModel', () => {
 
   it('refuses over the byte limit (413) and over the node limit', async () => {
     const input = await glbInput('case.glb', caseWithAnchors(230, 485, 470));
-    const tooLarge = await prepareModel(input, pcCase, { limits: { ...limits, modelMaxBytes: 2048 } }).catch((e: unknown) => e);
+    const tooLarge = await prepareModel(input, pcCase, { limits: { ...limits, modelMaxBytes: 2048 } }).catch(
+      (e: unknown) => e,
+    );
     expect(tooLarge).toBeInstanceOf(ModelTooLargeError);
     expect((tooLarge as ModelTooLargeError).status).toBe(413);
     expect((tooLarge as ModelTooLargeError).code).toBe('model_too_large');
@@ -223,7 +282,12 @@ describe('prepareModel', () => {
     expect(texture!.getMimeType()).toBe('image/webp');
     const meta = await sharp(texture!.getImage()!).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 2048, 2048]);
-    expect(doc.getRoot().listExtensionsUsed().map((e) => e.extensionName)).toContain('EXT_texture_webp');
+    expect(
+      doc
+        .getRoot()
+        .listExtensionsUsed()
+        .map((e) => e.extensionName),
+    ).toContain('EXT_texture_webp');
     expect((await validateModel(modelInputFromBytes('prepared.glb', p.glb), limits)).errors).toBe(0);
 
     const again = await prepareModel(input, gpu, { limits });
@@ -233,6 +297,8 @@ describe('prepareModel', () => {
   it('refuses a texture more than 4x the limit a side', async () => {
     const input = await glbInput('huge.glb', await texturedGpu(1024, 305, 3));
     const err = await rejection(validateModel(input, { ...limits, modelMaxTextureSize: 128 }));
-    expect(err.message).toMatch(/image "shroud_albedo" is 1024x1024 px, over 512 px a side: resize it to at most 128 px/);
+    expect(err.message).toMatch(
+      /image "shroud_albedo" is 1024x1024 px, over 512 px a side: resize it to at most 128 px/,
+    );
   });
 });

@@ -14,7 +14,12 @@ import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { FixtureDoc } from '../helpers/gltf-fixtures.js';
 
 const gpu = demoPart('gpuTriple3Fan') as Part<'GPU'>;
-const limits: ModelLimits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits: ModelLimits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 async function preparedMaterials(stripName: string) {
   const f = new FixtureDoc('gpu');
@@ -27,15 +32,27 @@ async function preparedMaterials(stripName: string) {
 }
 
 describe('RGB by node name', () => {
-  it.each(['ARGB_strip', 'strip_RGBW', 'RGB'])('a node named %s gets an RGB copy of its material; the shroud keeps the plain one', async (name) => {
-    const materials = await preparedMaterials(name);
-    expect(materials.filter((m) => isRgbMaterial(m.getName(), m.getExtras()))).toHaveLength(1);
-    expect(materials.filter((m) => !isRgbMaterial(m.getName(), m.getExtras())).map((m) => m.getName())).toEqual(['black']);
-  });
+  it.each(['ARGB_strip', 'strip_RGBW', 'RGB'])(
+    'a node named %s gets an RGB copy of its material; the shroud keeps the plain one',
+    async (name) => {
+      const materials = await preparedMaterials(name);
+      expect(materials.filter((m) => isRgbMaterial(m.getName(), m.getExtras()))).toHaveLength(1);
+      expect(materials.filter((m) => !isRgbMaterial(m.getName(), m.getExtras())).map((m) => m.getName())).toEqual([
+        'black',
+      ]);
+    },
+  );
 
   it('a model in one piece named ARGB_Fan_120 (the product, not its light): no RGB material', async () => {
     const f = new FixtureDoc('gpu');
-    f.box({ size: [0.126, (gpu.specs.slotWidth * 20.32) / 1000, gpu.specs.lengthMm / 1000], color: '#111111', material: 'black' }, 'ARGB_Fan_120');
+    f.box(
+      {
+        size: [0.126, (gpu.specs.slotWidth * 20.32) / 1000, gpu.specs.lengthMm / 1000],
+        color: '#111111',
+        material: 'black',
+      },
+      'ARGB_Fan_120',
+    );
     const p = await prepareModel(modelInputFromBytes('gpu.glb', await f.glb()), gpu, { limits });
     const materials = (await (await modelIO()).readBinary(p.glb)).getRoot().listMaterials();
     expect(materials.filter((m) => isRgbMaterial(m.getName(), m.getExtras()))).toEqual([]);

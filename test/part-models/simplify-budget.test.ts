@@ -12,7 +12,12 @@ import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { distinctiveGpu, FixtureDoc } from '../helpers/gltf-fixtures.js';
 
-const limits = (modelMaxTriangles: number): ModelLimits => ({ modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles, modelMaxTextureSize: 2048, modelMaxNodes: 1000 });
+const limits = (modelMaxTriangles: number): ModelLimits => ({
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+});
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
 const pcCase = demoPart('caseAeroGlass'); // 230 x 485 x 470 mm
 
@@ -29,36 +34,56 @@ function caseOfSmallParts(): FixtureDoc {
   const k = 10;
   for (let i = 0; i < 900; i++) {
     const [x, y, z] = [i % k, Math.floor(i / k) % k, Math.floor(i / (k * k))];
-    f.box({ size: [0.004, 0.004, 0.004], at: [-0.11 + (0.22 * x) / (k - 1), 0.01 + (0.47 * y) / (k - 1), -0.23 + (0.46 * z) / 8], color: '#808080', material: 'steel' }, `part${i}`);
+    f.box(
+      {
+        size: [0.004, 0.004, 0.004],
+        at: [-0.11 + (0.22 * x) / (k - 1), 0.01 + (0.47 * y) / (k - 1), -0.23 + (0.46 * z) / 8],
+        color: '#808080',
+        material: 'steel',
+      },
+      `part${i}`,
+    );
   }
   return f;
 }
 
 describe('triangle budget', () => {
   it('raises the error bound past 5% when a ridged model needs it, and says how far', async () => {
-    const p = await prepareModel(modelInputFromBytes('ridged.glb', await ridgedGpu().glb()), gpu, { limits: limits(600) });
+    const p = await prepareModel(modelInputFromBytes('ridged.glb', await ridgedGpu().glb()), gpu, {
+      limits: limits(600),
+    });
     expect(p.originalTriangles).toBe(19_200);
     expect(p.triangles).toBeLessThanOrEqual(600);
     expect(p.simplification).toMatchObject({ before: 19_200, after: p.triangles, sloppy: false });
     expect(p.simplification!.error).toBeGreaterThan(0.05);
-    expect(p.warnings).toContain(`simplified from 19200 to ${p.triangles} triangles (budget 600), within an error of ${p.simplification!.error * 100}% of each mesh's size`);
+    expect(p.warnings).toContain(
+      `simplified from 19200 to ${p.triangles} triangles (budget 600), within an error of ${p.simplification!.error * 100}% of each mesh's size`,
+    );
   }, 60_000);
 
   it('falls back to sloppy simplification for hundreds of small separate parts, and says so', async () => {
-    const p = await prepareModel(modelInputFromBytes('parts.glb', await caseOfSmallParts().glb()), pcCase, { limits: limits(2000) });
+    const p = await prepareModel(modelInputFromBytes('parts.glb', await caseOfSmallParts().glb()), pcCase, {
+      limits: limits(2000),
+    });
     expect(p.originalTriangles).toBe(10_800);
     expect(p.triangles).toBeLessThanOrEqual(2000);
     expect(p.triangles).toBeGreaterThan(0);
     expect(p.simplification).toMatchObject({ before: 10_800, after: p.triangles, sloppy: true });
-    expect(p.warnings.join('\n')).toMatch(/simplified from 10800 to \d+ triangles \(budget 2000\), sloppy simplification needed, error [\d.]+% of the mesh size/);
+    expect(p.warnings.join('\n')).toMatch(
+      /simplified from 10800 to \d+ triangles \(budget 2000\), sloppy simplification needed, error [\d.]+% of the mesh size/,
+    );
   }, 60_000);
 
   it('refuses only when even sloppy simplification cannot fit (a part is never simplified away), saying what to do', async () => {
-    const err = await prepareModel(modelInputFromBytes('card.glb', await distinctiveGpu(305, 3).glb()), gpu, { limits: limits(1) }).then(
+    const err = await prepareModel(modelInputFromBytes('card.glb', await distinctiveGpu(305, 3).glb()), gpu, {
+      limits: limits(1),
+    }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ModelRejectedError);
-    expect((err as Error).message).toMatch(/card\.glb: 24 triangles, over the budget of 1 per part, and simplification cannot get there \(nothing is left at that budget after .* then sloppy\): decimate it in the authoring tool/);
+    expect((err as Error).message).toMatch(
+      /card\.glb: 24 triangles, over the budget of 1 per part, and simplification cannot get there \(nothing is left at that budget after .* then sloppy\): decimate it in the authoring tool/,
+    );
   }, 60_000);
 });

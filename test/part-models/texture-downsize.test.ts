@@ -12,7 +12,12 @@ import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { texturedGpu } from '../helpers/gltf-fixtures.js';
 
 const gpu = demoPart('gpuTriple3Fan') as Part<'GPU'>;
-const limits = (maxTexture: number): ModelLimits => ({ modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: maxTexture, modelMaxNodes: 1000 });
+const limits = (maxTexture: number): ModelLimits => ({
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: maxTexture,
+  modelMaxNodes: 1000,
+});
 
 async function prepared(texturePx: number, maxTexture: number) {
   const glb = await (await texturedGpu(texturePx, gpu.specs.lengthMm, gpu.specs.slotWidth)).glb();
@@ -22,7 +27,9 @@ async function prepared(texturePx: number, maxTexture: number) {
 describe('texture downsizing', () => {
   it('a texture over the limit is resized and reported: texture 0: 512x512 -> 256x256', async () => {
     const p = await prepared(512, 256);
-    expect(p.warnings).toContainEqual(expect.stringMatching(/^texture 0: 512x512 -> 256x256 \(over the texture limit of 256 px/));
+    expect(p.warnings).toContainEqual(
+      expect.stringMatching(/^texture 0: 512x512 -> 256x256 \(over the texture limit of 256 px/),
+    );
   });
 
   it('a texture within the limit: no resize warning', async () => {

@@ -28,14 +28,23 @@ describe('pregen sources', () => {
     expect(() => parseMatrix('Toaster=a')).toThrow(/unknown category Toaster/);
     expect(() => parseMatrix('GPU=a GPU=b')).toThrow(/given twice/);
     expect(() => parseSizes('512x512,big')).toThrow(/WIDTHxHEIGHT/);
-    expect(parseSizes('512x512, 1280x720')).toEqual([{ width: 512, height: 512 }, { width: 1280, height: 720 }]);
+    expect(parseSizes('512x512, 1280x720')).toEqual([
+      { width: 512, height: 512 },
+      { width: 1280, height: 720 },
+    ]);
   });
 
   it('reads part maps from JSON arrays and NDJSON files', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pregen-src-'));
     try {
-      await fs.writeFile(path.join(dir, 'a.json'), JSON.stringify([{ PCCase: ['c1'], GPU: ['g1'] }, { parts: { PCCase: 'c2' } }]));
-      await fs.writeFile(path.join(dir, 'b.ndjson'), '# combos\n{"PCCase": ["c1"]}\n\n{"parts": {"PCCase": ["c3"], "RAM": ["r1", "r1"]}}\n');
+      await fs.writeFile(
+        path.join(dir, 'a.json'),
+        JSON.stringify([{ PCCase: ['c1'], GPU: ['g1'] }, { parts: { PCCase: 'c2' } }]),
+      );
+      await fs.writeFile(
+        path.join(dir, 'b.ndjson'),
+        '# combos\n{"PCCase": ["c1"]}\n\n{"parts": {"PCCase": ["c3"], "RAM": ["r1", "r1"]}}\n',
+      );
       await fs.writeFile(path.join(dir, 'bad.ndjson'), '{"PCCase": ["c1"]}\n{nope\n');
       const a = await fileSources(path.join(dir, 'a.json'));
       expect(a.map((s) => s.parts)).toEqual([{ PCCase: ['c1'], GPU: ['g1'] }, { PCCase: ['c2'] }]);

@@ -10,16 +10,25 @@ const item = (index: number, label: string, action: PlanItem['action'] = 'render
   ({ index, label, variant: 'sprite 256x256 fast', action, reason, frames: 72 }) as PlanItem;
 /** The UI's frame once it shows `pattern` (ink redraws asynchronously). */
 const frameShowing = (ui: { lastFrame(): string | undefined }, pattern: RegExp) =>
-  waitFor(`the UI to show ${pattern}`, () => {
-    const frame = ui.lastFrame();
-    return frame !== undefined && pattern.test(frame) ? frame : null;
-  }, { timeoutMs: 5_000, intervalMs: 10 });
+  waitFor(
+    `the UI to show ${pattern}`,
+    () => {
+      const frame = ui.lastFrame();
+      return frame !== undefined && pattern.test(frame) ? frame : null;
+    },
+    { timeoutMs: 5_000, intervalMs: 10 },
+  );
 
 describe('pregen UI', () => {
   it('shows overall progress, per-item status, frames/s, ETA and a failures summary', async () => {
     let now = 0;
     const store = new ProgressStore(0, () => now);
-    const items = [item(1, 'DEMO-GLASS'), item(2, 'DEMO-ITX'), item(3, 'DEMO-RGB'), item(4, 'matrix #4', 'cached', 'already pregenerated')];
+    const items = [
+      item(1, 'DEMO-GLASS'),
+      item(2, 'DEMO-ITX'),
+      item(3, 'DEMO-RGB'),
+      item(4, 'matrix #4', 'cached', 'already pregenerated'),
+    ];
     const ui = render(<PregenApp store={store} />);
     store.plan(items);
     store.start(items[0]!);

@@ -26,19 +26,45 @@ function parts(ids: Ids): Partial<Record<Category, Part[]>> {
 const keyOf = (ids: Ids) => combinationKey(combinationMaterial(parts(ids), {}, options));
 
 const glass: Ids = {
-  PCCase: [I.caseAeroGlass], Motherboard: [I.boardX670Atx], CPU: [I.cpuR7], CPUCooler: [I.coolerTowerDual],
-  GPU: [I.gpuTriple3Fan], RAM: [I.ramRgb2x16], Storage: [I.ssdNvme2tb], PSU: [I.psu850], CaseFan: [I.fan120Black],
+  PCCase: [I.caseAeroGlass],
+  Motherboard: [I.boardX670Atx],
+  CPU: [I.cpuR7],
+  CPUCooler: [I.coolerTowerDual],
+  GPU: [I.gpuTriple3Fan],
+  RAM: [I.ramRgb2x16],
+  Storage: [I.ssdNvme2tb],
+  PSU: [I.psu850],
+  CaseFan: [I.fan120Black],
 };
 const solid: Ids = { ...glass, PCCase: [I.caseSteelSolid], Motherboard: [I.boardB760Matx] };
 
 const CASES: [string, Ids, Ids][] = [
   ['another CPU under the air cooler', glass, { ...glass, CPU: [I.cpuI9] }],
-  ['another CPU under an AIO pump', { ...glass, CPUCooler: [I.coolerAio240White] }, { ...glass, CPUCooler: [I.coolerAio240White], CPU: [I.cpuI3] }],
+  [
+    'another CPU under an AIO pump',
+    { ...glass, CPUCooler: [I.coolerAio240White] },
+    { ...glass, CPUCooler: [I.coolerAio240White], CPU: [I.cpuI3] },
+  ],
   ['a 2.5" SSD behind the tray', glass, { ...glass, Storage: [I.ssdNvme2tb, I.ssdSata500] }],
   ['control: a 3.5" drive in the cage', glass, { ...glass, Storage: [I.ssdNvme2tb, I.hdd4tb] }],
   ['control: another PSU in a glass case', glass, { ...glass, PSU: [I.psuWhite850] }],
-  ['everything inside a solid case', solid, { ...solid, GPU: [I.gpuRgb3Fan], RAM: [I.ramGoldRgb4x8], CPUCooler: [I.coolerTowerSingle], CaseFan: [I.fan140Rgb3], PSU: [I.psu1000] }],
-  ['control: a 280 mm AIO in a solid case (the radiator reaches the shell)', solid, { ...solid, CPUCooler: [I.coolerAio280Rgb] }],
+  [
+    'everything inside a solid case',
+    solid,
+    {
+      ...solid,
+      GPU: [I.gpuRgb3Fan],
+      RAM: [I.ramGoldRgb4x8],
+      CPUCooler: [I.coolerTowerSingle],
+      CaseFan: [I.fan140Rgb3],
+      PSU: [I.psu1000],
+    },
+  ],
+  [
+    'control: a 280 mm AIO in a solid case (the radiator reaches the shell)',
+    solid,
+    { ...solid, CPUCooler: [I.coolerAio280Rgb] },
+  ],
   ['control: an SFX PSU in a solid case', solid, { ...solid, PSU: [I.psuSfx750] }],
 ];
 
@@ -63,7 +89,8 @@ describe('visibility rules on the farm stage', () => {
   /** Pixels whose channels differ by more than a rounding step, over all angles. */
   function differing(a: Buffer[], b: Buffer[]): number {
     let n = 0;
-    for (let f = 0; f < a.length; f++) for (let i = 0; i < a[f]!.length; i++) if (Math.abs(a[f]![i]! - b[f]![i]!) > 8) n++;
+    for (let f = 0; f < a.length; f++)
+      for (let i = 0; i < a[f]!.length; i++) if (Math.abs(a[f]![i]! - b[f]![i]!) > 8) n++;
     return n;
   }
 

@@ -23,14 +23,30 @@ let engine: RenderEngine;
 const base = demoStageBuild('DEMO-GLASS');
 const gpu = base.parts.GPU![0]! as Part<'GPU'>;
 const gpuSpecs = normalizeSpecs('GPU', gpu, []);
-const limits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
+const limits = {
+  modelMaxBytes: 64 * 1024 * 1024,
+  modelMaxTriangles: 150_000,
+  modelMaxTextureSize: 2048,
+  modelMaxNodes: 1000,
+};
 
 /** The frame with `glb` prepared as the GPU's model, and its count of magenta and near-white pixels. */
 async function drawn(name: string, glb: Uint8Array): Promise<{ magenta: number; white: number }> {
-  const prepared = await prepareModel(modelInputFromBytes(name, glb), { id: gpu.id, category: 'GPU', specs: gpu.specs }, { limits });
+  const prepared = await prepareModel(
+    modelInputFromBytes(name, glb),
+    { id: gpu.id, category: 'GPU', specs: gpu.specs },
+    { limits },
+  );
   const o = withOverrides(null, [prepared.glb]);
   const build: StageBuild = { ...base, models: { [gpu.id]: o.shas[0]! } };
-  const png = (await engine.stills({ build, options: resolveRenderOptions({ width: 256, height: 256, profile: 'fast' }), indices: [0], models: o.source }))[0]!;
+  const png = (
+    await engine.stills({
+      build,
+      options: resolveRenderOptions({ width: 256, height: 256, profile: 'fast' }),
+      indices: [0],
+      models: o.source,
+    })
+  )[0]!;
   const px = await rgb(png);
   let magenta = 0;
   let white = 0;

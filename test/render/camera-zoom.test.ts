@@ -1,4 +1,3 @@
-
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
@@ -10,7 +9,15 @@ const engine = useTestEngine();
 const dir = useTempDir('zoom-test-');
 
 /** Standard deviation of the luma of one frame of a sprite sheet. */
-function frameStdDev(data: Buffer, sheetWidth: number, channels: number, x0: number, y0: number, w: number, h: number): number {
+function frameStdDev(
+  data: Buffer,
+  sheetWidth: number,
+  channels: number,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+): number {
   let sum = 0;
   let sq = 0;
   for (let y = y0; y < y0 + h; y++) {
@@ -27,8 +34,19 @@ function frameStdDev(data: Buffer, sheetWidth: number, channels: number, x0: num
 
 describe('cameraZoom 0.5', () => {
   it('no frame of a DEMO-GLASS sprite is near-uniform', async () => {
-    const options = resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: 0.5 });
-    const r = await engine.render({ build: demoStageBuild('DEMO-GLASS'), options, outDir: dir(), outputs: { sprite: true } });
+    const options = resolveRenderOptions({
+      format: 'sprite',
+      width: 256,
+      height: 256,
+      profile: 'fast',
+      cameraZoom: 0.5,
+    });
+    const r = await engine.render({
+      build: demoStageBuild('DEMO-GLASS'),
+      options,
+      outDir: dir(),
+      outputs: { sprite: true },
+    });
     const sheet = r.files.find((f) => f.kind === 'sprite')!;
     const { data, info } = await sharp(sheet.path).raw().toBuffer({ resolveWithObject: true });
     const layout = r.sprite!;

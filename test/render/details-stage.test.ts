@@ -41,8 +41,12 @@ async function frames(build: StageBuild, o: Partial<StageOptions>, indices: numb
   });
 }
 
-const one = async (build: StageBuild, o: Partial<StageOptions> = {}, index = 0) => (await frames(build, o, [index]))[0]!;
-const withPart = (build: StageBuild, part: Part): StageBuild => ({ ...build, parts: { ...build.parts, [part.category]: [part] } });
+const one = async (build: StageBuild, o: Partial<StageOptions> = {}, index = 0) =>
+  (await frames(build, o, [index]))[0]!;
+const withPart = (build: StageBuild, part: Part): StageBuild => ({
+  ...build,
+  parts: { ...build.parts, [part.category]: [part] },
+});
 /** frame of a 72-frame turn where the case front faces the camera (the hero angle is 50 degrees round) */
 const FRONT = 62;
 
@@ -63,7 +67,10 @@ describe('render v2 details on the farm stage', () => {
     // same card, another catalog name: "GEFORCE RTX 4070 Ti SUPER" becomes "GEFORCE GTX 1650"
     const b = await one(withPart(base, { ...gpu, name: 'Kestrel GeForce GTX 1650 4GB' }), close);
     // and an AMD card of the same size: "RADEON RX 7600"
-    const c = await one(withPart(base, { ...gpu, name: 'Kestrel Radeon RX 7600 8GB', specs: { ...gpu.specs, brand: 'AMD' } } as Part), close);
+    const c = await one(
+      withPart(base, { ...gpu, name: 'Kestrel Radeon RX 7600 8GB', specs: { ...gpu.specs, brand: 'AMD' } } as Part),
+      close,
+    );
     const same = await one(withPart(base, { ...gpu }), close);
     expect(await diffFraction(a, b)).toBeGreaterThan(0.0008);
     expect(await diffFraction(a, c)).toBeGreaterThan(0.0015);
@@ -84,7 +91,11 @@ describe('render v2 details on the farm stage', () => {
 
   it('a dual-chamber case shows its interior through the glass front', async () => {
     const rgb = demoStageBuild('DEMO-RGB');
-    const empty: StageBuild = { ...rgb, parts: { PCCase: rgb.parts.PCCase, Motherboard: rgb.parts.Motherboard, PSU: rgb.parts.PSU }, state: null };
+    const empty: StageBuild = {
+      ...rgb,
+      parts: { PCCase: rgb.parts.PCCase, Motherboard: rgb.parts.Motherboard, PSU: rgb.parts.PSU },
+      state: null,
+    };
     const front = await one(rgb, {}, FRONT);
     const frontEmpty = await one(empty, {}, FRONT);
     expect(await diffFraction(front, frontEmpty)).toBeGreaterThan(0.02);

@@ -26,13 +26,18 @@ const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as 
 /** Some category's saved ids are not in sorted order: the API and the CLI draw them in different orders. */
 const unsorted = (b: DemoBuild) => Object.values(b.parts).some((ids) => ids.join() !== [...ids].sort().join());
 const STATES = ['fans', 'radiator', 'rgb', 'none'] as const;
-const hasState = (b: DemoBuild, s: (typeof STATES)[number]) => (s === 'none' ? !b.interactiveState : b.interactiveState?.[s] !== undefined);
+const hasState = (b: DemoBuild, s: (typeof STATES)[number]) =>
+  s === 'none' ? !b.interactiveState : b.interactiveState?.[s] !== undefined;
 
 const COMPARED: readonly DemoBuild[] = DEMO_BUILDS;
 
 it('compares builds saved out of sorted order, and every kind of saved state', () => {
   expect(COMPARED.filter(unsorted).length).toBeGreaterThan(0);
-  for (const s of STATES) expect(COMPARED.some((b) => hasState(b, s)), s).toBe(true);
+  for (const s of STATES)
+    expect(
+      COMPARED.some((b) => hasState(b, s)),
+      s,
+    ).toBe(true);
 });
 
 describe('API and CLI render a saved build identically', () => {
@@ -44,9 +49,30 @@ describe('API and CLI render a saved build identically', () => {
   beforeAll(async () => {
     farm = await startApiWithWorker();
     out = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-entry-points-'));
-    const env = { ...process.env, DATABASE_URL: farm.api.t.url, RENDER_FARM_DATA_DIR: path.join(out, 'data'), RENDER_FARM_GL: farm.backend };
+    const env = {
+      ...process.env,
+      DATABASE_URL: farm.api.t.url,
+      RENDER_FARM_DATA_DIR: path.join(out, 'data'),
+      RENDER_FARM_GL: farm.backend,
+    };
     const codes = COMPARED.flatMap((b) => ['--share-code', b.shareCode]);
-    const args = [bin, 'render', ...codes, '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--json', '--out', path.join(out, 'cli')];
+    const args = [
+      bin,
+      'render',
+      ...codes,
+      '--format',
+      'sprite',
+      '--width',
+      '256',
+      '--height',
+      '256',
+      '--profile',
+      'fast',
+      '--no-screenshot',
+      '--json',
+      '--out',
+      path.join(out, 'cli'),
+    ];
     cliRun = run(process.execPath, args, { env, timeout: 600_000 }).then((r) => JSON.parse(r.stdout));
     // awaited by each test; a failure is reported there, not as an unhandled rejection
     cliRun.catch(() => {});
@@ -68,7 +94,10 @@ describe('API and CLI render a saved build identically', () => {
 
   for (const demo of COMPARED) {
     it(`${demo.shareCode}: the API sprite equals the CLI sprite`, async () => {
-      const [viaApi, viaCli] = [(await apiSprite(farm.api, demo.shareCode, SMALL)).bytes, await cliSprite(demo.shareCode)];
+      const [viaApi, viaCli] = [
+        (await apiSprite(farm.api, demo.shareCode, SMALL)).bytes,
+        await cliSprite(demo.shareCode),
+      ];
       expect(await diffFraction(viaApi, viaCli, 2)).toBe(0);
     }, 300_000);
   }

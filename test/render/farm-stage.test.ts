@@ -14,7 +14,10 @@ const base = demoStageBuild('DEMO-GLASS');
 const opts = (o: RenderOptions = {}) => resolveRenderOptions({ width: 256, height: 256, profile: 'flat', ...o });
 const still = async (build: StageBuild, o: RenderOptions = {}, transparent = false, frame = 15) =>
   (await engine.stills({ build, options: opts(o), indices: [frame], transparent }))[0]!;
-const withPart = (build: StageBuild, part: Part): StageBuild => ({ ...build, parts: { ...build.parts, [part.category]: [part] } });
+const withPart = (build: StageBuild, part: Part): StageBuild => ({
+  ...build,
+  parts: { ...build.parts, [part.category]: [part] },
+});
 
 describe('farm stage', () => {
   beforeAll(async () => {
@@ -33,15 +36,21 @@ describe('farm stage', () => {
   it('a glass side panel shows something a solid one hides', async () => {
     const glass = base.parts.PCCase![0]!;
     const solid = { ...glass, specs: { ...glass.specs, sidePanel: 'solid' } } as Part;
-    expect(await diffFraction(await still(base, {}, false, 0), await still(withPart(base, solid), {}, false, 0))).toBeGreaterThan(0.01);
+    expect(
+      await diffFraction(await still(base, {}, false, 0), await still(withPart(base, solid), {}, false, 0)),
+    ).toBeGreaterThan(0.01);
   });
 
   it("a build's saved fan placement changes the frames versus the default", async () => {
-    expect(await diffFraction(await still(base, {}, false, 0), await still({ ...base, state: null }, {}, false, 0))).toBeGreaterThan(0.001);
+    expect(
+      await diffFraction(await still(base, {}, false, 0), await still({ ...base, state: null }, {}, false, 0)),
+    ).toBeGreaterThan(0.001);
   });
 
   it('winter and spring look different', async () => {
-    expect(await diffFraction(await still(base, { winterMode: true }), await still(base, { springMode: true }))).toBeGreaterThan(0.05);
+    expect(
+      await diffFraction(await still(base, { winterMode: true }), await still(base, { springMode: true })),
+    ).toBeGreaterThan(0.05);
   });
 
   it('cameraZoom 2.0 shows the build smaller than 0.5', async () => {
@@ -70,17 +79,28 @@ describe('farm stage', () => {
       });
     expect(await changed(demoStageBuild('DEMO-RGB'))).toBeGreaterThan(0.02);
     // RGB off: nothing glows, so the glow pass may not touch a pixel
-    expect(await changed({ ...demoStageBuild('DEMO-RGB'), state: { ...(demoStageBuild('DEMO-RGB').state ?? {}), rgb: { mode: 'off' } } } as StageBuild)).toBe(0);
+    expect(
+      await changed({
+        ...demoStageBuild('DEMO-RGB'),
+        state: { ...(demoStageBuild('DEMO-RGB').state ?? {}), rgb: { mode: 'off' } },
+      } as StageBuild),
+    ).toBe(0);
   });
 
   it('the page parses its options once, with no defaults of its own: incomplete or impossible options are refused', async () => {
     await engine.pool.use(async ({ page }) => {
       const partial: Partial<StageOptions> = { width: 256 };
-      await expect(callStage(page, 'renderStage.load', base, partial as StageOptions)).rejects.toThrow(/stage options: .*height must be an integer in \[1, 8192\], got nothing/);
+      await expect(callStage(page, 'renderStage.load', base, partial as StageOptions)).rejects.toThrow(
+        /stage options: .*height must be an integer in \[1, 8192\], got nothing/,
+      );
       const both = { ...toStageOptions(opts({ winterMode: true })), springMode: true };
-      await expect(callStage(page, 'renderStage.load', base, both)).rejects.toThrow(/winterMode and springMode are mutually exclusive/);
+      await expect(callStage(page, 'renderStage.load', base, both)).rejects.toThrow(
+        /winterMode and springMode are mutually exclusive/,
+      );
       const grid = toStageOptions(opts({ showGrid: true }));
-      await expect(callStage(page, 'renderStage.load', base, { ...grid, gridSettings: { ...grid.gridSettings, color: 'red' } })).rejects.toThrow(/gridSettings.color/);
+      await expect(
+        callStage(page, 'renderStage.load', base, { ...grid, gridSettings: { ...grid.gridSettings, color: 'red' } }),
+      ).rejects.toThrow(/gridSettings.color/);
       // what Node sends loads
       await expect(callStage(page, 'renderStage.load', base, grid)).resolves.toMatchObject({ heroFrame: 0 });
       await callStage(page, 'renderStage.dispose');

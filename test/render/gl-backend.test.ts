@@ -31,11 +31,17 @@ describe('WebGL backend', () => {
   });
 
   it('is the same for the CLI, a worker and pregen', async () => {
-    const worker = await startWorker(t.cfg, t.db, await openArtifactStore(t.cfg), createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 60_000,
-      drainTimeoutMs: 1_000,
-    });
+    const worker = await startWorker(
+      t.cfg,
+      t.db,
+      await openArtifactStore(t.cfg),
+      createLogger({ logLevel: 'silent' }),
+      {
+        concurrency: 1,
+        renderTimeoutMs: 60_000,
+        drainTimeoutMs: 1_000,
+      },
+    );
     const forWorker = (await worker.engine.info()).backend;
     await worker.stop();
 
@@ -55,8 +61,28 @@ describe('WebGL backend', () => {
     const forPregen = JSON.parse(written.join('')).renderer.backend;
 
     // the CLI with the same configuration, from the environment, in its own process
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir, LOG_LEVEL: 'silent' };
-    const cli = await run(process.execPath, [path.resolve('bin/render-farm'), 'render', '--share-code', 'DEMO-ITX', ...SMALL, '--no-screenshot', '--out', out, '--json'], { env });
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: t.url,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+      LOG_LEVEL: 'silent',
+    };
+    const cli = await run(
+      process.execPath,
+      [
+        path.resolve('bin/render-farm'),
+        'render',
+        '--share-code',
+        'DEMO-ITX',
+        ...SMALL,
+        '--no-screenshot',
+        '--out',
+        out,
+        '--json',
+      ],
+      { env },
+    );
     const forCli = JSON.parse(cli.stdout).backend;
 
     expect(['gpu', 'egl', 'swiftshader']).toContain(forWorker);

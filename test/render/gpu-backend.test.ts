@@ -23,7 +23,9 @@ describe.skipIf(gpu.found)('GL backend without a GPU', () => {
       expect(info.gpu.detail).toMatch(/^none found \(CPU: (egl llvmpipe|egl SwiftShader|swiftshader SwiftShader)\): /);
       expect(info.gpu.detail).toContain(gpu.found ? '' : gpu.reason);
       const said = lines.filter((l) => l.includes('no GPU'));
-      expect(said).toEqual([`render: WebGL via ${info.backend} (${info.glRenderer}); no GPU: ${gpu.found ? '' : gpu.reason}`]);
+      expect(said).toEqual([
+        `render: WebGL via ${info.backend} (${info.glRenderer}); no GPU: ${gpu.found ? '' : gpu.reason}`,
+      ]);
     } finally {
       await engine.close();
     }
@@ -32,10 +34,15 @@ describe.skipIf(gpu.found)('GL backend without a GPU', () => {
   it('--gl gpu fails with an error naming what is missing, before launching Chromium', async () => {
     const engine = await createRenderEngine(loadConfig({ glBackend: 'gpu' }, {}), { models: null });
     try {
-      const err = await engine.info().then(() => null, (e: unknown) => e);
+      const err = await engine.info().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(GpuNotFoundError);
       expect(err).toMatchObject({ code: 'gpu_not_found', status: 503, exitCode: 1 });
-      expect((err as Error).message).toBe(`no GPU for WebGL (${gpu.found ? '' : gpu.reason}): ${gpu.found ? '' : gpu.fix}, or use --gl auto`);
+      expect((err as Error).message).toBe(
+        `no GPU for WebGL (${gpu.found ? '' : gpu.reason}): ${gpu.found ? '' : gpu.fix}, or use --gl auto`,
+      );
     } finally {
       await engine.close();
     }

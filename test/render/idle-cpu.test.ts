@@ -23,11 +23,17 @@ describe('Chromium when idle', () => {
   const engine = useTestEngine();
 
   it('runs only the browser, GPU, one renderer and storage processes, and uses < 2% of a core for 20 s after a frame', async () => {
-    const [png] = await engine.stills({ build: demoStageBuild(), options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }), indices: [0] });
+    const [png] = await engine.stills({
+      build: demoStageBuild(),
+      options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
+      indices: [0],
+    });
     expect(png!.length).toBeGreaterThan(1000);
     const browser = await engine.pool.use(async (s) => s.page.browser().process());
     expect(browser?.pid).toBeGreaterThan(0);
-    const exited = new Promise<string>((resolve) => browser!.once('exit', (code, signal) => resolve(`exited (${code ?? signal})`)));
+    const exited = new Promise<string>((resolve) =>
+      browser!.once('exit', (code, signal) => resolve(`exited (${code ?? signal})`)),
+    );
 
     const before = processTree(browser!.pid!);
     // the one deliberate fixed wait: the browser must stay up (and quiet) this long
@@ -35,7 +41,9 @@ describe('Chromium when idle', () => {
     const after = processTree(browser!.pid!);
 
     const roles = after.map((p) => chromiumRole(p.args));
-    const unneeded = after.filter((p) => !NEEDED.has(chromiumRole(p.args))).map((p) => `${p.pid} ${p.args.slice(0, 200)}`);
+    const unneeded = after
+      .filter((p) => !NEEDED.has(chromiumRole(p.args)))
+      .map((p) => `${p.pid} ${p.args.slice(0, 200)}`);
     expect(unneeded, 'processes a render does not need').toEqual([]);
     // no spare renderer kept warm, no WebUI renderer: the page's only
     expect(roles.filter((r) => r === 'renderer')).toHaveLength(1);

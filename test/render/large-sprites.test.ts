@@ -41,27 +41,43 @@ function coloursInMiddle(rgb: Buffer): number {
   return seen.size;
 }
 
-describe.runIf(process.env.RENDER_FARM_SLOW_TESTS)('the largest sprites through the API (RENDER_FARM_SLOW_TESTS)', () => {
-  let farm: ApiWithWorker;
-  beforeAll(async () => {
-    farm = await startApiWithWorker({ renderTimeoutMs: 600_000 });
-  }, 180_000);
-  afterAll(async () => {
-    await farm?.close();
-  });
+describe.runIf(process.env.RENDER_FARM_SLOW_TESTS)(
+  'the largest sprites through the API (RENDER_FARM_SLOW_TESTS)',
+  () => {
+    let farm: ApiWithWorker;
+    beforeAll(async () => {
+      farm = await startApiWithWorker({ renderTimeoutMs: 600_000 });
+    }, 180_000);
+    afterAll(async () => {
+      await farm?.close();
+    });
 
-  it.each([
-    ['standard', 16380, 8190],
-    ['high', 16380, 16380],
-  ] as const)('a 1365x1365 %s sprite (fast) completes as a %ix%i sheet with real frames in its cells', async (frameQuality, w, h) => {
-    const { bytes } = await apiSprite(farm.api, 'DEMO-GLASS', { format: 'sprite', width: FRAME, height: FRAME, profile: 'fast', frameQuality }, 900_000);
-    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['webp', w, h]);
-    const [first, next, quarter] = await Promise.all([cell(bytes, 0), cell(bytes, 1), cell(bytes, frameQuality === 'high' ? 36 : 18)]);
-    expect(coloursInMiddle(first)).toBeGreaterThan(50);
-    const step = meanDiff(first, next);
-    const turned = meanDiff(first, quarter);
-    expect(step).toBeLessThan(turned / 2);
-    expect(turned).toBeGreaterThan(3);
-  }, 1_000_000);
-});
+    it.each([
+      ['standard', 16380, 8190],
+      ['high', 16380, 16380],
+    ] as const)(
+      'a 1365x1365 %s sprite (fast) completes as a %ix%i sheet with real frames in its cells',
+      async (frameQuality, w, h) => {
+        const { bytes } = await apiSprite(
+          farm.api,
+          'DEMO-GLASS',
+          { format: 'sprite', width: FRAME, height: FRAME, profile: 'fast', frameQuality },
+          900_000,
+        );
+        const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(['webp', w, h]);
+        const [first, next, quarter] = await Promise.all([
+          cell(bytes, 0),
+          cell(bytes, 1),
+          cell(bytes, frameQuality === 'high' ? 36 : 18),
+        ]);
+        expect(coloursInMiddle(first)).toBeGreaterThan(50);
+        const step = meanDiff(first, next);
+        const turned = meanDiff(first, quarter);
+        expect(step).toBeLessThan(turned / 2);
+        expect(turned).toBeGreaterThan(3);
+      },
+      1_000_000,
+    );
+  },
+);

@@ -18,17 +18,29 @@ const WATCH_MS = 240_000;
 describe.runIf(process.env.RENDER_FARM_SLOW_TESTS)('Chromium left running for 4 min (RENDER_FARM_SLOW_TESTS)', () => {
   const engine = useTestEngine();
 
-  it('never starts the on-device model service', async () => {
-    const [png] = await engine.stills({ build: demoStageBuild(), options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }), indices: [0] });
-    expect(png!.length).toBeGreaterThan(1000);
-    const browser = await engine.pool.use(async (s) => s.page.browser().process());
-    expect(browser?.pid).toBeGreaterThan(0);
-    const onDeviceModel = () => processTree(browser!.pid!).find((p) => chromiumRole(p.args).startsWith('utility:on_device_model'));
-    // a wait that must run out: the service would show up at about 180 s, and stay
-    const seen = await waitFor('the on-device model service', onDeviceModel, { timeoutMs: WATCH_MS, intervalMs: 5_000 }).catch((err: Error) => err);
-    expect(seen, 'the on-device model service started').toBeInstanceOf(Error);
-    expect((seen as Error).message).toMatch(/^timed out/);
-    // the browser itself was there all along
-    expect(processTree(browser!.pid!).map((p) => chromiumRole(p.args))).toContain('gpu-process');
-  }, WATCH_MS + 60_000);
+  it(
+    'never starts the on-device model service',
+    async () => {
+      const [png] = await engine.stills({
+        build: demoStageBuild(),
+        options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
+        indices: [0],
+      });
+      expect(png!.length).toBeGreaterThan(1000);
+      const browser = await engine.pool.use(async (s) => s.page.browser().process());
+      expect(browser?.pid).toBeGreaterThan(0);
+      const onDeviceModel = () =>
+        processTree(browser!.pid!).find((p) => chromiumRole(p.args).startsWith('utility:on_device_model'));
+      // a wait that must run out: the service would show up at about 180 s, and stay
+      const seen = await waitFor('the on-device model service', onDeviceModel, {
+        timeoutMs: WATCH_MS,
+        intervalMs: 5_000,
+      }).catch((err: Error) => err);
+      expect(seen, 'the on-device model service started').toBeInstanceOf(Error);
+      expect((seen as Error).message).toMatch(/^timed out/);
+      // the browser itself was there all along
+      expect(processTree(browser!.pid!).map((p) => chromiumRole(p.args))).toContain('gpu-process');
+    },
+    WATCH_MS + 60_000,
+  );
 });

@@ -47,18 +47,32 @@ describe('npm-packaged Chromium, ffmpeg and ffprobe (system binaries hidden)', (
     engine = await createRenderEngine(cfg());
     const info = await engine.info();
     expect(info).toMatchObject({ backend: 'swiftshader', chromiumSource: 'package', ffmpegSource: 'package' });
-    expect(info.note).toMatch(/npm-packaged Chromium with SwiftShader, about 3x slower than a system Chromium with Mesa over EGL/);
+    expect(info.note).toMatch(
+      /npm-packaged Chromium with SwiftShader, about 3x slower than a system Chromium with Mesa over EGL/,
+    );
 
     const build = demoStageBuild('DEMO-GLASS');
-    const sprite = await engine.render({ build, options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }), outDir: path.join(dir, 'sprite') });
+    const sprite = await engine.render({
+      build,
+      options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
+      outDir: path.join(dir, 'sprite'),
+    });
     const sheet = sprite.files.find((f) => f.kind === 'sprite')!;
     const meta = await sharp(sheet.path).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 3072, 1536]);
     // frames differ: the build turns
-    const cell = (i: number) => sharp(sheet.path).extract({ left: i * 256, top: 0, width: 256, height: 256 }).raw().toBuffer();
+    const cell = (i: number) =>
+      sharp(sheet.path)
+        .extract({ left: i * 256, top: 0, width: 256, height: 256 })
+        .raw()
+        .toBuffer();
     expect((await cell(0)).equals(await cell(3))).toBe(false);
 
-    const video = await engine.render({ build, options: resolveRenderOptions({ format: 'video', width: 256, height: 256, profile: 'fast' }), outDir: path.join(dir, 'video') });
+    const video = await engine.render({
+      build,
+      options: resolveRenderOptions({ format: 'video', width: 256, height: 256, profile: 'fast' }),
+      outDir: path.join(dir, 'video'),
+    });
     const mp4 = video.files.find((f) => f.kind === 'video')!;
     const ffprobe = (await findFfprobe(cfg())).path;
     const { stdout } = await run(ffprobe, ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', mp4.path]);

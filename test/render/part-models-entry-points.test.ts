@@ -50,7 +50,28 @@ describe('a part model renders the same through the API, a worker and the CLI', 
       STORAGE_URL: `file://${path.join(farm.api.t.cfg.dataDir, 'artifacts')}`,
       RENDER_FARM_GL: farm.backend,
     };
-    const r = await runProcess(process.execPath, [bin, 'render', '--share-code', 'DEMO-GLASS', '--format', 'sprite', '--width', '256', '--height', '256', '--profile', 'fast', '--no-screenshot', '--out', dir, ...extra], { env });
+    const r = await runProcess(
+      process.execPath,
+      [
+        bin,
+        'render',
+        '--share-code',
+        'DEMO-GLASS',
+        '--format',
+        'sprite',
+        '--width',
+        '256',
+        '--height',
+        '256',
+        '--profile',
+        'fast',
+        '--no-screenshot',
+        '--out',
+        dir,
+        ...extra,
+      ],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
     return fs.readFile(path.join(dir, 'sprite.webp'));
   }

@@ -26,23 +26,38 @@ const gpuSpecs = normalizeSpecs('GPU', gpu, []);
 const opts = (o: RenderOptions = {}) => resolveRenderOptions({ width: 256, height: 256, profile: 'fast', ...o });
 
 /** A build whose `models` names each given part's GLB, and the source serving them. */
-function withModels(build: StageBuild, given: Record<string, Uint8Array>): { build: StageBuild; models: ReturnType<typeof withOverrides>['source'] } {
+function withModels(
+  build: StageBuild,
+  given: Record<string, Uint8Array>,
+): { build: StageBuild; models: ReturnType<typeof withOverrides>['source'] } {
   const ids = Object.keys(given);
   const o = withOverrides(null, Object.values(given));
   return { build: { ...build, models: Object.fromEntries(ids.map((id, i) => [id, o.shas[i]!])) }, models: o.source };
 }
 
-const still = async (build: StageBuild, models?: ReturnType<typeof withOverrides>['source'], o: RenderOptions = {}, frame = 0) =>
-  (await engine.stills({ build, options: opts(o), indices: [frame], ...(models ? { models } : {}) }))[0]!;
+const still = async (
+  build: StageBuild,
+  models?: ReturnType<typeof withOverrides>['source'],
+  o: RenderOptions = {},
+  frame = 0,
+) => (await engine.stills({ build, options: opts(o), indices: [frame], ...(models ? { models } : {}) }))[0]!;
 
 /** Pixels (by index) where two images differ by more than `tol` in any channel. */
-async function diffMask(a: Buffer, b: Buffer, tol = 8): Promise<{ mask: Uint8Array; width: number; height: number; count: number }> {
+async function diffMask(
+  a: Buffer,
+  b: Buffer,
+  tol = 8,
+): Promise<{ mask: Uint8Array; width: number; height: number; count: number }> {
   const [x, y] = await Promise.all([rgb(a), rgb(b)]);
   const mask = new Uint8Array(x.width * x.height);
   let count = 0;
   for (let p = 0; p < mask.length; p++) {
     const i = p * 3;
-    if (Math.abs(x.data[i]! - y.data[i]!) > tol || Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tol || Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tol) {
+    if (
+      Math.abs(x.data[i]! - y.data[i]!) > tol ||
+      Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tol ||
+      Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tol
+    ) {
       mask[p] = 1;
       count++;
     }
@@ -79,7 +94,10 @@ describe('part models on the stage', () => {
     const procedural = await still(base);
     const model = await still(build, models);
     // the GPU's region: where recolouring the procedural card changes the frame
-    const white = { ...base, parts: { ...base.parts, GPU: [{ ...gpu, specs: { ...gpu.specs, color: '#f4f4f4' } }] } } as StageBuild;
+    const white = {
+      ...base,
+      parts: { ...base.parts, GPU: [{ ...gpu, specs: { ...gpu.specs, color: '#f4f4f4' } }] },
+    } as StageBuild;
     const region = await diffMask(procedural, await still(white));
     expect(region.count).toBeGreaterThan(200);
     const changed = await diffMask(procedural, model);
@@ -91,20 +109,37 @@ describe('part models on the stage', () => {
     // the model's magenta shroud shows
     const px = await rgb(model);
     let magenta = 0;
-    for (let i = 0; i < px.data.length; i += 3) if (px.data[i]! > 120 && px.data[i + 2]! > 60 && px.data[i + 1]! < 60) magenta++;
+    for (let i = 0; i < px.data.length; i += 3)
+      if (px.data[i]! > 120 && px.data[i + 2]! > 60 && px.data[i + 1]! < 60) magenta++;
     expect(magenta).toBeGreaterThan(100);
   });
 
   it('a GPU authored lying along X in millimetres, prepared with no flag, is drawn upright in its slot at its true size (docs/part-models.md)', async () => {
-    const limits = { modelMaxBytes: 64 * 1024 * 1024, modelMaxTriangles: 150_000, modelMaxTextureSize: 2048, modelMaxNodes: 1000 };
-    const exported = await prepareModel(modelInputFromBytes('gpu-mm.glb', await exampleAuthoredAs(gpu, TURNS.yPlus90, 'mm')), gpu, { limits });
+    const limits = {
+      modelMaxBytes: 64 * 1024 * 1024,
+      modelMaxTriangles: 150_000,
+      modelMaxTextureSize: 2048,
+      modelMaxNodes: 1000,
+    };
+    const exported = await prepareModel(
+      modelInputFromBytes('gpu-mm.glb', await exampleAuthoredAs(gpu, TURNS.yPlus90, 'mm')),
+      gpu,
+      { limits },
+    );
     expect(exported.orientation.summary).toBe('rotated: -90 deg about Y; units: mm -> m');
-    const authored = await prepareModel(modelInputFromBytes('gpu.glb', await exampleAuthoredAs(gpu, TURNS.none, 'm')), gpu, { limits });
+    const authored = await prepareModel(
+      modelInputFromBytes('gpu.glb', await exampleAuthoredAs(gpu, TURNS.none, 'm')),
+      gpu,
+      { limits },
+    );
     const procedural = await still(base);
     const e = withModels(base, { [gpu.id]: exported.glb });
     const drawn = await still(e.build, e.models);
     // in the GPU's region (as the first test finds it), and only there
-    const white = { ...base, parts: { ...base.parts, GPU: [{ ...gpu, specs: { ...gpu.specs, color: '#f4f4f4' } }] } } as StageBuild;
+    const white = {
+      ...base,
+      parts: { ...base.parts, GPU: [{ ...gpu, specs: { ...gpu.specs, color: '#f4f4f4' } }] },
+    } as StageBuild;
     const region = await diffMask(procedural, await still(white));
     const changed = await diffMask(procedural, drawn);
     expect(changed.count).toBeGreaterThan(50);
@@ -118,7 +153,10 @@ describe('part models on the stage', () => {
   });
 
   it('the same frame with models twice is identical (cinematic)', async () => {
-    const { build, models } = withModels(base, { [gpu.id]: await distinctiveGpu(gpuSpecs.lengthMm, gpuSpecs.slotWidth).glb(), [base.parts.CaseFan![0]!.id]: await rgbFan(120).glb() });
+    const { build, models } = withModels(base, {
+      [gpu.id]: await distinctiveGpu(gpuSpecs.lengthMm, gpuSpecs.slotWidth).glb(),
+      [base.parts.CaseFan![0]!.id]: await rgbFan(120).glb(),
+    });
     const a = await still(build, models, { profile: 'cinematic' }, 7);
     const b = await still(build, models, { profile: 'cinematic' }, 7);
     expect(a.equals(b)).toBe(true);
@@ -127,8 +165,11 @@ describe('part models on the stage', () => {
   it("an RGB-tagged fan ring takes the build's saved colour", async () => {
     // the case, board and fans only: the model's ring is the one RGB surface left
     const parts = { PCCase: base.parts.PCCase, Motherboard: base.parts.Motherboard, CaseFan: base.parts.CaseFan };
-    const fans = Object.fromEntries(await Promise.all(base.parts.CaseFan!.map(async (f) => [f.id, await rgbFan(120, 'extras').glb()] as const)));
-    const colour = (color: string) => withModels({ parts, state: { ...base.state!, rgb: { mode: 'static', color } } } as StageBuild, fans);
+    const fans = Object.fromEntries(
+      await Promise.all(base.parts.CaseFan!.map(async (f) => [f.id, await rgbFan(120, 'extras').glb()] as const)),
+    );
+    const colour = (color: string) =>
+      withModels({ parts, state: { ...base.state!, rgb: { mode: 'static', color } } } as StageBuild, fans);
     const g = colour('#00ff00');
     const r = colour('#ff0000');
     const green = await still(g.build, g.models);
@@ -170,7 +211,9 @@ describe('part models on the stage', () => {
         expect(first.models).toBeDefined();
         expect(second.models!.parses).toBe(first.models!.parses);
         const missing = { ...build, models: { [gpu.id]: 'ab'.repeat(32) } };
-        await expect(callStage(page, 'renderStage.load', missing, options)).rejects.toThrow(new RegExp(`part model of ${gpu.id} \\(sha256 ${'ab'.repeat(32)}\\).*404`));
+        await expect(callStage(page, 'renderStage.load', missing, options)).rejects.toThrow(
+          new RegExp(`part model of ${gpu.id} \\(sha256 ${'ab'.repeat(32)}\\).*404`),
+        );
         const third = await callStage(page, 'renderStage.load', build, options);
         expect(third.models!.parses).toBe(first.models!.parses + 1);
       } finally {
@@ -185,14 +228,22 @@ describe('part models on the stage', () => {
     try {
       const glb = await distinctiveGpu(gpuSpecs.lengthMm, gpuSpecs.slotWidth).glb();
       const out = path.join(dir, 'still.png');
-      const result = await renderModelPreview(engine, { ...gpu, category: 'GPU' }, glb, { out, width: 256, height: 256, profile: 'fast' });
+      const result = await renderModelPreview(engine, { ...gpu, category: 'GPU' }, glb, {
+        out,
+        width: 256,
+        height: 256,
+        profile: 'fast',
+      });
       expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
       const png = await readFile(out);
-      const procedural = (await engine.stills({ build: { parts: { GPU: [gpu] }, state: null }, options: opts(), indices: [0] }))[0]!;
+      const procedural = (
+        await engine.stills({ build: { parts: { GPU: [gpu] }, state: null }, options: opts(), indices: [0] })
+      )[0]!;
       expect(await diffFraction(png, procedural)).toBeGreaterThan(0.02);
       const px = await rgb(png);
       let magenta = 0;
-      for (let i = 0; i < px.data.length; i += 3) if (px.data[i]! > 120 && px.data[i + 2]! > 60 && px.data[i + 1]! < 60) magenta++;
+      for (let i = 0; i < px.data.length; i += 3)
+        if (px.data[i]! > 120 && px.data[i + 2]! > 60 && px.data[i + 1]! < 60) magenta++;
       expect(magenta).toBeGreaterThan(500);
     } finally {
       await rm(dir, { recursive: true, force: true });

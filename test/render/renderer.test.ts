@@ -20,11 +20,21 @@ const engine = useTestEngine();
 const dir = useTempDir('render-test-');
 const build = demoStageBuild('DEMO-GLASS');
 // fast profile: these tests are about the pipeline, not the look
-const small = (format: 'video' | 'sprite') => resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
+const small = (format: 'video' | 'sprite') =>
+  resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
 
 async function probe(file: string) {
   const ffprobe = (await findFfprobe({})).path;
-  const { stdout } = await run(ffprobe, ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
+  const { stdout } = await run(ffprobe, [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_streams',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
   return JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
 }
 
@@ -38,7 +48,12 @@ describe('renderBuild', () => {
   it('writes a full-turn H.264 yuv420p MP4 with faststart, 120 frames at 30 fps', async () => {
     const out = path.join(dir(), 'video');
     const progress: number[] = [];
-    const r = await engine.render({ build, options: small('video'), outDir: out, onProgress: (p) => p.stage === 'render' && progress.push(p.frame) });
+    const r = await engine.render({
+      build,
+      options: small('video'),
+      outDir: out,
+      onProgress: (p) => p.stage === 'render' && progress.push(p.frame),
+    });
     expect(r.frames).toBe(120);
     expect(progress.at(-1)).toBe(120);
     const video = r.files.find((f) => f.kind === 'video')!;
@@ -65,7 +80,11 @@ describe('renderBuild', () => {
     const sheet = r.files[0]!;
     const meta = await sharp(sheet.path).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 12 * 256, 6 * 256]);
-    const cell = (i: number) => sharp(sheet.path).extract({ left: (i % 12) * 256, top: Math.floor(i / 12) * 256, width: 256, height: 256 }).png().toBuffer();
+    const cell = (i: number) =>
+      sharp(sheet.path)
+        .extract({ left: (i % 12) * 256, top: Math.floor(i / 12) * 256, width: 256, height: 256 })
+        .png()
+        .toBuffer();
     expect(await diffFraction(await cell(0), await cell(9))).toBeGreaterThan(0.01);
   });
 
@@ -85,7 +104,13 @@ describe('renderBuild', () => {
 
   it('limits frames for quick runs and writes a PNG still when asked', async () => {
     const out = path.join(dir(), 'limited');
-    const r = await engine.render({ build, options: small('video'), outDir: out, frameLimit: 6, outputs: { video: true, screenshot: 'png' } });
+    const r = await engine.render({
+      build,
+      options: small('video'),
+      outDir: out,
+      frameLimit: 6,
+      outputs: { video: true, screenshot: 'png' },
+    });
     expect(r.frames).toBe(6);
     expect((await sharp(path.join(out, 'screenshot.png')).metadata()).format).toBe('png');
   });
@@ -104,7 +129,13 @@ describe('renderBuild', () => {
     expect(last).toBeLessThan(small('video').frames / 2);
     expect(await readdir(out)).toEqual([]);
     // the pool still works afterwards
-    const r = await engine.render({ build, options: small('video'), outDir: out, frameLimit: 2, outputs: { video: true } });
+    const r = await engine.render({
+      build,
+      options: small('video'),
+      outDir: out,
+      frameLimit: 2,
+      outputs: { video: true },
+    });
     expect(r.frames).toBe(2);
   });
 });

@@ -18,7 +18,8 @@ describe('stage server frames', () => {
   afterAll(async () => {
     await server.close();
   });
-  const post = (path: string, body: Uint8Array) => fetch(`${server.url}${path}`, { method: 'POST', body: Buffer.from(body) }).then((r) => r.status);
+  const post = (path: string, body: Uint8Array) =>
+    fetch(`${server.url}${path}`, { method: 'POST', body: Buffer.from(body) }).then((r) => r.status);
 
   it('delivers a frame sent whole, and one sent in pieces once every piece is in', async () => {
     expect(await post('/frames/tok/0', new Uint8Array([1, 2, 3]))).toBe(204);

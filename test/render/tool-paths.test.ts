@@ -10,8 +10,12 @@ describe('tool discovery', () => {
 
   it('says what is missing and how to fix it', async () => {
     await expect(findChromium({ chromiumPath: '/nonexistent/chromium' })).rejects.toThrow(MissingToolError);
-    await expect(findChromium({ chromiumPath: '/nonexistent/chromium' })).rejects.toThrow(/Chromium not found at \/nonexistent\/chromium \(from CHROMIUM_PATH\)/);
+    await expect(findChromium({ chromiumPath: '/nonexistent/chromium' })).rejects.toThrow(
+      /Chromium not found at \/nonexistent\/chromium \(from CHROMIUM_PATH\)/,
+    );
     await expect(findFfmpeg({ ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toThrow(/ffmpeg not found .*FFMPEG_PATH/);
-    await expect(findFfprobe({ ffprobePath: '/nonexistent/ffprobe' })).rejects.toThrow(/ffprobe not found .*FFPROBE_PATH/);
+    await expect(findFfprobe({ ffprobePath: '/nonexistent/ffprobe' })).rejects.toThrow(
+      /ffprobe not found .*FFPROBE_PATH/,
+    );
   });
 });

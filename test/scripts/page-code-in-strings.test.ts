@@ -36,12 +36,12 @@ describe('pageCodeInStrings', () => {
 
   it('passes SQL tags, ${} expressions, comments, regexes, plain text and function references', () => {
     const fine = [
-      "sql<Date>`now() - make_interval(secs => ${deadAfterS})`;",
+      'sql<Date>`now() - make_interval(secs => ${deadAfterS})`;',
       'const q = sql`SELECT make_interval(secs => ${keep})`;',
       'const list = `${items.map((i) => i.name).join(", ")} and more`;',
       '// a comment may show `(x) => x` in backticks',
       '/* so may `function f() {}` here */',
-      "const quote = /[`'\"]/.test(s) ? `plain text` : `a -> b`;",
+      'const quote = /[`\'"]/.test(s) ? `plain text` : `a -> b`;',
       'const r = await page.evaluate((name: string) => Reflect.get(window, name), fn);',
       "const help = 'arrows => in a plain string are text';",
       'const half = total / 2; const t = `${half} frames`;',

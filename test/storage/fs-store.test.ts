@@ -19,7 +19,10 @@ async function bytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
 /** Every file under `dir`, relative, including dot-named ones. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 const KEY = 'renders/ab/abcdef0123456789/video.mp4';
@@ -140,7 +143,9 @@ describe('FsArtifactStore', () => {
     await expect(store.putFile(key, path.join(tmp, 'does-not-exist.png'), 'image/png')).rejects.toThrow(/ENOENT/);
     expect(await text(await store.read(key))).toBe('old');
     expect((await store.stat(key))!.size).toBe(3);
-    await expect(store.putFile('atomic/never.png', path.join(tmp, 'does-not-exist.png'), 'image/png')).rejects.toThrow();
+    await expect(
+      store.putFile('atomic/never.png', path.join(tmp, 'does-not-exist.png'), 'image/png'),
+    ).rejects.toThrow();
     expect(await store.stat('atomic/never.png')).toBeNull();
     expect((await listFiles(store.root)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -185,23 +190,31 @@ describe('openArtifactStore', () => {
   });
 
   it('says which credentials an s3:// STORAGE_URL lacks', async () => {
-    await expect(openArtifactStore(loadConfig({ dataDir: tmp }, { STORAGE_URL: 's3://my-bucket/renders' }))).rejects.toThrow(
-      /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
-    );
+    await expect(
+      openArtifactStore(loadConfig({ dataDir: tmp }, { STORAGE_URL: 's3://my-bucket/renders' })),
+    ).rejects.toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
   });
 
   it('rejects other STORAGE_URLs in the config', () => {
-    expect(() => loadConfig({ dataDir: tmp }, { STORAGE_URL: 'http://example.com' })).toThrow(/storageUrl \(env STORAGE_URL\)/);
+    expect(() => loadConfig({ dataDir: tmp }, { STORAGE_URL: 'http://example.com' })).toThrow(
+      /storageUrl \(env STORAGE_URL\)/,
+    );
     expect(() => loadConfig({ dataDir: tmp }, { STORAGE_URL: 's3://b' })).toThrow(/storageUrl/);
   });
 
   it('rejects an s3:// prefix that breaks the key rules', async () => {
-    const cfg = loadConfig({ dataDir: tmp }, { STORAGE_URL: 's3://my-bucket/a b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+    const cfg = loadConfig(
+      { dataDir: tmp },
+      { STORAGE_URL: 's3://my-bucket/a b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' },
+    );
     await expect(openArtifactStore(cfg)).rejects.toThrow(/prefix/);
   });
 
   it('reads AWS_* credentials when the S3_* ones are unset, preferring S3_*', () => {
-    const cfg = loadConfig({}, { AWS_ACCESS_KEY_ID: 'aws', AWS_SECRET_ACCESS_KEY: 'awssecret', S3_SECRET_ACCESS_KEY: 's3secret' });
+    const cfg = loadConfig(
+      {},
+      { AWS_ACCESS_KEY_ID: 'aws', AWS_SECRET_ACCESS_KEY: 'awssecret', S3_SECRET_ACCESS_KEY: 's3secret' },
+    );
     expect(cfg.s3AccessKeyId).toBe('aws');
     expect(cfg.s3SecretAccessKey).toBe('s3secret');
     expect(cfg.s3Region).toBe('us-east-1');

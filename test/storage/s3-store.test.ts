@@ -65,7 +65,13 @@ afterAll(async () => {
 
 describe('S3ArtifactStore', () => {
   it('was configured from STORAGE_URL and the S3_* keys', () => {
-    expect(options).toMatchObject({ bucket: BUCKET, prefix: 'farm/v1', endpoint, forcePathStyle: true, presignSeconds: 600 });
+    expect(options).toMatchObject({
+      bucket: BUCKET,
+      prefix: 'farm/v1',
+      endpoint,
+      forcePathStyle: true,
+      presignSeconds: 600,
+    });
     expect(store.objectKey('a/b.mp4')).toBe('farm/v1/a/b.mp4');
   });
 
@@ -82,7 +88,9 @@ describe('S3ArtifactStore', () => {
     expect(st).toMatchObject({ key, size: data.length, contentType: 'video/mp4', etag: put.etag });
     expect((await bytes(await store.read(key))).equals(data)).toBe(true);
     expect((await bytes(await store.read(key, { start: 0, end: 99 }))).equals(data.subarray(0, 100))).toBe(true);
-    expect((await bytes(await store.read(key, { start: 299_990, end: 299_999 }))).equals(data.subarray(299_990))).toBe(true);
+    expect((await bytes(await store.read(key, { start: 299_990, end: 299_999 }))).equals(data.subarray(299_990))).toBe(
+      true,
+    );
 
     // stored under the prefix, where the bucket's other users can find it
     const onDisk = await fs.readdir(path.join(tmp, 's3rver', BUCKET, 'farm', 'v1', 'renders', 'ab', 'abcdef'));
@@ -141,7 +149,13 @@ describe('S3ArtifactStore', () => {
   });
 
   it('uses virtual-hosted URLs on AWS', async () => {
-    const aws = new S3ArtifactStore({ ...options, endpoint: undefined, forcePathStyle: false, region: 'eu-west-1', prefix: '' });
+    const aws = new S3ArtifactStore({
+      ...options,
+      endpoint: undefined,
+      forcePathStyle: false,
+      region: 'eu-west-1',
+      prefix: '',
+    });
     const u = new URL(await aws.url('renders/a/b.mp4', ''));
     expect(u.host).toBe(`${BUCKET}.s3.eu-west-1.amazonaws.com`);
     expect(u.pathname).toBe('/renders/a/b.mp4');
@@ -160,7 +174,9 @@ describe('S3ArtifactStore', () => {
   });
 
   it('rejects bad keys before any request', async () => {
-    await expect(store.putBuffer('../x', Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(InvalidArtifactKeyError);
+    await expect(store.putBuffer('../x', Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(
+      InvalidArtifactKeyError,
+    );
     await expect(store.stat('/abs')).rejects.toBeInstanceOf(InvalidArtifactKeyError);
     await expect(store.url('a//b', '')).rejects.toBeInstanceOf(InvalidArtifactKeyError);
   });

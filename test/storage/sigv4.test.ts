@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/storage/content-hash.js';
-import { EMPTY_SHA256, amzDate, presignUrl, signHeaders, uriEncode, type SigningContext } from '../../src/storage/sigv4.js';
+import {
+  EMPTY_SHA256,
+  amzDate,
+  presignUrl,
+  signHeaders,
+  uriEncode,
+  type SigningContext,
+} from '../../src/storage/sigv4.js';
 
 const ctx: SigningContext = {
   credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
@@ -19,7 +26,11 @@ const CREDENTIAL = 'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us
 describe('signHeaders (AWS examples)', () => {
   it('GET Object with a Range', () => {
     const h = signHeaders(
-      { method: 'GET', url: new URL(`${BUCKET}/test.txt`), headers: { Range: 'bytes=0-9', 'x-amz-content-sha256': EMPTY_SHA256 } },
+      {
+        method: 'GET',
+        url: new URL(`${BUCKET}/test.txt`),
+        headers: { Range: 'bytes=0-9', 'x-amz-content-sha256': EMPTY_SHA256 },
+      },
       EMPTY_SHA256,
       ctx,
     );
@@ -38,7 +49,11 @@ describe('signHeaders (AWS examples)', () => {
       {
         method: 'PUT',
         url: new URL(`${BUCKET}/test$file.text`),
-        headers: { Date: 'Fri, 24 May 2013 00:00:00 GMT', 'x-amz-storage-class': 'REDUCED_REDUNDANCY', 'x-amz-content-sha256': hash },
+        headers: {
+          Date: 'Fri, 24 May 2013 00:00:00 GMT',
+          'x-amz-storage-class': 'REDUCED_REDUNDANCY',
+          'x-amz-content-sha256': hash,
+        },
       },
       hash,
       ctx,
@@ -59,7 +74,11 @@ describe('signHeaders (AWS examples)', () => {
 
   it('GET Bucket (query parameters sorted)', () => {
     const h = signHeaders(
-      { method: 'GET', url: new URL(`${BUCKET}/?max-keys=2&prefix=J`), headers: { 'x-amz-content-sha256': EMPTY_SHA256 } },
+      {
+        method: 'GET',
+        url: new URL(`${BUCKET}/?max-keys=2&prefix=J`),
+        headers: { 'x-amz-content-sha256': EMPTY_SHA256 },
+      },
       EMPTY_SHA256,
       ctx,
     );
@@ -67,11 +86,10 @@ describe('signHeaders (AWS examples)', () => {
   });
 
   it('signs a session token as x-amz-security-token', () => {
-    const h = signHeaders(
-      { method: 'GET', url: new URL(`${BUCKET}/test.txt`), headers: {} },
-      EMPTY_SHA256,
-      { ...ctx, credentials: { ...ctx.credentials, sessionToken: 'tok' } },
-    );
+    const h = signHeaders({ method: 'GET', url: new URL(`${BUCKET}/test.txt`), headers: {} }, EMPTY_SHA256, {
+      ...ctx,
+      credentials: { ...ctx.credentials, sessionToken: 'tok' },
+    });
     expect(h['x-amz-security-token']).toBe('tok');
     expect(h.authorization).toContain('SignedHeaders=host;x-amz-date;x-amz-security-token,');
   });

@@ -49,7 +49,9 @@ describe('batched part thumbnails', () => {
 
   it('draws every part exactly as the one-part path does, and attaches it', async () => {
     const outcomes: string[] = [];
-    const batch = await renderThumbnailBatch({ db: t.db, store, engine }, parts, { onPart: (o) => outcomes.push(o.ok ? o.result.partId : o.failure.partId) });
+    const batch = await renderThumbnailBatch({ db: t.db, store, engine }, parts, {
+      onPart: (o) => outcomes.push(o.ok ? o.result.partId : o.failure.partId),
+    });
     expect(batch.failed).toEqual([]);
     expect(batch.rendered.map((r) => r.partId)).toEqual(parts.map((p) => p.id));
     expect(batch.rendered.every((r) => r.attached && r.bytes > 0)).toBe(true);
@@ -59,13 +61,17 @@ describe('batched part thumbnails', () => {
     const fromBatch = await Promise.all(batch.rendered.map((r) => stored(store, r.key)));
     // a following batch (which finds the previous one's last part and environment) draws the same
     const next = await renderThumbnailBatch({ db: t.db, store, engine }, parts.slice(-4));
-    for (const [k, r] of next.rendered.entries()) expect((await stored(store, r.key)).equals(fromBatch[parts.length - 4 + k]!), r.partId).toBe(true);
+    for (const [k, r] of next.rendered.entries())
+      expect((await stored(store, r.key)).equals(fromBatch[parts.length - 4 + k]!), r.partId).toBe(true);
     for (const [i, part] of parts.entries()) {
       const single = await renderThumbnail({ db: t.db, store, engine }, part);
       expect(single.key).toBe(batch.rendered[i]!.key);
       const again = await stored(store, single.key);
       // same pixels (decoded), and in fact the same WebP bytes
-      expect(Buffer.compare(await rgba(fromBatch[i]!), await rgba(again)), `${part.category} ${part.id} ${part.name}`).toBe(0);
+      expect(
+        Buffer.compare(await rgba(fromBatch[i]!), await rgba(again)),
+        `${part.category} ${part.id} ${part.name}`,
+      ).toBe(0);
       expect(fromBatch[i]!.equals(again), `${part.category} ${part.id}: WebP bytes`).toBe(true);
     }
   }, 300_000);

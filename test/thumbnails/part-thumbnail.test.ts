@@ -52,7 +52,12 @@ describe('part thumbnails', () => {
 
   const image = async (id: string) => {
     const r = await fetch(`${api.url}/assets/parts/${id}`);
-    return { status: r.status, type: r.headers.get('content-type') ?? '', etag: r.headers.get('etag'), bytes: Buffer.from(await r.arrayBuffer()) };
+    return {
+      status: r.status,
+      type: r.headers.get('content-type') ?? '',
+      etag: r.headers.get('etag'),
+      bytes: Buffer.from(await r.arrayBuffer()),
+    };
   };
 
   it('pregen --thumbnails replaces the placeholder of each part of a category with a rendered WebP', async () => {
@@ -69,10 +74,16 @@ describe('part thumbnails', () => {
     expect(shot.type).toBe('image/webp');
     await expectThumbnailWebp(shot.bytes);
     cpuShot = shot.bytes;
-    expect((await fetch(`${api.url}/assets/parts/${I.cpuR7}`, { headers: { 'if-none-match': shot.etag! } })).status).toBe(304);
+    expect(
+      (await fetch(`${api.url}/assets/parts/${I.cpuR7}`, { headers: { 'if-none-match': shot.etag! } })).status,
+    ).toBe(304);
     // other categories still have the placeholder; a second run has nothing to do
     expect((await image(I.gpuMini1Fan)).type).toMatch(/^image\/svg\+xml/);
-    const again = await cli(['pregen', '--thumbnails', '--category', 'CPU', '--plain'], { DATABASE_URL: api.t.url, RENDER_FARM_DATA_DIR: api.t.cfg.dataDir, LOG_LEVEL: 'silent' });
+    const again = await cli(['pregen', '--thumbnails', '--category', 'CPU', '--plain'], {
+      DATABASE_URL: api.t.url,
+      RENDER_FARM_DATA_DIR: api.t.cfg.dataDir,
+      LOG_LEVEL: 'silent',
+    });
     expect(again.stdout).toMatch(/pregen: 0 rendered thumbnails/);
   }, 180_000);
 
@@ -83,14 +94,22 @@ describe('part thumbnails', () => {
     expect(await enqueueThumbnails(api.t.db, { categories: ['RAM'] })).toBe(0);
     const jobs = await sql<{ n: string; p: number; parts: number }>`
       SELECT count(*) AS n, min(priority) AS p, sum(json_array_length(payload->'partIds'))::int AS parts
-        FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`.execute(api.t.db.db);
+        FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'thumbnail')`.execute(
+      api.t.db.db,
+    );
     expect(Number(jobs.rows[0]!.n)).toBe(1);
     expect(jobs.rows[0]!.parts).toBe(9);
     expect(jobs.rows[0]!.p).toBe(THUMBNAIL_PRIORITY);
 
     const engine = await createRenderEngine(api.t.cfg);
     try {
-      const task = thumbnailTask({ db: api.t.db, store: api.server.ctx.store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
+      const task = thumbnailTask({
+        db: api.t.db,
+        store: api.server.ctx.store,
+        engine,
+        log: createLogger({ logLevel: 'silent' }),
+        timeoutMs: 60_000,
+      });
       const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
       await task({ partIds: [I.ramRgb2x16, I.ramRed2x8, 'gonepart1'] }, helpers);
       // a job queued before batches (one part) still runs
@@ -123,7 +142,13 @@ describe('part thumbnails', () => {
       ).rows.map((r) => r.payload.partIds);
     const engine = await createRenderEngine(api.t.cfg);
     try {
-      const task = thumbnailTask({ db: api.t.db, store, engine, log: createLogger({ logLevel: 'silent' }), timeoutMs: 60_000 });
+      const task = thumbnailTask({
+        db: api.t.db,
+        store,
+        engine,
+        log: createLogger({ logLevel: 'silent' }),
+        timeoutMs: 60_000,
+      });
       const helpers = { abortSignal: new AbortController().signal } as unknown as JobHelpers;
       // the batch completes; the failed part waits in a job of its own
       await task({ partIds: [ok1, blocked, ok2] }, helpers);
@@ -132,7 +157,9 @@ describe('part thumbnails', () => {
       expect((await image(blocked)).type).toMatch(/^image\/svg\+xml/);
       expect(await isolatedJobs()).toEqual([[blocked]]);
       // alone, it fails the job (graphile retries it with backoff, then keeps it as failed)
-      await expect(task({ partIds: [blocked], isolated: true }, helpers)).rejects.toThrow(new RegExp(`1 of 1 thumbnails failed: ${blocked}`));
+      await expect(task({ partIds: [blocked], isolated: true }, helpers)).rejects.toThrow(
+        new RegExp(`1 of 1 thumbnails failed: ${blocked}`),
+      );
       // once the cause is gone, the retry draws it
       await fs.rm(dir);
       await task({ partIds: [blocked], isolated: true }, helpers);

@@ -15,9 +15,17 @@ describe('render-farm top backends', () => {
     };
     let pid = 1;
     for (const [id, backend] of Object.entries(workers)) {
-      await t.db.db.insertInto('workers').values({ id, hostname: `host-${id}`, pid: pid++, concurrency: 1, backend: JSON.stringify(backend) }).execute();
+      await t.db.db
+        .insertInto('workers')
+        .values({ id, hostname: `host-${id}`, pid: pid++, concurrency: 1, backend: JSON.stringify(backend) })
+        .execute();
     }
     const snap = await farmSnapshot(t.db);
-    expect(Object.fromEntries(snap.workers.map((w) => [w.id, w.backend]))).toEqual({ 'w-cpu': 'egl', 'w-vk': 'gpu', 'w-egl': 'egl+gpu', 'w-old': 'swiftshader' });
+    expect(Object.fromEntries(snap.workers.map((w) => [w.id, w.backend]))).toEqual({
+      'w-cpu': 'egl',
+      'w-vk': 'gpu',
+      'w-egl': 'egl+gpu',
+      'w-old': 'swiftshader',
+    });
   });
 });

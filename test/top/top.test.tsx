@@ -24,12 +24,18 @@ const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
 describe('render-farm top', () => {
   const t = useQueueDb();
-  const ids: Record<'running' | 'waiting' | 'pregen' | 'done' | 'failed', { jobId: string; renderId: string }> = {} as never;
+  const ids: Record<'running' | 'waiting' | 'pregen' | 'done' | 'failed', { jobId: string; renderId: string }> =
+    {} as never;
 
   beforeAll(async () => {
     const customer = async (name: string) => (await ensureCustomer(t.db.db, name)).id;
     const submit = async (who: string, width: number, format: 'sprite' | 'video' = 'sprite') => {
-      const s = await submitRender(t.db, { customerId: await customer(who), parts: glass.parts, state: null, options: { format, width, height: width, profile: 'fast' } });
+      const s = await submitRender(t.db, {
+        customerId: await customer(who),
+        parts: glass.parts,
+        state: null,
+        options: { format, width, height: width, profile: 'fast' },
+      });
       return { jobId: s.jobId, renderId: s.render.id };
     };
     ids.running = await submit('acme', 264);
@@ -39,22 +45,41 @@ describe('render-farm top', () => {
     ids.failed = await submit('globex', 296);
     await t.db.db
       .insertInto('workers')
-      .values({ id: 'render-a-4242-abcd', hostname: 'render-a', pid: 4242, concurrency: 1, backend: JSON.stringify({ backend: 'egl', glRenderer: 'llvmpipe' }) })
+      .values({
+        id: 'render-a-4242-abcd',
+        hostname: 'render-a',
+        pid: 4242,
+        concurrency: 1,
+        backend: JSON.stringify({ backend: 'egl', glRenderer: 'llvmpipe' }),
+      })
       .execute();
     // what a worker's claim writes, 10 s ago, half done; and graphile's lock on its queue job
-    await sql`UPDATE renders SET status = 'processing', progress = 0.5, worker_id = 'render-a-4242-abcd', started_at = now() - interval '10 seconds', attempts = 1 WHERE id = ${ids.running.renderId}`.execute(t.db.db);
-    await sql`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'gw-1' WHERE payload->>'renderId' = ${ids.running.renderId}`.execute(t.db.db);
+    await sql`UPDATE renders SET status = 'processing', progress = 0.5, worker_id = 'render-a-4242-abcd', started_at = now() - interval '10 seconds', attempts = 1 WHERE id = ${ids.running.renderId}`.execute(
+      t.db.db,
+    );
+    await sql`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'gw-1' WHERE payload->>'renderId' = ${ids.running.renderId}`.execute(
+      t.db.db,
+    );
     await markCompleted(t.db, ids.done.renderId);
     await sql`UPDATE renders SET render_ms = 4100 WHERE id = ${ids.done.renderId}`.execute(t.db.db);
     await markError(t.db, ids.failed.renderId, 'the render timed out after 900 s');
     // graphile-worker removes a queue job once its task returns
-    await sql`DELETE FROM graphile_worker._private_jobs WHERE payload->>'renderId' IN (${ids.done.renderId}, ${ids.failed.renderId})`.execute(t.db.db);
+    await sql`DELETE FROM graphile_worker._private_jobs WHERE payload->>'renderId' IN (${ids.done.renderId}, ${ids.failed.renderId})`.execute(
+      t.db.db,
+    );
   }, 60_000);
 
   it('reads workers, queue by kind and customer, running/waiting/recent jobs and error counts', async () => {
     const s = await farmSnapshot(t.db);
     expect(s.workers).toEqual([
-      expect.objectContaining({ host: 'render-a', pid: 4242, backend: 'egl', state: 'rendering', jobId: ids.running.jobId, progress: 0.5 }),
+      expect.objectContaining({
+        host: 'render-a',
+        pid: 4242,
+        backend: 'egl',
+        state: 'rendering',
+        jobId: ids.running.jobId,
+        progress: 0.5,
+      }),
     ]);
     // 0.5 of 72 frames in about 10 s
     expect(s.workers[0]!.fps).toBeGreaterThan(2);
@@ -78,14 +103,25 @@ describe('render-farm top', () => {
     const source = { snapshot: () => farmSnapshot(t.db), detail: (id: string) => jobDetail(t.db, id) };
     const ui = render(<TopApp source={source} intervalMs={200} onQuit={() => quit++} />);
     const frame = (re: RegExp, what: string) =>
-      waitFor(what, () => ui.lastFrame() ?? '', { until: (f) => re.test(f), timeoutMs: 10_000, intervalMs: 50, show: (f) => `the screen:\n${f}` });
+      waitFor(what, () => ui.lastFrame() ?? '', {
+        until: (f) => re.test(f),
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        show: (f) => `the screen:\n${f}`,
+      });
     let f = await frame(/WORKERS/, 'workers');
     expect(f).toMatch(/render-a\s+4242\s+egl\s+rendering\s+[0-9a-f]{8}\s+\[#####-----\]\s+50%/);
     expect(f).toMatch(/QUEUE\s+renders 1 \(\+1 running\)\s+pregen 1\s+thumbnails 0\s+webhooks 0/);
     expect(f).toMatch(/CUSTOMERS\s+.*acme 1q\/1r/);
     expect(f).toMatch(/ERRORS\s+renders failed 1h 1 \/ 24h 1\s+retrying 0\s+webhook deliveries failed 24h 0/);
-    expect(f).toMatch(new RegExp(`> ${ids.running.jobId.slice(0, 8)}\\s+processing\\s+\\[#####-----\\]\\s+50%\\s+acme`));
-    expect(f).toMatch(new RegExp(`${ids.failed.jobId.slice(0, 8)}\\s+error\\s+failed\\s+globex\\s+sprite 296x296 fast\\s+the render timed`));
+    expect(f).toMatch(
+      new RegExp(`> ${ids.running.jobId.slice(0, 8)}\\s+processing\\s+\\[#####-----\\]\\s+50%\\s+acme`),
+    );
+    expect(f).toMatch(
+      new RegExp(
+        `${ids.failed.jobId.slice(0, 8)}\\s+error\\s+failed\\s+globex\\s+sprite 296x296 fast\\s+the render timed`,
+      ),
+    );
     expect(f).toMatch(new RegExp(`${ids.done.jobId.slice(0, 8)}\\s+completed\\s+took 4s`));
     // the order: running, then waiting, then finished
     const order = [ids.running, ids.waiting, ids.done].map((j) => f.indexOf(j.jobId.slice(0, 8)));
@@ -99,7 +135,10 @@ describe('render-farm top', () => {
 
     ui.stdin.write('\u001B[B'); // down arrow
     // the two queued rows wait equally long and may swap between refreshes: read the selection off the screen
-    const moved = await frame(new RegExp(`^> (?!${ids.running.jobId.slice(0, 8)})[0-9a-f]{8}\\s`, 'm'), 'the second row selected');
+    const moved = await frame(
+      new RegExp(`^> (?!${ids.running.jobId.slice(0, 8)})[0-9a-f]{8}\\s`, 'm'),
+      'the second row selected',
+    );
     const second = /^> ([0-9a-f]{8})\s/m.exec(moved)![1]!;
     ui.stdin.write('\r');
     f = await frame(/JOB [0-9a-f-]{36}\s+\(render/, 'the detail');
@@ -142,7 +181,12 @@ describe('render-farm top', () => {
   });
 
   it('--once prints the same screen as plain text; --json the snapshot', async () => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.url, RENDER_FARM_DATA_DIR: t.cfg.dataDir };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: t.url,
+      RENDER_FARM_DATA_DIR: t.cfg.dataDir,
+    };
     const plain = await run('node', [BIN, 'top', '--once'], { env });
     expect(plain.stdout).toMatch(/^render-farm top/);
     expect(plain.stdout).toMatch(/^\s+HOST\s+PID\s+GL\s+STATE\s+JOB\s+PROGRESS\s+FPS\s+BEAT$/m);

@@ -28,18 +28,21 @@ const frames = Number(flag('frames', '24'));
 const rounds = Number(flag('rounds', '3'));
 const profile = flag('profile', 'fast') as Profile;
 const base = demoStageBuild(code);
-const without = (...cats: string[]): StageBuild => ({ ...base, parts: Object.fromEntries(Object.entries(base.parts).filter(([c]) => !cats.includes(c))) });
+const without = (...cats: string[]): StageBuild => ({
+  ...base,
+  parts: Object.fromEntries(Object.entries(base.parts).filter(([c]) => !cats.includes(c))),
+});
 
 const scenes = flag('scenes', '');
 const variants: { name: string; build: StageBuild; omit?: StageDetail[]; scene?: string }[] = scenes
   ? scenes.split(',').map((scene) => ({ name: `scene ${scene}`, build: base, scene }))
   : [
-  { name: 'all', build: base },
-  { name: '-cables', build: base, omit: ['cables'] },
-  { name: '-fans', build: without('CaseFan') },
-  { name: '-gpu', build: without('GPU') },
-  { name: '-cooler', build: without('CPUCooler') },
-  { name: 'case only', build: { parts: { PCCase: base.parts.PCCase }, state: null } },
+      { name: 'all', build: base },
+      { name: '-cables', build: base, omit: ['cables'] },
+      { name: '-fans', build: without('CaseFan') },
+      { name: '-gpu', build: without('GPU') },
+      { name: '-cooler', build: without('CPUCooler') },
+      { name: 'case only', build: { parts: { PCCase: base.parts.PCCase }, state: null } },
     ];
 
 /** CPU ms used so far by this process and its descendants (Chromium, llvmpipe threads); Linux only. */
@@ -58,7 +61,12 @@ function treeCpuMs(): number {
     }
   }
   let total = 0;
-  for (const [pid, ms] of cpu) for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) { total += ms; break; }
+  for (const [pid, ms] of cpu)
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p))
+      if (p === process.pid) {
+        total += ms;
+        break;
+      }
   return total;
 }
 
@@ -68,9 +76,19 @@ const best = new Map<string, { ms: number; cpu: number; info: StageInfo }>();
 try {
   for (let r = 0; r < rounds; r++) {
     for (const v of variants) {
-      const options = toStageOptions({ ...resolveRenderOptions({ format: 'sprite', width, height, profile, scene: (v.scene ?? 'studio') as never }), frames: 72 }, { omit: v.omit });
+      const options = toStageOptions(
+        {
+          ...resolveRenderOptions({ format: 'sprite', width, height, profile, scene: (v.scene ?? 'studio') as never }),
+          frames: 72,
+        },
+        { omit: v.omit },
+      );
       const res = await pool.use(async ({ page }) => {
-        const info = (await page.evaluate((b, o) => window.renderStage!.load(b, o), v.build as never, options as never)) as StageInfo;
+        const info = (await page.evaluate(
+          (b, o) => window.renderStage!.load(b, o),
+          v.build as never,
+          options as never,
+        )) as StageInfo;
         const c0 = treeCpuMs();
         const ms = (await page.evaluate((n) => {
           const stage = window.renderStage!;
@@ -96,4 +114,12 @@ try {
   await pool.close();
 }
 console.log(`${code} ${profile} ${width}x${height}, best of ${rounds} x ${frames} frames`);
-console.table([...best].map(([name, b]) => ({ variant: name, 'ms/frame': +b.ms.toFixed(1), 'cpu ms/frame': +b.cpu.toFixed(1), triangles: b.info.triangles, draws: b.info.drawCalls })));
+console.table(
+  [...best].map(([name, b]) => ({
+    variant: name,
+    'ms/frame': +b.ms.toFixed(1),
+    'cpu ms/frame': +b.cpu.toFixed(1),
+    triangles: b.info.triangles,
+    draws: b.info.drawCalls,
+  })),
+);

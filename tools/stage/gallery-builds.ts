@@ -22,46 +22,96 @@ const RECIPES: Recipe[] = [
   {
     name: 'O11 Dynamic, 360 AIO, RTX 4090',
     parts: {
-      PCCase: ['25e1680f'], Motherboard: ['6148c2f4'], CPU: ['163d1e0a'], CPUCooler: ['0da1d260'], GPU: ['20543e00'],
-      RAM: ['0ebf04af'], Storage: ['0c9f0982'], PSU: ['18b7d0df'], CaseFan: ['15732127', '15732127'],
+      PCCase: ['25e1680f'],
+      Motherboard: ['6148c2f4'],
+      CPU: ['163d1e0a'],
+      CPUCooler: ['0da1d260'],
+      GPU: ['20543e00'],
+      RAM: ['0ebf04af'],
+      Storage: ['0c9f0982'],
+      PSU: ['18b7d0df'],
+      CaseFan: ['15732127', '15732127'],
     },
-    state: { radiator: { slot: 'top' }, fans: [{ slot: 'side-1' }, { slot: 'side-2' }, { slot: 'side-3' }, { slot: 'bottom-1' }, { slot: 'bottom-2' }, { slot: 'bottom-3' }] },
+    state: {
+      radiator: { slot: 'top' },
+      fans: [
+        { slot: 'side-1' },
+        { slot: 'side-2' },
+        { slot: 'side-3' },
+        { slot: 'bottom-1' },
+        { slot: 'bottom-2' },
+        { slot: 'bottom-3' },
+      ],
+    },
   },
   {
     name: 'All white: 360 AIO, RTX 5090 White',
     parts: {
-      PCCase: ['16077403'], Motherboard: ['5bedf596'], CPU: ['4d8d9d6b'], CPUCooler: ['14280076'], GPU: ['3b884570'],
-      RAM: ['049ecca5'], Storage: ['0c9f0982'], PSU: ['3c0cd654'], CaseFan: ['187fc866'],
+      PCCase: ['16077403'],
+      Motherboard: ['5bedf596'],
+      CPU: ['4d8d9d6b'],
+      CPUCooler: ['14280076'],
+      GPU: ['3b884570'],
+      RAM: ['049ecca5'],
+      Storage: ['0c9f0982'],
+      PSU: ['3c0cd654'],
+      CaseFan: ['187fc866'],
     },
     state: { radiator: { slot: 'top' }, rgb: { color: '#e9f0ff', mode: 'static' } },
   },
   {
     name: 'Mini-ITX SFF: Jonsbo T8, RX 7600',
     parts: {
-      PCCase: ['6918c444'], Motherboard: ['59eb3a66'], CPU: ['6b03b443'], CPUCooler: ['03486cdf'], GPU: ['06aadbb9'],
-      RAM: ['02a5be57'], Storage: ['0c9f0982'], PSU: ['33aabeac'],
+      PCCase: ['6918c444'],
+      Motherboard: ['59eb3a66'],
+      CPU: ['6b03b443'],
+      CPUCooler: ['03486cdf'],
+      GPU: ['06aadbb9'],
+      RAM: ['02a5be57'],
+      Storage: ['0c9f0982'],
+      PSU: ['33aabeac'],
     },
   },
   {
     name: 'RGB air: H700i, RX 9070 XT, RGB RAM',
     parts: {
-      PCCase: ['5a65e671'], Motherboard: ['70377fa7'], CPU: ['01c38047'], CPUCooler: ['1af157b2'], GPU: ['1cbcc6fc'],
-      RAM: ['0ae60e4f'], Storage: ['0c9f0982'], PSU: ['0a88d240'], CaseFan: ['0b32f20a', '0b32f20a'],
+      PCCase: ['5a65e671'],
+      Motherboard: ['70377fa7'],
+      CPU: ['01c38047'],
+      CPUCooler: ['1af157b2'],
+      GPU: ['1cbcc6fc'],
+      RAM: ['0ae60e4f'],
+      Storage: ['0c9f0982'],
+      PSU: ['0a88d240'],
+      CaseFan: ['0b32f20a', '0b32f20a'],
     },
   },
   {
     name: 'HYTE Y60, 240 AIO, RTX 4070 Ti',
     parts: {
-      PCCase: ['9e0ace8b'], Motherboard: ['3c33a05f'], CPU: ['163d1e0a'], CPUCooler: ['070275e5'], GPU: ['32d5789a'],
-      RAM: ['10c49c21'], Storage: ['0c9f0982'], PSU: ['267ce838'], CaseFan: ['1798becb', '1798becb'],
+      PCCase: ['9e0ace8b'],
+      Motherboard: ['3c33a05f'],
+      CPU: ['163d1e0a'],
+      CPUCooler: ['070275e5'],
+      GPU: ['32d5789a'],
+      RAM: ['10c49c21'],
+      Storage: ['0c9f0982'],
+      PSU: ['267ce838'],
+      CaseFan: ['1798becb', '1798becb'],
     },
     state: { radiator: { slot: 'side' }, fans: [{ slot: 'bottom-1' }, { slot: 'bottom-2' }] },
   },
   {
     name: 'Silent Base 601, NH-U12A, RTX 4080 S',
     parts: {
-      PCCase: ['0101e471'], Motherboard: ['6ccd798d'], CPU: ['103ad632'], CPUCooler: ['22bd46b3'], GPU: ['49ccc894'],
-      RAM: ['02a5be57'], Storage: ['0c9f0982'], PSU: ['1301ec71'],
+      PCCase: ['0101e471'],
+      Motherboard: ['6ccd798d'],
+      CPU: ['103ad632'],
+      CPUCooler: ['22bd46b3'],
+      GPU: ['49ccc894'],
+      RAM: ['02a5be57'],
+      Storage: ['0c9f0982'],
+      PSU: ['1301ec71'],
     },
   },
 ];
@@ -86,7 +136,8 @@ export function openDbBuilds(dir: string): GalleryBuild[] {
   if (!existsSync(dir)) return [];
   return RECIPES.map((r) => {
     const parts: Partial<Record<Category, Part[]>> = {};
-    for (const [category, prefixes] of Object.entries(r.parts) as [Category, string[]][]) parts[category] = prefixes.map((p) => record(dir, category, p));
+    for (const [category, prefixes] of Object.entries(r.parts) as [Category, string[]][])
+      parts[category] = prefixes.map((p) => record(dir, category, p));
     return { name: r.name, build: { parts, state: r.state ?? null } };
   });
 }

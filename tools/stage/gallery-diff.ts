@@ -29,13 +29,26 @@ async function meanAbs(a: string, b: string): Promise<number> {
 }
 
 async function ssim(a: string, b: string): Promise<number> {
-  const res = await run(ffmpeg, ['-hide_banner', '-i', a, '-i', b, '-lavfi', '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim', '-f', 'null', '-']);
+  const res = await run(ffmpeg, [
+    '-hide_banner',
+    '-i',
+    a,
+    '-i',
+    b,
+    '-lavfi',
+    '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim',
+    '-f',
+    'null',
+    '-',
+  ]);
   const all = /All:([\d.]+)/.exec(res.stderr)?.[1];
   if (!all) throw new Error(`no SSIM from ffmpeg for ${path.basename(a)}`);
   return Number(all);
 }
 
-const names = readdirSync(before).filter((f) => f.endsWith('.png')).sort();
+const names = readdirSync(before)
+  .filter((f) => f.endsWith('.png'))
+  .sort();
 const rows: Array<{ image: string; mean_abs: number; ssim: number }> = [];
 for (const name of names) {
   const a = path.join(before, name);
@@ -44,4 +57,6 @@ for (const name of names) {
 }
 console.table(rows);
 const mean = (k: 'mean_abs' | 'ssim') => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, rows.length);
-console.log(`${rows.length} images: mean abs ${mean('mean_abs').toFixed(3)} (max ${Math.max(...rows.map((r) => r.mean_abs)).toFixed(3)}), SSIM mean ${mean('ssim').toFixed(5)} (min ${Math.min(...rows.map((r) => r.ssim)).toFixed(5)})`);
+console.log(
+  `${rows.length} images: mean abs ${mean('mean_abs').toFixed(3)} (max ${Math.max(...rows.map((r) => r.mean_abs)).toFixed(3)}), SSIM mean ${mean('ssim').toFixed(5)} (min ${Math.min(...rows.map((r) => r.ssim)).toFixed(5)})`,
+);

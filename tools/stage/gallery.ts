@@ -52,7 +52,10 @@ const builds: GalleryBuild[] = [
 // the project's engine and GL policy, configured like every other command
 const engine = await createRenderEngine(loadConfig());
 const pool = engine.pool;
-const options = toStageOptions({ ...resolveRenderOptions({ format: 'sprite', width: rw, height: rh, profile, scene }), frames: FRAMES });
+const options = toStageOptions({
+  ...resolveRenderOptions({ format: 'sprite', width: rw, height: rh, profile, scene }),
+  frames: FRAMES,
+});
 
 interface Rendered {
   name: string;
@@ -65,7 +68,11 @@ try {
   for (const b of builds) {
     const t0 = performance.now();
     const r = await pool.use(async ({ page }) => {
-      const info = (await page.evaluate((build, o) => window.renderStage!.load(build, o), b.build as never, options as never)) as StageInfo;
+      const info = (await page.evaluate(
+        (build, o) => window.renderStage!.load(build, o),
+        b.build as never,
+        options as never,
+      )) as StageInfo;
       const frames: Buffer[] = [];
       for (const i of ANGLES) {
         const url = await page.evaluate((k) => {
@@ -84,7 +91,9 @@ try {
       for (const [k, png] of r.frames.entries()) writeFileSync(path.join(framesDir, `${slug}-${ANGLES[k]}.png`), png);
     }
     const warn = r.info.warnings.length ? `; warnings: ${r.info.warnings.join(' | ')}` : '';
-    console.log(`${b.name}: ${r.info.triangles} triangles, ${r.info.drawCalls ?? '?'} draw calls, ${((performance.now() - t0) / 1000).toFixed(1)} s${warn}`);
+    console.log(
+      `${b.name}: ${r.info.triangles} triangles, ${r.info.drawCalls ?? '?'} draw calls, ${((performance.now() - t0) / 1000).toFixed(1)} s${warn}`,
+    );
   }
 } finally {
   await pool.close();
@@ -100,7 +109,11 @@ for (const [i, r] of rendered.entries()) {
   const top = Math.floor(i / COLUMNS) * tileH;
   layers.push({ input: await sharp(r.frames[0]!).resize(HERO.w, HERO.h).png().toBuffer(), left, top });
   for (let k = 1; k < ANGLES.length; k++) {
-    layers.push({ input: await sharp(r.frames[k]!).resize(THUMB.w, THUMB.h).png().toBuffer(), left: left + (k - 1) * THUMB.w, top: top + HERO.h });
+    layers.push({
+      input: await sharp(r.frames[k]!).resize(THUMB.w, THUMB.h).png().toBuffer(),
+      left: left + (k - 1) * THUMB.w,
+      top: top + HERO.h,
+    });
   }
   const caption = `<svg width="${tileW}" height="${CAPTION}"><rect width="100%" height="100%" fill="#1d1f23"/><text x="10" y="20" font-family="Liberation Sans, DejaVu Sans, sans-serif" font-size="13" fill="#e8eaed">${escape(r.name)} · ${r.info.triangles.toLocaleString('en')} tris · ${r.info.drawCalls ?? '?'} draws</text></svg>`;
   layers.push({ input: Buffer.from(caption), left, top: top + HERO.h + THUMB.h });
@@ -110,4 +123,6 @@ await sharp({ create: { width: COLUMNS * tileW, height: rows * tileH, channels: 
   .composite(layers)
   .webp({ quality: 78, effort: 5 })
   .toFile(out);
-console.log(`wrote ${path.relative(process.cwd(), out)} (${rendered.length} builds, ${COLUMNS * tileW}x${rows * tileH})`);
+console.log(
+  `wrote ${path.relative(process.cwd(), out)} (${rendered.length} builds, ${COLUMNS * tileW}x${rows * tileH})`,
+);

@@ -70,7 +70,9 @@ try {
       });
       if (bench > 0) {
         const ms = await engine.pool.use(async ({ page }) => {
-          await page.evaluate(`window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify(toStageOptions(options, { transparent }))})`);
+          await page.evaluate(
+            `window.renderStage.load(${JSON.stringify(build)}, ${JSON.stringify(toStageOptions(options, { transparent }))})`,
+          );
           const result = (await page.evaluate(`(() => {
             const stage = window.renderStage;
             const gl = stage.canvas().getContext('webgl2');

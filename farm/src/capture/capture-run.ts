@@ -55,7 +55,11 @@ export async function runCapture(stage: StageApi, req: PageRunRequest): Promise<
   // and sent as one raw strip per row: per-frame transfers cost more (see the header)
   const sheet =
     req.frames && req.frames.type === 'sheet'
-      ? { width: canvas.width * req.frames.columns, row: null as Uint8Array<ArrayBuffer> | null, columns: req.frames.columns }
+      ? {
+          width: canvas.width * req.frames.columns,
+          row: null as Uint8Array<ArrayBuffer> | null,
+          columns: req.frames.columns,
+        }
       : null;
   const image = req.frames && req.frames.type !== 'sheet' ? req.frames : null;
   // the video's frames, read into CPU memory by us (see readTopDown), cropped to the even size
@@ -95,7 +99,9 @@ export async function runCapture(stage: StageApi, req: PageRunRequest): Promise<
         });
       }
       const still = stills.has(index) ? readRaw(gl) : null;
-      const blob = image ? new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, image.type, image.quality)) : null;
+      const blob = image
+        ? new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, image.type, image.quality))
+        : null;
       let row: Uint8Array<ArrayBuffer> | null = null;
       if (sheet) {
         // cells by frame index: a farm chunk starting at a row boundary composes the same rows;

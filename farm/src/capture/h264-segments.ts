@@ -12,11 +12,26 @@ import { post } from './upload.js';
 
 /** The encoder settings every segment and the support check share. */
 function encoderConfig(codec: string, width: number, height: number, fps: number, bitrate: number): VideoEncoderConfig {
-  return { codec, width, height, framerate: fps, bitrate, bitrateMode: 'variable', latencyMode: 'quality', avc: { format: 'annexb' } };
+  return {
+    codec,
+    width,
+    height,
+    framerate: fps,
+    bitrate,
+    bitrateMode: 'variable',
+    latencyMode: 'quality',
+    avc: { format: 'annexb' },
+  };
 }
 
 /** The first H.264 codec string of `codecs` this browser encodes at this size, or null (no WebCodecs, no H.264). */
-export async function h264Codec(width: number, height: number, fps: number, bitrate: number, codecs: string[]): Promise<string | null> {
+export async function h264Codec(
+  width: number,
+  height: number,
+  fps: number,
+  bitrate: number,
+  codecs: string[],
+): Promise<string | null> {
   if (typeof VideoEncoder === 'undefined' || typeof VideoFrame === 'undefined') return null;
   for (const codec of codecs) {
     try {

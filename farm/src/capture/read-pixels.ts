@@ -5,7 +5,12 @@
  */
 
 /** Our renderbuffer the canvas is blitted into upside down, kept while the size holds. */
-const flip: { fb: WebGLFramebuffer | null; rb: WebGLRenderbuffer | null; w: number; h: number } = { fb: null, rb: null, w: 0, h: 0 };
+const flip: { fb: WebGLFramebuffer | null; rb: WebGLRenderbuffer | null; w: number; h: number } = {
+  fb: null,
+  rb: null,
+  w: 0,
+  h: 0,
+};
 
 /**
  * The drawn frame's RGBA top-down into into[offset..], rows rowLength pixels apart (a frame of

@@ -23,7 +23,10 @@ async function send(url: string, body: Blob | Uint8Array<ArrayBuffer>): Promise<
 export async function post(url: string, body: Blob | Uint8Array<ArrayBuffer>): Promise<void> {
   if (body instanceof Blob || body.byteLength <= PIECE) return send(url, body);
   for (let at = 0; at < body.byteLength; at += PIECE) {
-    await send(url + '?offset=' + at + '&total=' + body.byteLength, body.subarray(at, Math.min(at + PIECE, body.byteLength)));
+    await send(
+      url + '?offset=' + at + '&total=' + body.byteLength,
+      body.subarray(at, Math.min(at + PIECE, body.byteLength)),
+    );
   }
 }
 

@@ -47,6 +47,7 @@ export function canonicalBuild(build: StageBuild): StageBuild {
   const parts = build.parts as Record<string, unknown> | undefined;
   if (!parts || typeof parts !== 'object') return build;
   const out: Record<string, unknown> = {};
-  for (const [category, list] of Object.entries(parts)) out[category] = Array.isArray(list) ? canonicalPartOrder(category, list) : list;
+  for (const [category, list] of Object.entries(parts))
+    out[category] = Array.isArray(list) ? canonicalPartOrder(category, list) : list;
   return { ...build, parts: out as Partial<Record<Category, Part[]>> };
 }

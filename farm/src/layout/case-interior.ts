@@ -30,10 +30,24 @@ export function caseWallMm(template: THREE.Object3D): number {
  * `wallMm`; empty when the model's box is the layout's own (nothing would move). Warns when the
  * interior is smaller than the layout's on an axis (parts may show through the panels).
  */
-export function interiorAnchors(group: THREE.Group, box: THREE.Box3, layout: CaseLayout, wallMm: number, warnings: string[]): Map<string, THREE.Vector3> {
+export function interiorAnchors(
+  group: THREE.Group,
+  box: THREE.Box3,
+  layout: CaseLayout,
+  wallMm: number,
+  warnings: string[],
+): Map<string, THREE.Vector3> {
   const out = new Map<string, THREE.Vector3>();
-  const from = { x: [-layout.width / 2 + WALL, layout.width / 2 - WALL], y: [WALL, layout.height - WALL], z: [-layout.depth / 2 + WALL, layout.depth / 2 - WALL] } as const;
-  const to = { x: [box.min.x + wallMm, box.max.x - wallMm], y: [box.min.y + wallMm, box.max.y - wallMm], z: [box.min.z + wallMm, box.max.z - wallMm] } as const;
+  const from = {
+    x: [-layout.width / 2 + WALL, layout.width / 2 - WALL],
+    y: [WALL, layout.height - WALL],
+    z: [-layout.depth / 2 + WALL, layout.depth / 2 - WALL],
+  } as const;
+  const to = {
+    x: [box.min.x + wallMm, box.max.x - wallMm],
+    y: [box.min.y + wallMm, box.max.y - wallMm],
+    z: [box.min.z + wallMm, box.max.z - wallMm],
+  } as const;
   const axes: Axis[] = ['x', 'y', 'z'];
   const moved = axes.some((a) => Math.abs(from[a][0] - to[a][0]) > 0.5 || Math.abs(from[a][1] - to[a][1]) > 0.5);
   if (!moved) return out;
@@ -52,7 +66,10 @@ export function interiorAnchors(group: THREE.Group, box: THREE.Box3, layout: Cas
   const place = (p: THREE.Vector3) => new THREE.Vector3(map(p.x, 'x'), map(p.y, 'y'), map(p.z, 'z'));
 
   // the board's rear-top corner on the tray
-  out.set(CASE_ANCHORS.motherboardTray, new THREE.Vector3(map(layout.trayX, 'x'), map(layout.boardTopY, 'y'), map(layout.boardRearZ, 'z')));
+  out.set(
+    CASE_ANCHORS.motherboardTray,
+    new THREE.Vector3(map(layout.trayX, 'x'), map(layout.boardTopY, 'y'), map(layout.boardRearZ, 'z')),
+  );
   const psu = group.children.find((c) => c.userData.category === 'PSU');
   if (psu) {
     psu.updateWorldMatrix(true, true);

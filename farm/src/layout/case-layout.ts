@@ -81,7 +81,10 @@ export function computeCaseLayout(
   const psuL = psu ? psu.lengthMm : 160;
   // a dual-chamber case needs room for both chambers; narrower ones are drawn as one chamber
   const inside = pcCase.widthMm - 2 * WALL;
-  const dual = style.dualChamber && inside - MAIN_CHAMBER_MIN >= REAR_CHAMBER[0] && pcCase.heightMm - 2 * WALL >= psuW + bl.height * 0.5;
+  const dual =
+    style.dualChamber &&
+    inside - MAIN_CHAMBER_MIN >= REAR_CHAMBER[0] &&
+    pcCase.heightMm - 2 * WALL >= psuW + bl.height * 0.5;
   const rearChamber = Math.max(REAR_CHAMBER[0], Math.min(REAR_CHAMBER[1], inside - MAIN_CHAMBER_ROOMY));
   const shroud = pcCase.psuShroud && !dual;
   const shroudH = shroud ? SHROUD_HEIGHT : 0;

@@ -135,11 +135,18 @@ const GPU_TOP_ABOVE_SLOT = 3.5;
  * Replaces the procedural groups of the parts in `templates` by their models. `group` is the
  * build group of buildBuildGroup (mm, at the identity); returns the part IDs drawn as models.
  */
-export function applyPartModels(group: THREE.Group, templates: ModelTemplates, kit: MaterialKit, layout: CaseLayout, warnings: string[]): string[] {
+export function applyPartModels(
+  group: THREE.Group,
+  templates: ModelTemplates,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  warnings: string[],
+): string[] {
   const used = new Set<string>();
   group.updateMatrixWorld(true);
   const children = [...group.children];
-  const withModel = (c: THREE.Object3D) => typeof c.userData.partId === 'string' && templates.has(c.userData.partId as string);
+  const withModel = (c: THREE.Object3D) =>
+    typeof c.userData.partId === 'string' && templates.has(c.userData.partId as string);
   // the case first: its anchors move procedural groups that other models are then fitted to
   const pcCase = children.find((c) => c.userData.category === 'PCCase' && withModel(c));
   if (pcCase) {
@@ -151,7 +158,12 @@ export function applyPartModels(group: THREE.Group, templates: ModelTemplates, k
     used.add(pcCase.userData.partId as string);
     const own = caseAnchors(model);
     // without anchors of its own, the build goes inside the model's measured interior (case-interior.ts)
-    applyAnchors(group, own.size ? own : interiorAnchors(group, boxInParent(model), layout, caseWallMm(template), warnings), layout, warnings);
+    applyAnchors(
+      group,
+      own.size ? own : interiorAnchors(group, boxInParent(model), layout, caseWallMm(template), warnings),
+      layout,
+      warnings,
+    );
   }
   for (const child of children) {
     if (child === pcCase || !withModel(child)) continue;
@@ -238,11 +250,22 @@ export function caseAnchors(model: THREE.Object3D): Map<string, THREE.Vector3> {
 function onBoard(c: THREE.Object3D): boolean {
   const cat = c.userData.category as string;
   if (cat === 'Storage') return c.userData.formFactor === 'M.2';
-  return cat === 'Motherboard' || cat === 'CPU' || cat === 'GPU' || cat === 'RAM' || (cat === 'CPUCooler' && c.userData.type === 'air');
+  return (
+    cat === 'Motherboard' ||
+    cat === 'CPU' ||
+    cat === 'GPU' ||
+    cat === 'RAM' ||
+    (cat === 'CPUCooler' && c.userData.type === 'air')
+  );
 }
 
 /** Moves the procedural layout to a case model's anchors, its own or its interior's (see the file's comment). */
-function applyAnchors(group: THREE.Group, anchors: ReadonlyMap<string, THREE.Vector3>, layout: CaseLayout, warnings: string[]): void {
+function applyAnchors(
+  group: THREE.Group,
+  anchors: ReadonlyMap<string, THREE.Vector3>,
+  layout: CaseLayout,
+  warnings: string[],
+): void {
   if (anchors.size === 0) return;
   const tray = anchors.get(CASE_ANCHORS.motherboardTray);
   if (tray) {
@@ -251,9 +274,11 @@ function applyAnchors(group: THREE.Group, anchors: ReadonlyMap<string, THREE.Vec
     for (const c of group.children) if (onBoard(c)) c.position.add(delta);
     // an AIO's pump sits on the CPU; its radiator and tubes stay on the case's mounts
     for (const c of group.children) {
-      if (c.userData.category === 'CPUCooler' && c.userData.type === 'liquid') c.getObjectByName('pump')?.position.add(delta);
+      if (c.userData.category === 'CPUCooler' && c.userData.type === 'liquid')
+        c.getObjectByName('pump')?.position.add(delta);
     }
-    if (group.children.some((c) => c.userData.category === 'Cables')) warnings.push('case model anchors: cables are drawn for the case layout, not the anchors');
+    if (group.children.some((c) => c.userData.category === 'Cables'))
+      warnings.push('case model anchors: cables are drawn for the case layout, not the anchors');
   }
   const slot = anchors.get(CASE_ANCHORS.gpuSlot);
   const gpus = group.children.filter((c) => c.userData.category === 'GPU');

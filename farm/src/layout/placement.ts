@@ -41,11 +41,19 @@ export interface Placement {
 }
 
 /** A plain 120 mm fan for state entries when the build has no CaseFan part. */
-export const GENERIC_FAN: FanPart = { id: 'generic-120', specs: { sizeMm: 120, quantity: 1, color: '#1c1d20', rgb: false } };
+export const GENERIC_FAN: FanPart = {
+  id: 'generic-120',
+  specs: { sizeMm: 120, quantity: 1, color: '#1c1d20', rgb: false },
+};
 
 const DEFAULT_FAN_ORDER: Panel[] = ['front', 'rear', 'top', 'bottom', 'side'];
 
-export function placeRadiator(layout: CaseLayout, cooler: CoolerSpecs, wanted: string | undefined, warnings: string[]): PlacedRadiator | null {
+export function placeRadiator(
+  layout: CaseLayout,
+  cooler: CoolerSpecs,
+  wanted: string | undefined,
+  warnings: string[],
+): PlacedRadiator | null {
   const size = cooler.fanSizeMm;
   const n = Math.max(1, Math.round(cooler.radiatorMm / size));
   const slots = deriveSlots(layout, size);
@@ -56,7 +64,9 @@ export function placeRadiator(layout: CaseLayout, cooler: CoolerSpecs, wanted: s
   if (wanted) {
     const placed = (PANELS as readonly string[]).includes(wanted) ? fits(wanted as Panel) : null;
     if (placed) return placed;
-    warnings.push(`radiator: the case has no room for a ${cooler.radiatorMm} mm radiator at "${wanted}"; placed by the default policy`);
+    warnings.push(
+      `radiator: the case has no room for a ${cooler.radiatorMm} mm radiator at "${wanted}"; placed by the default policy`,
+    );
   }
   const order: Panel[] = n === 1 ? ['rear', 'top', 'front', 'side', 'bottom'] : ['top', 'front', 'side', 'bottom'];
   for (const panel of order) {
@@ -125,9 +135,9 @@ export function placeFans(
   let left = 0;
   for (const part of fanParts) {
     for (let q = 0; q < part.specs.quantity; q++) {
-      const free = DEFAULT_FAN_ORDER.flatMap((panel) => slotsFor(part.specs.sizeMm).filter((s) => s.panel === panel)).find(
-        (s) => !coveredBy(s, radiator) && !taken(s),
-      );
+      const free = DEFAULT_FAN_ORDER.flatMap((panel) =>
+        slotsFor(part.specs.sizeMm).filter((s) => s.panel === panel),
+      ).find((s) => !coveredBy(s, radiator) && !taken(s));
       if (free) placed.push({ slot: free, partId: part.id, specs: part.specs });
       else left++;
     }

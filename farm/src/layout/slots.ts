@@ -39,7 +39,12 @@ function row(lo: number, hi: number, size: number): number[] {
 }
 
 /** x centre for a fan spanning the interior width, preferring `want`. Null when too narrow. */
-function fitX(layout: CaseLayout, size: number, want: number, maxX = layout.dualChamber ? layout.trayX - 2 : layout.width / 2 - WALL - 2): number | null {
+function fitX(
+  layout: CaseLayout,
+  size: number,
+  want: number,
+  maxX = layout.dualChamber ? layout.trayX - 2 : layout.width / 2 - WALL - 2,
+): number | null {
   const lo = layout.windowX + 2 + size / 2;
   const hi = maxX - size / 2;
   if (hi < lo) return null;
@@ -54,7 +59,9 @@ export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
   const cx = chamberCenterX(layout);
   const slots: FanSlot[] = [];
   const add = (panel: Panel, centers: [number, number, number][], inward: [number, number, number]) =>
-    centers.forEach((center, i) => slots.push({ id: `${panel}-${i + 1}`, panel, index: i + 1, sizeMm: size, center, inward }));
+    centers.forEach((center, i) =>
+      slots.push({ id: `${panel}-${i + 1}`, panel, index: i + 1, sizeMm: size, center, inward }),
+    );
 
   // front: a column from the top
   const fx = fitX(layout, size, cx);
@@ -62,16 +69,25 @@ export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
     const z = depth / 2 - WALL - 3 - half;
     // the PSU shroud stops short of the front fans, so the column runs floor to roof
     const ys = row(WALL + 4, height - WALL - 4, size).reverse();
-    add('front', ys.map((y) => [fx, y, z]), [0, 0, -1]);
+    add(
+      'front',
+      ys.map((y) => [fx, y, z]),
+      [0, 0, -1],
+    );
   }
 
   // top: clear of the board when there is head room, else pushed toward the window past the RAM
   const topGap = height - WALL - layout.boardTopY;
-  const tx = topGap >= FAN_THICKNESS + 6 ? fitX(layout, size, cx) : fitX(layout, size, -Infinity, layout.boardFaceX - 50);
+  const tx =
+    topGap >= FAN_THICKNESS + 6 ? fitX(layout, size, cx) : fitX(layout, size, -Infinity, layout.boardFaceX - 50);
   if (tx !== null) {
     const y = height - WALL - 3 - half;
     const zs = row(-depth / 2 + WALL + 4, depth / 2 - WALL - FRONT_ZONE - 2, size);
-    add('top', zs.map((z) => [tx, y, z]), [0, -1, 0]);
+    add(
+      'top',
+      zs.map((z) => [tx, y, z]),
+      [0, -1, 0],
+    );
   }
 
   // rear: one exhaust level with the CPU, clear of the I/O shield
@@ -87,7 +103,11 @@ export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
     // (a dual-chamber case keeps its PSU behind the tray: the whole floor is free)
     const zLo = layout.shroud || layout.dualChamber ? -depth / 2 + WALL + 4 : layout.psu.max[2] + 8;
     const zs = row(zLo, depth / 2 - WALL - FRONT_ZONE - 2, size).reverse();
-    add('bottom', zs.map((z) => [bx, layout.floorY + 3 + half, z]), [0, 1, 0]);
+    add(
+      'bottom',
+      zs.map((z) => [bx, layout.floorY + 3 + half, z]),
+      [0, 1, 0],
+    );
   }
 
   // side: a column on the tray side, between the board's front edge and the front fans
@@ -96,7 +116,11 @@ export function deriveSlots(layout: CaseLayout, sizeMm: number): FanSlot[] {
   if (zHi - zLo >= size) {
     const ys = row(layout.floorY + 4, height - WALL - 4, size).reverse();
     const z = (zLo + zHi) / 2;
-    add('side', ys.map((y) => [layout.trayX - 3 - half, y, z]), [-1, 0, 0]);
+    add(
+      'side',
+      ys.map((y) => [layout.trayX - 3 - half, y, z]),
+      [-1, 0, 0],
+    );
   }
   return slots;
 }

@@ -28,19 +28,25 @@ export function buildPump(kit: MaterialKit, specs: CoolerSpecs, name = ''): THRE
   // the cap: glossy dark glass with the brand, inside a glowing ring or a brushed bezel
   const cap = new THREE.Mesh(
     new THREE.CircleGeometry(27, 40),
-    kit.textured(`pump-cap:${brand}`, () => canvasTexture(256, 256, (ctx, w, h) => {
-      ctx.fillStyle = '#0b0c0e';
-      ctx.fillRect(0, 0, w, h);
-      ctx.fillStyle = '#e8eaee';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      if (brand) fitText(ctx, brand, w / 2, h / 2, w * 0.62, 48, 'bold', 'italic');
-      ctx.strokeStyle = 'rgba(255,255,255,0.25)';
-      ctx.lineWidth = 3;
-      ctx.beginPath();
-      ctx.arc(w / 2, h / 2, w * 0.3, Math.PI * 0.15, Math.PI * 0.85);
-      ctx.stroke();
-    }), '#0b0c0e', { roughness: 0.12, metalness: 0.2 }),
+    kit.textured(
+      `pump-cap:${brand}`,
+      () =>
+        canvasTexture(256, 256, (ctx, w, h) => {
+          ctx.fillStyle = '#0b0c0e';
+          ctx.fillRect(0, 0, w, h);
+          ctx.fillStyle = '#e8eaee';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          if (brand) fitText(ctx, brand, w / 2, h / 2, w * 0.62, 48, 'bold', 'italic');
+          ctx.strokeStyle = 'rgba(255,255,255,0.25)';
+          ctx.lineWidth = 3;
+          ctx.beginPath();
+          ctx.arc(w / 2, h / 2, w * 0.3, Math.PI * 0.15, Math.PI * 0.85);
+          ctx.stroke();
+        }),
+      '#0b0c0e',
+      { roughness: 0.12, metalness: 0.2 },
+    ),
   );
   cap.rotation.set(0, -Math.PI / 2, 0);
   cap.position.x = -36.8;
@@ -74,14 +80,21 @@ export function buildRadiator(kit: MaterialKit, specs: CoolerSpecs, name = ''): 
   const w = fan + 4;
   const body = kit.paint(specs.color, 0.45);
   // end tanks (rounded) with the tube fittings on one of them
-  for (const s of [-1, 1]) roundedBox(g, body, [TANK, w, RADIATOR_CORE], [s * (coreLen / 2 + TANK / 2), 0, RADIATOR_CORE / 2], 3, 1);
+  for (const s of [-1, 1])
+    roundedBox(g, body, [TANK, w, RADIATOR_CORE], [s * (coreLen / 2 + TANK / 2), 0, RADIATOR_CORE / 2], 3, 1);
   // core: side rails and fins across the length
   box(g, body, [coreLen, 5, RADIATOR_CORE], [0, w / 2 - 2.5, RADIATOR_CORE / 2]);
   box(g, body, [coreLen, 5, RADIATOR_CORE], [0, -w / 2 + 2.5, RADIATOR_CORE / 2]);
   box(g, kit.solid('#111214', 0.8, 0.2), [coreLen, w - 10, RADIATOR_CORE - 4], [0, 0, RADIATOR_CORE / 2]);
   const finMat = kit.metal('#3b3e44', 0.5);
   const fins = Math.floor(coreLen / 5);
-  for (let i = 0; i < fins; i++) box(g, finMat, [0.6, w - 10, RADIATOR_CORE - 2], [-coreLen / 2 + (i + 0.5) * (coreLen / fins), 0, RADIATOR_CORE / 2]);
+  for (let i = 0; i < fins; i++)
+    box(
+      g,
+      finMat,
+      [0.6, w - 10, RADIATOR_CORE - 2],
+      [-coreLen / 2 + (i + 0.5) * (coreLen / fins), 0, RADIATOR_CORE / 2],
+    );
   const brand = (name.trim().split(/\s+/)[0] ?? '').toUpperCase();
   for (let i = 0; i < n; i++) {
     const f = buildFan(kit, { sizeMm: fan, color: fanColor(specs.color), rgb: specs.rgb, label: brand });
@@ -98,7 +111,13 @@ export function buildRadiator(kit: MaterialKit, specs: CoolerSpecs, name = ''): 
  * radiator's end tank (`to`); `approach` is the unit direction from the tank into the case,
  * along which the tubes leave it. Sleeved, with fittings at the tank.
  */
-export function buildTubes(kit: MaterialKit, from: THREE.Vector3[], to: THREE.Vector3, approach: THREE.Vector3, color = '#161719'): THREE.Group {
+export function buildTubes(
+  kit: MaterialKit,
+  from: THREE.Vector3[],
+  to: THREE.Vector3,
+  approach: THREE.Vector3,
+  color = '#161719',
+): THREE.Group {
   const g = new THREE.Group();
   g.name = 'aio-tubes';
   const mat = kit.sleeve(color);
@@ -111,7 +130,13 @@ export function buildTubes(kit: MaterialKit, from: THREE.Vector3[], to: THREE.Ve
     // rise out of the pump, sag a little toward the window, then come into the tank
     const mid = a.clone().lerp(b, 0.5);
     mid.x = Math.min(a.x, b.x) - 14 - k * 6;
-    const pts = [a, a.clone().add(new THREE.Vector3(-6, 26, 0)), mid, b.clone().addScaledVector(approach, 46), b.clone().addScaledVector(approach, 6)];
+    const pts = [
+      a,
+      a.clone().add(new THREE.Vector3(-6, 26, 0)),
+      mid,
+      b.clone().addScaledVector(approach, 46),
+      b.clone().addScaledVector(approach, 6),
+    ];
     tube(g, mat, pts, 5.5, { radial: 10, pitch: 6 });
     const f = new THREE.Mesh(new THREE.CylinderGeometry(7, 7, 12, 16), fitting);
     f.position.copy(b.clone().addScaledVector(approach, 4));

@@ -28,10 +28,17 @@ export function buildAirCooler(kit: MaterialKit, specs: CoolerSpecs, name = ''):
   if (low) {
     const fins = Math.max(4, Math.floor((fan - 10) / 3.5));
     const span = fan - 4;
-    for (let i = 0; i < fins; i++) box(g, finMat, [h - 30, span, 0.5], [-6 - (h - 30) / 2, 0, -span / 2 + (i * span) / (fins - 1)]);
+    for (let i = 0; i < fins; i++)
+      box(g, finMat, [h - 30, span, 0.5], [-6 - (h - 30) / 2, 0, -span / 2 + (i * span) / (fins - 1)]);
     for (const y of [-18, -6, 6, 18]) cylinder(g, pipe, 3, span, [-8, y, 0], 'z', 8);
     if (specs.fanCount > 0) {
-      const f = buildFan(kit, { sizeMm: Math.min(fan, 120), color: '#1b1c1f', rgb: specs.rgb, thickness: 15, label: brand });
+      const f = buildFan(kit, {
+        sizeMm: Math.min(fan, 120),
+        color: '#1b1c1f',
+        rgb: specs.rgb,
+        thickness: 15,
+        label: brand,
+      });
       f.rotation.y = -Math.PI / 2;
       f.position.x = -h + 8;
       g.add(f);
@@ -74,13 +81,19 @@ export function buildAirCooler(kit: MaterialKit, specs: CoolerSpecs, name = ''):
   if (brand) {
     const logo = new THREE.Mesh(
       new THREE.PlaneGeometry(finW * 0.55, 12),
-      kit.textured(`cooler-logo:${brand}:${light}`, () => canvasTexture(512, 96, (ctx, w, hh) => {
-        ctx.clearRect(0, 0, w, hh);
-        ctx.fillStyle = light ? '#34373c' : '#e3e5e8';
-        ctx.textAlign = 'center';
-        ctx.textBaseline = 'middle';
-        fitText(ctx, brand, w / 2, hh / 2, w * 0.9, 70);
-      }), specs.color, { transparent: true }),
+      kit.textured(
+        `cooler-logo:${brand}:${light}`,
+        () =>
+          canvasTexture(512, 96, (ctx, w, hh) => {
+            ctx.clearRect(0, 0, w, hh);
+            ctx.fillStyle = light ? '#34373c' : '#e3e5e8';
+            ctx.textAlign = 'center';
+            ctx.textBaseline = 'middle';
+            fitText(ctx, brand, w / 2, hh / 2, w * 0.9, 70);
+          }),
+        specs.color,
+        { transparent: true },
+      ),
     );
     // along the cover's long side, reading top to bottom
     logo.rotation.set(0, -Math.PI / 2, -Math.PI / 2);

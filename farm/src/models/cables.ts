@@ -30,7 +30,14 @@ const PITCH = 4.2;
  * axis) and across it, each a sleeved tube. Offsets are taken in a frame that follows the
  * path's direction, so the ribbon stays flat through the bends.
  */
-function bundle(g: THREE.Group, mat: THREE.Material, path: THREE.Vector3[], rows: number, cols: number, wide: THREE.Vector3): void {
+function bundle(
+  g: THREE.Group,
+  mat: THREE.Material,
+  path: THREE.Vector3[],
+  rows: number,
+  cols: number,
+  wide: THREE.Vector3,
+): void {
   const tangents = path.map((p, i) => {
     const a = path[Math.max(0, i - 1)]!;
     const b = path[Math.min(path.length - 1, i + 1)]!;
@@ -60,7 +67,8 @@ export function buildCables(kit: MaterialKit, layout: CaseLayout, ends: CableEnd
   const tray = layout.trayX - 1.5;
   const gz = grommetZ(layout);
   const gys = grommetYs(layout);
-  const nearestGrommet = (y: number) => gys.reduce((best, v) => (Math.abs(v - y) < Math.abs(best - y) ? v : best), gys[0]!);
+  const nearestGrommet = (y: number) =>
+    gys.reduce((best, v) => (Math.abs(v - y) < Math.abs(best - y) ? v : best), gys[0]!);
   // where cables go through the tray when the case has no grommet column: just past the board
   const entryZ = gz ?? layout.boardRearZ + layout.board.width + 6;
   const y = new THREE.Vector3(0, 1, 0);

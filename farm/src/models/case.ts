@@ -40,7 +40,14 @@ export function buildCase(kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs
     for (const sz of [-1, 1]) {
       // a panoramic case has no pillar where its front and side glass meet
       if (dual && sx < 0 && sz > 0) continue;
-      roundedBox(g, shell, [PILLAR, H - 2, PILLAR], [sx * (W / 2 - PILLAR / 2), H / 2, sz * (D / 2 - PILLAR / 2)], 5, 2);
+      roundedBox(
+        g,
+        shell,
+        [PILLAR, H - 2, PILLAR],
+        [sx * (W / 2 - PILLAR / 2), H / 2, sz * (D / 2 - PILLAR / 2)],
+        5,
+        2,
+      );
     }
   }
   // roof vent: a hex-patterned insert over the top fan/radiator zone
@@ -61,7 +68,10 @@ export function buildCase(kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs
   if (layout.shroud) buildShroud(g, kit, layout, specs, shell, accent);
   if (dual) {
     // the main chamber's perforated floor (bottom intake) and the chamber divider's front edge
-    const floor = new THREE.Mesh(meshPlane(layout.trayX - layout.windowX - 8, D - 2 * PILLAR - 10), kit.meshInset(darken(specs.color, light ? 0.95 : 2.2)));
+    const floor = new THREE.Mesh(
+      meshPlane(layout.trayX - layout.windowX - 8, D - 2 * PILLAR - 10),
+      kit.meshInset(darken(specs.color, light ? 0.95 : 2.2)),
+    );
     floor.rotation.x = -Math.PI / 2;
     floor.position.set((layout.windowX + layout.trayX) / 2, CAP + 0.3, 0);
     g.add(floor);
@@ -139,7 +149,13 @@ function buildFront(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs:
   box(g, p.accent, [W - 2 * PILLAR - 20, 2, 0.8], [0, CAP + chin - 6, D / 2 + 0.2]);
 }
 
-function buildRear(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, shell: THREE.Material, dark: THREE.Material): void {
+function buildRear(
+  g: THREE.Group,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  shell: THREE.Material,
+  dark: THREE.Material,
+): void {
   const { width: W, height: H, depth: D } = layout;
   box(g, shell, [W - 2 * PILLAR + 2, H - 2 * CAP, WALL], [0, H / 2, -D / 2 + WALL / 2]);
   const out = -D / 2 - 0.3;
@@ -160,10 +176,21 @@ function buildRear(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, shell: 
     box(g, dark, [60, 3, 1.2], [layout.boardFaceX - 70, y, out - 0.2]);
   }
   const p = layout.psu;
-  box(g, dark, [p.max[0] - p.min[0] - 6, p.max[1] - p.min[1] - 6, 1], [(p.min[0] + p.max[0]) / 2, (p.min[1] + p.max[1]) / 2, layout.dualChamber ? D / 2 + 0.3 : out]);
+  box(
+    g,
+    dark,
+    [p.max[0] - p.min[0] - 6, p.max[1] - p.min[1] - 6, 1],
+    [(p.min[0] + p.max[0]) / 2, (p.min[1] + p.max[1]) / 2, layout.dualChamber ? D / 2 + 0.3 : out],
+  );
 }
 
-function buildWindowSide(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs, glass: THREE.Material): void {
+function buildWindowSide(
+  g: THREE.Group,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  specs: CaseSpecs,
+  glass: THREE.Material,
+): void {
   const { width: W, height: H, depth: D } = layout;
   const x = -W / 2 + WALL / 2;
   const innerH = H - 2 * CAP;
@@ -191,18 +218,33 @@ function buildWindowSide(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, s
 }
 
 /** The screen-printed black border just inside a glass pane (the pane spans `span` along its axis). */
-function printBorder(g: THREE.Group, kit: MaterialKit, span: [number, number], H: number, at: number, normal: 'x' | 'z'): void {
+function printBorder(
+  g: THREE.Group,
+  kit: MaterialKit,
+  span: [number, number],
+  H: number,
+  at: number,
+  normal: 'x' | 'z',
+): void {
   const m = kit.solid('#07080a', 0.25, 0.1);
   const b = 9;
   const len = span[1] - span[0];
   const mid = (span[0] + span[1]) / 2;
   const put = (size: [number, number, number], pos: [number, number, number]) =>
-    normal === 'x' ? box(g, m, [0.8, size[1], size[0]], [at, pos[1], pos[0]]) : box(g, m, [size[0], size[1], 0.8], [pos[0], pos[1], at]);
+    normal === 'x'
+      ? box(g, m, [0.8, size[1], size[0]], [at, pos[1], pos[0]])
+      : box(g, m, [size[0], size[1], 0.8], [pos[0], pos[1], at]);
   put([len, b, 0], [mid, CAP + b / 2, 0]);
   put([len, b, 0], [mid, H - CAP - b / 2, 0]);
 }
 
-function buildTray(g: THREE.Group, layout: CaseLayout, inner: THREE.Material, rubber: THREE.Material, dark: THREE.Material): void {
+function buildTray(
+  g: THREE.Group,
+  layout: CaseLayout,
+  inner: THREE.Material,
+  rubber: THREE.Material,
+  dark: THREE.Material,
+): void {
   const { height: H, depth: D } = layout;
   box(g, inner, [2, H - 2 * CAP, D - 2 * WALL - 4], [layout.trayX + 1, H / 2, 0]);
   // rubber grommets in front of the board's edge and above it (cables go through them)
@@ -213,7 +255,14 @@ function buildTray(g: THREE.Group, layout: CaseLayout, inner: THREE.Material, ru
       box(g, dark, [2.7, 52, 1.2], [layout.trayX - 0.7, y, z]);
     }
   }
-  roundedBox(g, rubber, [2.5, 14, 60], [layout.trayX - 0.6, Math.min(H - CAP - 10, layout.boardTopY + 12), layout.boardRearZ + 40], 1.2, 1);
+  roundedBox(
+    g,
+    rubber,
+    [2.5, 14, 60],
+    [layout.trayX - 0.6, Math.min(H - CAP - 10, layout.boardTopY + 12), layout.boardRearZ + 40],
+    1.2,
+    1,
+  );
 }
 
 /** z of the grommet column in front of the board (null when the case has no room there). */
@@ -229,7 +278,14 @@ export function grommetYs(layout: CaseLayout): number[] {
   return [0.78, 0.5, 0.22].map((k) => lo + (hi - lo) * k);
 }
 
-function buildShroud(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs, shell: THREE.Material, accent: THREE.Material): void {
+function buildShroud(
+  g: THREE.Group,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  specs: CaseSpecs,
+  shell: THREE.Material,
+  accent: THREE.Material,
+): void {
   const { depth: D } = layout;
   const x0 = layout.windowX;
   const x1 = layout.trayX;
@@ -269,7 +325,10 @@ function buildShroud(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs
   const vz = (Math.max(oz1, zBack) + zFront) / 2;
   const vlen = Math.min(zLen * 0.3, zFront - Math.max(oz1, zBack) - 20);
   if (vlen > 20) for (let i = 0; i < 4; i++) box(g, vent, [0.6, 4, vlen], [fx - 1.7, top - 30 - i * 10, vz]);
-  const patch = new THREE.Mesh(meshPlane(zLen * 0.28, (x1 - x0) * 0.55), kit.meshInset(darken(specs.color, luminance(specs.color) > 0.5 ? 0.95 : 2.2)));
+  const patch = new THREE.Mesh(
+    meshPlane(zLen * 0.28, (x1 - x0) * 0.55),
+    kit.meshInset(darken(specs.color, luminance(specs.color) > 0.5 ? 0.95 : 2.2)),
+  );
   patch.rotation.set(-Math.PI / 2, 0, Math.PI / 2);
   patch.position.set((x0 + x1) / 2 + 8, top + 0.2, zFront - zLen * 0.2);
   g.add(patch);
@@ -277,7 +336,14 @@ function buildShroud(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs
 }
 
 /** Power button, USB-A, USB-C and audio on the roof's front edge, and a power LED. */
-function buildFrontIo(g: THREE.Group, kit: MaterialKit, layout: CaseLayout, specs: CaseSpecs, accent: THREE.Material, dark: THREE.Material): void {
+function buildFrontIo(
+  g: THREE.Group,
+  kit: MaterialKit,
+  layout: CaseLayout,
+  specs: CaseSpecs,
+  accent: THREE.Material,
+  dark: THREE.Material,
+): void {
   const { width: W, height: H, depth: D } = layout;
   const z = D / 2 - 22;
   const y = H + 0.3;

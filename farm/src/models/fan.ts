@@ -58,7 +58,14 @@ function frameGeometry(size: number, thickness: number): THREE.BufferGeometry {
     const hole = new THREE.Path();
     hole.absarc(0, 0, h * 0.93, 0, Math.PI * 2, true);
     shape.holes.push(hole);
-    const g = new THREE.ExtrudeGeometry(shape, { depth: thickness - 2, bevelEnabled: true, bevelThickness: 1, bevelSize: 1, bevelSegments: 1, curveSegments: 8 });
+    const g = new THREE.ExtrudeGeometry(shape, {
+      depth: thickness - 2,
+      bevelEnabled: true,
+      bevelThickness: 1,
+      bevelSize: 1,
+      bevelSegments: 1,
+      curveSegments: 8,
+    });
     g.translate(0, 0, -(thickness - 2) / 2);
     return planarUv(g);
   });
@@ -69,7 +76,13 @@ function frameGeometry(size: number, thickness: number): THREE.BufferGeometry {
  * the chord line sweeps back with radius (a swept blade), is pitched against the rotation
  * plane (the airflow), and bulges a little (camber), so light slides across it.
  */
-function bladesGeometry(inner: number, outer: number, count: number, depth: number, sweep: number): THREE.BufferGeometry {
+function bladesGeometry(
+  inner: number,
+  outer: number,
+  count: number,
+  depth: number,
+  sweep: number,
+): THREE.BufferGeometry {
   return cached(`blades:${inner.toFixed(1)}:${outer.toFixed(1)}:${count}:${depth}:${sweep}`, () => {
     const radial = 5;
     const chord = 3;
@@ -163,7 +176,12 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
     for (let i = 0; i < 4; i++) {
       const a = Math.PI / 4 + (i * Math.PI) / 2;
       const len = r * 0.95 - hubR;
-      const m = box(group, strut, [len, 3, 3], [Math.cos(a) * (hubR + len / 2), Math.sin(a) * (hubR + len / 2), -t / 2 + 2]);
+      const m = box(
+        group,
+        strut,
+        [len, 3, 3],
+        [Math.cos(a) * (hubR + len / 2), Math.sin(a) * (hubR + len / 2), -t / 2 + 2],
+      );
       m.rotation.z = a;
     }
   } else {
@@ -179,7 +197,12 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
   const blades = Math.max(7, Math.min(11, o.blades ?? (size >= 120 ? 9 : 7)));
   const bladeMat = kit.sheet(o.frameless ? '#1b1c1f' : bladeColor(o.color), 0.45, 0.05);
   const depth = t * (o.frameless ? 0.3 : 0.26);
-  group.add(new THREE.Mesh(bladesGeometry(hubR - 0.5, r * (o.frameless ? 0.95 : 0.91), blades, depth, o.frameless ? 0.55 : 0.4), bladeMat));
+  group.add(
+    new THREE.Mesh(
+      bladesGeometry(hubR - 0.5, r * (o.frameless ? 0.95 : 0.91), blades, depth, o.frameless ? 0.55 : 0.4),
+      bladeMat,
+    ),
+  );
 
   if (o.rgb) {
     // the glowing ring sits in the throat's lip on both faces: fans are seen from both sides
@@ -190,7 +213,10 @@ export function buildFan(kit: MaterialKit, o: FanOptions): THREE.Group {
       ring.name = 'rgb-ring';
       group.add(ring);
     }
-    const glow = new THREE.Mesh(paintRainbow(new THREE.RingGeometry(hubR * 0.8, hubR * 1.0, 24, 1), 'angle'), kit.rgb());
+    const glow = new THREE.Mesh(
+      paintRainbow(new THREE.RingGeometry(hubR * 0.8, hubR * 1.0, 24, 1), 'angle'),
+      kit.rgb(),
+    );
     glow.position.z = t * 0.35 + 0.2;
     group.add(glow);
   }

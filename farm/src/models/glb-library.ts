@@ -44,7 +44,10 @@ export type GlbFetcher = (sha256: string) => Promise<ArrayBuffer>;
 /** The stage server's `/models/<sha256>.glb`. */
 export const fetchFromStageServer: GlbFetcher = async (sha256) => {
   const res = await fetch(`/models/${sha256}.glb`);
-  if (!res.ok) throw new Error(`the stage server answered ${res.status}${res.status === 404 ? ' (no such model in the model store)' : ''}`);
+  if (!res.ok)
+    throw new Error(
+      `the stage server answered ${res.status}${res.status === 404 ? ' (no such model in the model store)' : ''}`,
+    );
   return res.arrayBuffer();
 };
 
@@ -72,12 +75,16 @@ export class GlbLibrary {
    * by part ID. Models of parts not in the build are not fetched. Evicts the least recently used
    * models beyond the bound, never one this call returns.
    */
-  async templates(models: Record<string, string> | undefined, partIds: ReadonlySet<string>): Promise<Map<string, THREE.Object3D>> {
+  async templates(
+    models: Record<string, string> | undefined,
+    partIds: ReadonlySet<string>,
+  ): Promise<Map<string, THREE.Object3D>> {
     const wanted = Object.entries(models ?? {})
       .filter(([id]) => partIds.has(id))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [id, sha] of wanted) {
-      if (typeof sha !== 'string' || !MODEL_SHA256.test(sha)) throw new Error(`part model of ${id}: ${JSON.stringify(sha)} is not a sha256 (64 lower-case hex digits)`);
+      if (typeof sha !== 'string' || !MODEL_SHA256.test(sha))
+        throw new Error(`part model of ${id}: ${JSON.stringify(sha)} is not a sha256 (64 lower-case hex digits)`);
     }
     const out = new Map<string, THREE.Object3D>();
     const results = await Promise.allSettled(wanted.map(([, sha]) => this.get(sha)));

@@ -94,9 +94,11 @@ export function buildGpu(kit: MaterialKit, specs: GpuSpecs, name = ''): THREE.Gr
   const finBottom = -body * 0.5;
   const finH = finTop - finBottom;
   const fins = Math.max(8, Math.floor((L - 24) / 2.6));
-  for (let i = 0; i < fins; i++) box(g, finMat, [12, finH, 0.45], [edge + 6, (finTop + finBottom) / 2, 10 + (i + 0.5) * ((L - 24) / fins)]);
+  for (let i = 0; i < fins; i++)
+    box(g, finMat, [12, finH, 0.45], [edge + 6, (finTop + finBottom) / 2, 10 + (i + 0.5) * ((L - 24) / fins)]);
   const pipe = kit.metal(light ? '#d8dbdf' : '#b9a07a', 0.28);
-  for (let i = 0; i < 3; i++) cylinder(g, pipe, 3, L - 30, [edge + 9, finBottom + finH * (0.25 + i * 0.25), L / 2], 'z', 10);
+  for (let i = 0; i < 3; i++)
+    cylinder(g, pipe, 3, L - 30, [edge + 9, finBottom + finH * (0.25 + i * 0.25), L / 2], 'z', 10);
   // ...and the shroud's lower half with the name and the light bar
   const lowerY = -body + (body * 0.48) / 2;
   const plateH = body * 0.36;
@@ -122,7 +124,12 @@ export function buildGpu(kit: MaterialKit, specs: GpuSpecs, name = ''): THREE.Gr
       bar.name = 'gpu-light-bar';
       g.add(bar);
     } else {
-      box(g, kit.brushed(light ? '#a7acb3' : '#5d6168', 0.3), [1, 2, barLen], [edge - 1.1, lowerY + 1, barZ0 + barLen / 2]);
+      box(
+        g,
+        kit.brushed(light ? '#a7acb3' : '#5d6168', 0.3),
+        [1, 2, barLen],
+        [edge - 1.1, lowerY + 1, barZ0 + barLen / 2],
+      );
     }
   }
 
@@ -149,7 +156,15 @@ export function buildGpu(kit: MaterialKit, specs: GpuSpecs, name = ''): THREE.Gr
   plateMesh.position.y = -body + 1;
   g.add(plateMesh);
   for (const z of centres) {
-    const f = buildFan(kit, { sizeMm: fanSize, color: '#17181b', rgb: false, thickness: 10, blades: 11, frameless: true, label: text.brand.split(' ')[0] });
+    const f = buildFan(kit, {
+      sizeMm: fanSize,
+      color: '#17181b',
+      rgb: false,
+      thickness: 10,
+      blades: 11,
+      frameless: true,
+      label: text.brand.split(' ')[0],
+    });
     f.rotation.x = Math.PI / 2;
     f.position.set(-h / 2, -body + 4, z);
     g.add(f);

@@ -26,11 +26,29 @@ export function atx24Pin(bl: BoardLayout): THREE.Vector3 {
 export const EPS_8PIN = new THREE.Vector3(-12, -7, 17);
 
 /** A box given in board terms: u range, v range and height off the board. */
-function onBoard(g: THREE.Group, m: THREE.Material, u0: number, u1: number, v0: number, v1: number, h: number, x0 = 0): THREE.Mesh {
+function onBoard(
+  g: THREE.Group,
+  m: THREE.Material,
+  u0: number,
+  u1: number,
+  v0: number,
+  v1: number,
+  h: number,
+  x0 = 0,
+): THREE.Mesh {
   return box(g, m, [h, v1 - v0, u1 - u0], [x0 - h / 2, -(v0 + v1) / 2, (u0 + u1) / 2]);
 }
 
-function roundedOnBoard(g: THREE.Group, m: THREE.Material, u0: number, u1: number, v0: number, v1: number, h: number, r: number): THREE.Mesh {
+function roundedOnBoard(
+  g: THREE.Group,
+  m: THREE.Material,
+  u0: number,
+  u1: number,
+  v0: number,
+  v1: number,
+  h: number,
+  r: number,
+): THREE.Mesh {
   return roundedBox(g, m, [h, v1 - v0, u1 - u0], [-h / 2, -(v0 + v1) / 2, (u0 + u1) / 2], r, 1);
 }
 
@@ -65,15 +83,27 @@ function silkscreen(specs: MotherboardSpecs, bl: BoardLayout, name: string): THR
     ctx.strokeRect(u(s.u - 33), u(s.v - 33), u(66), u(66));
     ctx.fillText(specs.socket.toUpperCase(), u(s.u - 32), u(s.v + 37));
     // DIMM labels
-    bl.dimmU.forEach((du, i) => ctx.fillText(`DIMM_${'AB'[i % 2]}${1 + Math.floor(i / 2)}`, u(du - 3), u(bl.dimmV[1] + 10)));
+    bl.dimmU.forEach((du, i) =>
+      ctx.fillText(`DIMM_${'AB'[i % 2]}${1 + Math.floor(i / 2)}`, u(du - 3), u(bl.dimmV[1] + 10)),
+    );
     // PCIe labels
     bl.pcieV.forEach((v, i) => ctx.fillText(`PCIEX16_${i + 1}`, u(bl.pcieU[1] + 4), u(v)));
     // the model name, large, in the free area under the slots
-    const model = name.replace(/\b(ATX|E-ATX|Micro ATX|Mini-ITX|AM[45]|LGA\s*\d+|Black|White|Grey|Gray|Green|Blue|Gold)\b/gi, '').replace(/\s+/g, ' ').trim();
+    const model = name
+      .replace(/\b(ATX|E-ATX|Micro ATX|Mini-ITX|AM[45]|LGA\s*\d+|Black|White|Grey|Gray|Green|Blue|Gold)\b/gi, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (model) {
       ctx.globalAlpha = 0.9;
       ctx.textAlign = 'left';
-      fitText(ctx, model.toUpperCase(), u(bl.pcieU[0]), u(Math.min(bl.height - 24, (bl.pcieV[0] ?? 160) + 24)), u(bl.width * 0.55), u(8));
+      fitText(
+        ctx,
+        model.toUpperCase(),
+        u(bl.pcieU[0]),
+        u(Math.min(bl.height - 24, (bl.pcieV[0] ?? 160) + 24)),
+        u(bl.width * 0.55),
+        u(8),
+      );
     }
     ctx.globalAlpha = 1;
   });
@@ -93,7 +123,15 @@ export function buildMotherboard(kit: MaterialKit, specs: MotherboardSpecs, bl: 
 
   // PCB body, and its face with the silkscreen
   box(g, pcb, [1.6, H, W], [0.8, -H / 2, W / 2]);
-  const face = new THREE.Mesh(new THREE.PlaneGeometry(W, H), kit.textured(`silk:${name}:${specs.color}:${specs.socket}:${W}x${H}:${bl.dimmU.length}:${bl.pcieV.length}`, () => silkscreen(specs, bl, name), specs.color, { roughness: 0.6, metalness: 0.1 }));
+  const face = new THREE.Mesh(
+    new THREE.PlaneGeometry(W, H),
+    kit.textured(
+      `silk:${name}:${specs.color}:${specs.socket}:${W}x${H}:${bl.dimmU.length}:${bl.pcieV.length}`,
+      () => silkscreen(specs, bl, name),
+      specs.color,
+      { roughness: 0.6, metalness: 0.1 },
+    ),
+  );
   face.rotation.y = -Math.PI / 2;
   face.position.set(-0.05, -H / 2, W / 2);
   face.name = 'silkscreen';
@@ -105,13 +143,19 @@ export function buildMotherboard(kit: MaterialKit, specs: MotherboardSpecs, bl: 
   if (brand) {
     const logo = new THREE.Mesh(
       new THREE.PlaneGeometry(Math.min(H * 0.5, 140) * 0.8, 14),
-      kit.textured(`io-logo:${brand}:${light}`, () => canvasTexture(512, 64, (ctx, w, h) => {
-        ctx.clearRect(0, 0, w, h);
-        ctx.fillStyle = light ? '#3a3d42' : '#dfe2e6';
-        ctx.textAlign = 'center';
-        ctx.textBaseline = 'middle';
-        fitText(ctx, brand, w / 2, h / 2, w * 0.9, 48, 'bold', 'italic');
-      }), light ? '#d5d8dc' : '#45484e', { transparent: true, roughness: 0.4 }),
+      kit.textured(
+        `io-logo:${brand}:${light}`,
+        () =>
+          canvasTexture(512, 64, (ctx, w, h) => {
+            ctx.clearRect(0, 0, w, h);
+            ctx.fillStyle = light ? '#3a3d42' : '#dfe2e6';
+            ctx.textAlign = 'center';
+            ctx.textBaseline = 'middle';
+            fitText(ctx, brand, w / 2, h / 2, w * 0.9, 48, 'bold', 'italic');
+          }),
+        light ? '#d5d8dc' : '#45484e',
+        { transparent: true, roughness: 0.4 },
+      ),
     );
     logo.rotation.set(0, -Math.PI / 2, -Math.PI / 2);
     logo.position.set(-34.2, -(2 + Math.min(H * 0.55, 150)) / 2, 14);
@@ -156,12 +200,14 @@ export function buildMotherboard(kit: MaterialKit, specs: MotherboardSpecs, bl: 
     onBoard(g, i === 0 ? silver : slotPlastic, bl.pcieU[0], bl.pcieU[1], v - 3.5, v + 3.5, 11);
     onBoard(g, plastic, bl.pcieU[1], bl.pcieU[1] + 6, v - 4, v + 4, 12);
     const x1 = v + 20.32;
-    if (x1 < H - 14 && !bl.pcieV.some((o) => Math.abs(o - x1) < 10)) onBoard(g, slotPlastic, bl.pcieU[0] + 40, bl.pcieU[0] + 65, x1 - 3, x1 + 3, 10);
+    if (x1 < H - 14 && !bl.pcieV.some((o) => Math.abs(o - x1) < 10))
+      onBoard(g, slotPlastic, bl.pcieU[0] + 40, bl.pcieU[0] + 65, x1 - 3, x1 + 3, 10);
   });
   // M.2 heatsink covers over every socket (drives sit under them)
   for (const m of bl.m2) {
     roundedOnBoard(g, heatsink, m.u - m.length / 2 - 2, m.u + m.length / 2 + 2, m.v - 12, m.v + 12, 7, 1.5);
-    for (let k = 0; k < 3; k++) onBoard(g, fin, m.u - m.length / 2 + 6 + k * 4, m.u - m.length / 2 + 8 + k * 4, m.v - 10, m.v + 10, 0.6, -7);
+    for (let k = 0; k < 3; k++)
+      onBoard(g, fin, m.u - m.length / 2 + 6 + k * 4, m.u - m.length / 2 + 8 + k * 4, m.v - 10, m.v + 10, 0.6, -7);
   }
 
   // chipset heatsink with an accent plate

@@ -51,7 +51,12 @@ export function buildPsu(kit: MaterialKit, specs: PsuSpecs, name = ''): THREE.Gr
   const brand = name.trim().split(/\s+/)[0] ?? '';
   const label = new THREE.Mesh(
     new THREE.PlaneGeometry(l * 0.72, h * 0.62),
-    kit.textured(`psu-label:${brand}:${Math.round(specs.wattage)}:${efficiency(name)}:${light}`, () => labelTexture(brand, specs.wattage, efficiency(name), light), light ? '#e9eaec' : '#17181b', { roughness: 0.6, glow: 0.25 }),
+    kit.textured(
+      `psu-label:${brand}:${Math.round(specs.wattage)}:${efficiency(name)}:${light}`,
+      () => labelTexture(brand, specs.wattage, efficiency(name), light),
+      light ? '#e9eaec' : '#17181b',
+      { roughness: 0.6, glow: 0.25 },
+    ),
   );
   label.rotation.y = -Math.PI / 2;
   label.position.set(-w / 2 - 0.2, 0, 0);
@@ -60,7 +65,8 @@ export function buildPsu(kit: MaterialKit, specs: PsuSpecs, name = ''): THREE.Gr
   // fan grill underneath: rings over a dark disc
   const fan = Math.min(w, l) * 0.8;
   cylinder(g, kit.solid('#0e0f11', 0.7, 0.2), fan / 2, 1, [0, -h / 2 - 0.5, 0], 'y', 32);
-  for (let i = 1; i < 5; i++) cylinder(g, kit.metal('#6f747b', 0.5), (fan / 2) * (i / 5), 1.4, [0, -h / 2 - 0.6, 0], 'y', 28, true);
+  for (let i = 1; i < 5; i++)
+    cylinder(g, kit.metal('#6f747b', 0.5), (fan / 2) * (i / 5), 1.4, [0, -h / 2 - 0.6, 0], 'y', 28, true);
   // modular sockets on the end facing the case front, with their latches
   const socket = kit.plastic('#101113', 0.6);
   const latch = kit.plastic('#2a2b2f', 0.5);

@@ -39,7 +39,15 @@ function spreaderGeometry(height: number, length: number, thickness: number): TH
     s.lineTo(top - 6, l);
     s.lineTo(0, l);
     s.lineTo(0, -l);
-    g = planarUv(new THREE.ExtrudeGeometry(s, { depth: thickness, bevelEnabled: true, bevelThickness: 0.3, bevelSize: 0.3, bevelSegments: 1 }));
+    g = planarUv(
+      new THREE.ExtrudeGeometry(s, {
+        depth: thickness,
+        bevelEnabled: true,
+        bevelThickness: 0.3,
+        bevelSize: 0.3,
+        bevelSegments: 1,
+      }),
+    );
     // shape x is the height: turn it to grow toward -x, off the board (a turn keeps the winding)
     g.rotateY(Math.PI);
     g.translate(0, 0, thickness / 2);
@@ -63,7 +71,12 @@ export function buildRamStick(kit: MaterialKit, specs: RamSpecs): THREE.Group {
     plate.position.set(-SLOT_DEPTH, 0, sz * 2.3);
     g.add(plate);
     // brushed accent inlay on each face
-    box(g, kit.brushed(light ? '#a9aeb5' : '#6b7078', 0.3), [plateH * 0.18, L * 0.5, 0.4], [-SLOT_DEPTH - plateH * 0.55, -L * 0.08, sz * 3.6]);
+    box(
+      g,
+      kit.brushed(light ? '#a9aeb5' : '#6b7078', 0.3),
+      [plateH * 0.18, L * 0.5, 0.4],
+      [-SLOT_DEPTH - plateH * 0.55, -L * 0.08, sz * 3.6],
+    );
   }
   if (specs.rgb) {
     // the light bar: a diffuser over the spreaders' top edge, capped at both ends

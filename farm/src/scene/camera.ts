@@ -32,7 +32,8 @@ export function sweepOf(object: THREE.Object3D): Sweep {
   const box = new THREE.Box3().setFromObject(object);
   if (box.isEmpty()) return { radius: 0.3, minY: 0, maxY: 0.5 };
   let radius = 0;
-  for (const x of [box.min.x, box.max.x]) for (const z of [box.min.z, box.max.z]) radius = Math.max(radius, Math.hypot(x, z));
+  for (const x of [box.min.x, box.max.x])
+    for (const z of [box.min.z, box.max.z]) radius = Math.max(radius, Math.hypot(x, z));
   return { radius: Math.max(radius, 0.01), minY: box.min.y, maxY: Math.max(box.max.y, box.min.y + 0.01) };
 }
 
@@ -52,7 +53,15 @@ function fits(camera: THREE.PerspectiveCamera, sweep: Sweep, offsetX: number, sc
 }
 
 /** Places `camera` for a frame of `aspect` (width/height). */
-export function frameCamera(camera: THREE.PerspectiveCamera, sweep: Sweep, aspect: number, zoom: number, offsetX: number, width: number, height: number): void {
+export function frameCamera(
+  camera: THREE.PerspectiveCamera,
+  sweep: Sweep,
+  aspect: number,
+  zoom: number,
+  offsetX: number,
+  width: number,
+  height: number,
+): void {
   camera.fov = FOV;
   camera.aspect = aspect;
   const target = new THREE.Vector3(0, (sweep.minY + sweep.maxY) / 2, 0);
@@ -68,7 +77,7 @@ export function frameCamera(camera: THREE.PerspectiveCamera, sweep: Sweep, aspec
   const z = Math.max(0.5, Math.min(2, Number.isFinite(zoom) ? zoom : 1));
   // zoom < 1 frames the cylinder larger (1 at zoom 1 up to MAX_CLOSE_UP at 0.5) rather than
   // dividing the distance, so the camera stays outside the build and its outline in frame
-  const scale = z < 1 ? 1 + ((1 / z - 1) * (MAX_CLOSE_UP - 1)) : 1;
+  const scale = z < 1 ? 1 + (1 / z - 1) * (MAX_CLOSE_UP - 1) : 1;
   // bisection between a surely-too-close and a surely-far-enough distance
   let lo = sweep.radius * 0.5;
   let hi = Math.max(sweep.radius, sweep.maxY - sweep.minY) * 40;

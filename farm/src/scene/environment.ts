@@ -27,7 +27,10 @@ function envScene(preset: ScenePreset): THREE.Scene {
   sphere.setAttribute('color', new THREE.BufferAttribute(colors, 3));
   scene.add(new THREE.Mesh(sphere, new THREE.MeshBasicMaterial({ vertexColors: true, side: THREE.BackSide })));
   for (const panel of preset.env.panels) {
-    const m = new THREE.MeshBasicMaterial({ color: new THREE.Color(panel.color).multiplyScalar(panel.intensity), side: THREE.DoubleSide });
+    const m = new THREE.MeshBasicMaterial({
+      color: new THREE.Color(panel.color).multiplyScalar(panel.intensity),
+      side: THREE.DoubleSide,
+    });
     const quad = new THREE.Mesh(new THREE.PlaneGeometry(4, 3), m);
     const dir = new THREE.Vector3(...panel.dir).normalize();
     quad.position.copy(dir.multiplyScalar(8));
@@ -38,7 +41,12 @@ function envScene(preset: ScenePreset): THREE.Scene {
 }
 
 /** The prefiltered environment for `preset` (cached per preset name and size). */
-export function environmentFor(renderer: THREE.WebGLRenderer, name: string, preset: ScenePreset, size: number): THREE.Texture {
+export function environmentFor(
+  renderer: THREE.WebGLRenderer,
+  name: string,
+  preset: ScenePreset,
+  size: number,
+): THREE.Texture {
   const key = `${name}:${size}`;
   let tex = cache.get(key);
   if (!tex) {

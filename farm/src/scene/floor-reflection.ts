@@ -214,7 +214,12 @@ export class FloorReflection {
     const px = (v: number, n: number) => Math.max(0, Math.min(n, Math.round(((v + 1) / 2) * n)));
     const left = Math.max(0, px(x0, w) - 1);
     const bottom = Math.max(0, px(y0, h) - 1);
-    this.scissor.set(left, bottom, Math.max(1, Math.min(w, px(x1, w) + 1) - left), Math.max(1, Math.min(h, px(y1, h) + 1) - bottom));
+    this.scissor.set(
+      left,
+      bottom,
+      Math.max(1, Math.min(w, px(x1, w) + 1) - left),
+      Math.max(1, Math.min(h, px(y1, h) + 1) - bottom),
+    );
     this.sharp.scissor.copy(this.scissor);
   }
 

@@ -7,11 +7,20 @@ import * as THREE from 'three';
 import { contactShadowTexture } from '../util/textures.js';
 
 /** `footprint`: case width and depth in metres; `y`: the floor height in metres. */
-export function buildGround(footprint: { width: number; depth: number }, y: number, radius: number, shadowOpacity: number, receiveShadow: boolean): THREE.Group {
+export function buildGround(
+  footprint: { width: number; depth: number },
+  y: number,
+  radius: number,
+  shadowOpacity: number,
+  receiveShadow: boolean,
+): THREE.Group {
   const g = new THREE.Group();
   g.name = 'ground';
   if (receiveShadow) {
-    const catcher = new THREE.Mesh(new THREE.CircleGeometry(radius * 3, 48), new THREE.ShadowMaterial({ opacity: shadowOpacity, depthWrite: false }));
+    const catcher = new THREE.Mesh(
+      new THREE.CircleGeometry(radius * 3, 48),
+      new THREE.ShadowMaterial({ opacity: shadowOpacity, depthWrite: false }),
+    );
     catcher.rotation.x = -Math.PI / 2;
     catcher.position.y = y + 0.0005;
     catcher.receiveShadow = true;
@@ -20,7 +29,13 @@ export function buildGround(footprint: { width: number; depth: number }, y: numb
   }
   const contact = new THREE.Mesh(
     new THREE.PlaneGeometry(footprint.width * 1.9, footprint.depth * 1.6),
-    new THREE.MeshBasicMaterial({ map: contactShadowTexture(), transparent: true, depthWrite: false, opacity: 0.8, color: '#000000' }),
+    new THREE.MeshBasicMaterial({
+      map: contactShadowTexture(),
+      transparent: true,
+      depthWrite: false,
+      opacity: 0.8,
+      color: '#000000',
+    }),
   );
   contact.rotation.x = -Math.PI / 2;
   contact.position.y = y + 0.001;

@@ -55,7 +55,11 @@ export function buildLights(
     // the shadow map draws the build's one-mesh proxy only (proxies.ts)
     key.shadow.camera.layers.set(SHADOW_LAYER);
   }
-  const hemi = new THREE.HemisphereLight(neutral ? '#ffffff' : preset.hemi.sky, neutral ? '#808080' : preset.hemi.ground, preset.hemi.intensity);
+  const hemi = new THREE.HemisphereLight(
+    neutral ? '#ffffff' : preset.hemi.sky,
+    neutral ? '#808080' : preset.hemi.ground,
+    preset.hemi.intensity,
+  );
   group.add(key, key.target, fill, fill.target, rim, rim.target, hemi);
   // a camera uses only the lights on its layers: the floor mirror's too
   group.traverse((o) => o.layers.enable(MIRROR_LAYER));

@@ -37,7 +37,8 @@ varying vec2 vUv;
 void main() { gl_FragColor = vec4(texture2D(tGlow, vUv).rgb * strength + texture2D(tWide, vUv).rgb * wide, 0.0); }`;
 
 /** The early-out of three's FXAA as FXAAShader writes it (checked: a new three that changes it fails loudly). */
-const FXAA_NEIGHBOURHOOD = /LuminanceData luminance = SampleLuminanceNeighborhood\( tex2D, texSize, uv \);\s*if \( ShouldSkipPixel\( luminance \) \) \{\s*return Sample\( tex2D, uv \);\s*\}/;
+const FXAA_NEIGHBOURHOOD =
+  /LuminanceData luminance = SampleLuminanceNeighborhood\( tex2D, texSize, uv \);\s*if \( ShouldSkipPixel\( luminance \) \) \{\s*return Sample\( tex2D, uv \);\s*\}/;
 const FXAA_MAIN = 'gl_FragColor = ApplyFXAA( tDiffuse, resolution.xy, vUv );';
 
 /**
@@ -68,10 +69,11 @@ export function fxaaFragment(glow: boolean): string {
   }
   let out = source.replace(FXAA_NEIGHBOURHOOD, lazy);
   if (glow) {
-    out = `uniform sampler2D tGlow; uniform sampler2D tWide; uniform float strength; uniform float wide;\n${out}`.replace(
-      FXAA_MAIN,
-      `${FXAA_MAIN}\n      gl_FragColor.rgb += texture2D( tGlow, vUv ).rgb * strength + texture2D( tWide, vUv ).rgb * wide;`,
-    );
+    out =
+      `uniform sampler2D tGlow; uniform sampler2D tWide; uniform float strength; uniform float wide;\n${out}`.replace(
+        FXAA_MAIN,
+        `${FXAA_MAIN}\n      gl_FragColor.rgb += texture2D( tGlow, vUv ).rgb * strength + texture2D( tWide, vUv ).rgb * wide;`,
+      );
   }
   return out;
 }
@@ -111,7 +113,12 @@ export class PostStack {
       const d = new THREE.WebGLRenderTarget(Math.max(4, w >> 1), Math.max(4, h >> 1), { depthBuffer: false });
       const blur = blurMaterial();
       // the glow's uniforms, shared by the add pass and the FXAA pass that adds it
-      const uniforms = { tGlow: { value: a.texture }, tWide: { value: d.texture }, strength: { value: o.bloomStrength ?? 0.9 }, wide: { value: (o.bloomStrength ?? 0.9) * 0.8 } };
+      const uniforms = {
+        tGlow: { value: a.texture },
+        tWide: { value: d.texture },
+        strength: { value: o.bloomStrength ?? 0.9 },
+        wide: { value: (o.bloomStrength ?? 0.9) * 0.8 },
+      };
       const add = new THREE.ShaderMaterial({
         uniforms,
         vertexShader: QUAD_VERTEX,
@@ -133,9 +140,20 @@ export class PostStack {
     }
     if (o.fxaa) {
       this.frame = new THREE.FramebufferTexture(o.width, o.height);
-      const uniforms = { tDiffuse: { value: this.frame }, resolution: { value: new THREE.Vector2(1 / o.width, 1 / o.height) }, ...(this.glow?.uniforms ?? {}) };
+      const uniforms = {
+        tDiffuse: { value: this.frame },
+        resolution: { value: new THREE.Vector2(1 / o.width, 1 / o.height) },
+        ...(this.glow?.uniforms ?? {}),
+      };
       const fxaa = (glow: boolean) =>
-        new THREE.ShaderMaterial({ uniforms, vertexShader: QUAD_VERTEX, fragmentShader: fxaaFragment(glow), depthTest: false, depthWrite: false, blending: THREE.NoBlending });
+        new THREE.ShaderMaterial({
+          uniforms,
+          vertexShader: QUAD_VERTEX,
+          fragmentShader: fxaaFragment(glow),
+          depthTest: false,
+          depthWrite: false,
+          blending: THREE.NoBlending,
+        });
       this.fxaa = fxaa(false);
       // the same pass with the glow added, for frames that drew the glow
       this.fxaaGlow = this.glow ? fxaa(true) : null;

@@ -27,9 +27,33 @@ export interface ProfileSettings {
 }
 
 export const PROFILE_SETTINGS: Record<Profile, ProfileSettings> = {
-  cinematic: { shadowMapSize: 1024, envSize: 128, bloom: true, fxaa: true, neutralLights: false, contactShadow: true, reflection: true },
-  flat: { shadowMapSize: 0, envSize: 64, bloom: false, fxaa: true, neutralLights: true, contactShadow: true, reflection: false },
-  fast: { shadowMapSize: 0, envSize: 0, bloom: false, fxaa: false, neutralLights: false, contactShadow: true, reflection: false },
+  cinematic: {
+    shadowMapSize: 1024,
+    envSize: 128,
+    bloom: true,
+    fxaa: true,
+    neutralLights: false,
+    contactShadow: true,
+    reflection: true,
+  },
+  flat: {
+    shadowMapSize: 0,
+    envSize: 64,
+    bloom: false,
+    fxaa: true,
+    neutralLights: true,
+    contactShadow: true,
+    reflection: false,
+  },
+  fast: {
+    shadowMapSize: 0,
+    envSize: 0,
+    bloom: false,
+    fxaa: false,
+    neutralLights: false,
+    contactShadow: true,
+    reflection: false,
+  },
 };
 
 /** The settings of a profile (parsed by parseStageOptions: one of PROFILES). */

@@ -46,7 +46,11 @@ function mirrorStandIn(geometry: THREE.BufferGeometry, material: THREE.Material)
  * map) or a quarter of it (the glow mask), and on a CPU rasteriser their vertices are
  * single-threaded work every frame. Null when it saves little or the simplifier is not ready.
  */
-export function simplifyProxy(position: Float32Array, index: Uint16Array | Uint32Array, error: number): { position: Float32Array; index: Uint32Array } | null {
+export function simplifyProxy(
+  position: Float32Array,
+  index: Uint16Array | Uint32Array,
+  error: number,
+): { position: Float32Array; index: Uint32Array } | null {
   if (!(error > 0) || !MeshoptSimplifier.supported) return null;
   const remap = new Uint32Array(position.length / 3);
   const seen = new Map<string, number>();
@@ -94,7 +98,10 @@ export function addProxy(model: THREE.Object3D, error = 0): THREE.Mesh | null {
     const coarse = mesh.userData.coarseGeometry as THREE.BufferGeometry | undefined;
     if (coarse && coarse !== mesh.geometry) mesh.add(mirrorStandIn(coarse, material));
     else mesh.layers.enable(MIRROR_LAYER);
-    parts.push({ geometry: coarse ?? mesh.geometry, matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld) });
+    parts.push({
+      geometry: coarse ?? mesh.geometry,
+      matrix: new THREE.Matrix4().multiplyMatrices(inverse, mesh.matrixWorld),
+    });
   });
   if (parts.length === 0) return null;
   let vertices = 0;
@@ -125,11 +132,19 @@ export function addProxy(model: THREE.Object3D, error = 0): THREE.Mesh | null {
   const coarse = simplifyProxy(position, index, error / model.getWorldScale(new THREE.Vector3()).x);
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(coarse?.position ?? position, 3));
-  geometry.setIndex(new THREE.BufferAttribute(coarse ? (coarse.position.length / 3 > 65535 ? coarse.index : new Uint16Array(coarse.index)) : index, 1));
+  geometry.setIndex(
+    new THREE.BufferAttribute(
+      coarse ? (coarse.position.length / 3 > 65535 ? coarse.index : new Uint16Array(coarse.index)) : index,
+      1,
+    ),
+  );
   geometry.computeBoundingSphere();
   // black for the glow mask; the shadow pass uses its own depth material (both faces: thin
   // parts like fan blades and sheets cast from either side)
-  const proxy = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ color: 0x000000, shadowSide: THREE.DoubleSide }));
+  const proxy = new THREE.Mesh(
+    geometry,
+    new THREE.MeshBasicMaterial({ color: 0x000000, shadowSide: THREE.DoubleSide }),
+  );
   proxy.name = 'proxy';
   proxy.castShadow = true;
   proxy.layers.set(SHADOW_LAYER);

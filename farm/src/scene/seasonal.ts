@@ -110,7 +110,10 @@ export function buildSnow(volume: Volume, floorY: number, seed = 0x5eed): Season
 
   // snow cover: a soft white disc with drifts, under everything else on the floor
   const ground = new THREE.Group();
-  const disc = new THREE.Mesh(new THREE.CircleGeometry(volume.radius * 1.1, 48), new THREE.MeshStandardMaterial({ color: '#f4f7fb', roughness: 0.95, transparent: true, opacity: 0.92 }));
+  const disc = new THREE.Mesh(
+    new THREE.CircleGeometry(volume.radius * 1.1, 48),
+    new THREE.MeshStandardMaterial({ color: '#f4f7fb', roughness: 0.95, transparent: true, opacity: 0.92 }),
+  );
   disc.rotation.x = -Math.PI / 2;
   disc.position.y = floorY + 0.0002;
   disc.receiveShadow = true;
@@ -121,7 +124,10 @@ export function buildSnow(volume: Volume, floorY: number, seed = 0x5eed): Season
   for (let i = 0; i < 14; i++) {
     const a = dr() * Math.PI * 2;
     const r = volume.radius * (0.45 + dr() * 0.5);
-    const m = new THREE.Mesh(new THREE.SphereGeometry(0.04 + dr() * 0.05, 10, 6, 0, Math.PI * 2, 0, Math.PI / 2), drift);
+    const m = new THREE.Mesh(
+      new THREE.SphereGeometry(0.04 + dr() * 0.05, 10, 6, 0, Math.PI * 2, 0, Math.PI / 2),
+      drift,
+    );
     m.scale.y = 0.25;
     m.position.set(Math.cos(a) * r, floorY, Math.sin(a) * r);
     m.receiveShadow = true;
@@ -189,7 +195,11 @@ export function buildPetals(volume: Volume, floorY: number, seed = 0xb10550): Se
     fillPositions(positions, particles, volume, index, frames);
     particles.forEach((p, i) => {
       const [a, b, c] = p.spinCycles;
-      e.set(turn(index, frames, a) * Math.PI * 2 + p.swayPhase, turn(index, frames, b) * Math.PI * 2, turn(index, frames, c) * Math.PI * 2);
+      e.set(
+        turn(index, frames, a) * Math.PI * 2 + p.swayPhase,
+        turn(index, frames, b) * Math.PI * 2,
+        turn(index, frames, c) * Math.PI * 2,
+      );
       m4.compose(v.set(positions[i * 3]!, positions[i * 3 + 1]!, positions[i * 3 + 2]!), q.setFromEuler(e), one);
       mesh.setMatrixAt(i, m4);
     });

@@ -28,7 +28,11 @@ function makeCanvas(width: number, height: number): { canvas: OffscreenCanvas | 
 }
 
 /** A texture of `width` x `height` px drawn by `draw`, or null where there is no canvas. */
-export function canvasTexture(width: number, height: number, draw: (ctx: Ctx2D, w: number, h: number) => void): THREE.Texture | null {
+export function canvasTexture(
+  width: number,
+  height: number,
+  draw: (ctx: Ctx2D, w: number, h: number) => void,
+): THREE.Texture | null {
   const made = makeCanvas(width, height);
   if (!made) return null;
   draw(made.ctx, width, height);
@@ -42,7 +46,16 @@ export function canvasTexture(width: number, height: number, draw: (ctx: Ctx2D, 
 }
 
 /** Text fitted into a box: shrinks the font until it fits `maxWidth`. */
-export function fitText(ctx: Ctx2D, text: string, x: number, y: number, maxWidth: number, px: number, weight = 'bold', style = ''): void {
+export function fitText(
+  ctx: Ctx2D,
+  text: string,
+  x: number,
+  y: number,
+  maxWidth: number,
+  px: number,
+  weight = 'bold',
+  style = '',
+): void {
   let size = px;
   for (; size > 6; size -= 1) {
     ctx.font = `${style} ${weight} ${size}px ${SANS}`.trim();

@@ -22,7 +22,12 @@ export function planarUv(geometry: THREE.BufferGeometry, period = UV_PERIOD): TH
     const nx = Math.abs(normal.getX(i));
     const ny = Math.abs(normal.getY(i));
     const nz = Math.abs(normal.getZ(i));
-    const [a, b] = nx >= ny && nx >= nz ? [pos.getZ(i), pos.getY(i)] : ny >= nz ? [pos.getX(i), pos.getZ(i)] : [pos.getX(i), pos.getY(i)];
+    const [a, b] =
+      nx >= ny && nx >= nz
+        ? [pos.getZ(i), pos.getY(i)]
+        : ny >= nz
+          ? [pos.getX(i), pos.getZ(i)]
+          : [pos.getX(i), pos.getY(i)];
     uv[i * 2] = a / period;
     uv[i * 2 + 1] = b / period;
   }
@@ -31,8 +36,17 @@ export function planarUv(geometry: THREE.BufferGeometry, period = UV_PERIOD): TH
 }
 
 /** Adds a box of size (w, h, d) centred at `at` to `parent`. */
-export function box(parent: THREE.Object3D, material: THREE.Material, size: Vec3, at: Vec3, rotation?: Vec3): THREE.Mesh {
-  const mesh = new THREE.Mesh(planarUv(new THREE.BoxGeometry(Math.max(size[0], 0.01), Math.max(size[1], 0.01), Math.max(size[2], 0.01))), material);
+export function box(
+  parent: THREE.Object3D,
+  material: THREE.Material,
+  size: Vec3,
+  at: Vec3,
+  rotation?: Vec3,
+): THREE.Mesh {
+  const mesh = new THREE.Mesh(
+    planarUv(new THREE.BoxGeometry(Math.max(size[0], 0.01), Math.max(size[1], 0.01), Math.max(size[2], 0.01))),
+    material,
+  );
   mesh.position.set(...at);
   if (rotation) mesh.rotation.set(...rotation);
   parent.add(mesh);
@@ -45,7 +59,14 @@ const roundedCache = new Map<string, THREE.BufferGeometry>();
  * A box with rounded edges and corners (radius clamped to the smallest half-size). Cached by
  * size: cases, shrouds and covers reuse a handful of shapes.
  */
-export function roundedBox(parent: THREE.Object3D, material: THREE.Material, size: Vec3, at: Vec3, radius: number, segments = 2): THREE.Mesh {
+export function roundedBox(
+  parent: THREE.Object3D,
+  material: THREE.Material,
+  size: Vec3,
+  at: Vec3,
+  radius: number,
+  segments = 2,
+): THREE.Mesh {
   const [w, h, d] = size.map((v) => Math.max(v, 0.02)) as Vec3;
   const r = Math.max(0.01, Math.min(radius, w / 2 - 0.005, h / 2 - 0.005, d / 2 - 0.005));
   const key = [w, h, d, r, segments].map((v) => v.toFixed(2)).join(':');
@@ -73,7 +94,13 @@ export function tube(
   o: { segments?: number; radial?: number; pitch?: number; tension?: number } = {},
 ): THREE.Mesh {
   const curve = new THREE.CatmullRomCurve3(points, false, 'catmullrom', o.tension ?? 0.5);
-  const g = new THREE.TubeGeometry(curve, o.segments ?? Math.max(8, Math.ceil(curve.getLength() / 12)), radius, o.radial ?? 8, false);
+  const g = new THREE.TubeGeometry(
+    curve,
+    o.segments ?? Math.max(8, Math.ceil(curve.getLength() / 12)),
+    radius,
+    o.radial ?? 8,
+    false,
+  );
   const uv = g.getAttribute('uv') as THREE.BufferAttribute;
   const along = curve.getLength() / (o.pitch ?? 8);
   for (let i = 0; i < uv.count; i++) uv.setXY(i, uv.getX(i) * along, uv.getY(i));
@@ -93,7 +120,10 @@ export function cylinder(
   segments = 16,
   openEnded = false,
 ): THREE.Mesh {
-  const mesh = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius, Math.max(length, 0.01), segments, 1, openEnded), material);
+  const mesh = new THREE.Mesh(
+    new THREE.CylinderGeometry(radius, radius, Math.max(length, 0.01), segments, 1, openEnded),
+    material,
+  );
   mesh.position.set(...at);
   if (axis === 'x') mesh.rotation.z = Math.PI / 2;
   if (axis === 'z') mesh.rotation.x = Math.PI / 2;
@@ -105,7 +135,11 @@ export function cylinder(
  * Gives geometry a rainbow `color` attribute along one axis (or around the Z axis for rings),
  * the default look of RGB parts; MaterialKit.rgb() ignores it when the build sets a colour.
  */
-export function paintRainbow(geometry: THREE.BufferGeometry, mode: 'x' | 'y' | 'z' | 'angle', phase = 0): THREE.BufferGeometry {
+export function paintRainbow(
+  geometry: THREE.BufferGeometry,
+  mode: 'x' | 'y' | 'z' | 'angle',
+  phase = 0,
+): THREE.BufferGeometry {
   const pos = geometry.getAttribute('position') as THREE.BufferAttribute;
   geometry.computeBoundingBox();
   const bb = geometry.boundingBox!;

@@ -46,11 +46,20 @@ export class MaterialKit {
     color: string,
     roughness: number,
     metalness: number,
-    extra: Partial<Pick<THREE.MeshStandardMaterialParameters, 'side' | 'roughnessMap' | 'map' | 'alphaMap' | 'transparent' | 'depthWrite'>> = {},
+    extra: Partial<
+      Pick<
+        THREE.MeshStandardMaterialParameters,
+        'side' | 'roughnessMap' | 'map' | 'alphaMap' | 'transparent' | 'depthWrite'
+      >
+    > = {},
   ): THREE.MeshStandardMaterial {
     const r = Math.round(Math.min(1, Math.max(0.05, roughness)) * 10) / 10;
     const m = metalness >= 0.7 ? 0.9 : metalness >= 0.35 ? 0.5 : metalness >= 0.15 ? 0.25 : 0;
-    const base = this.memo(`base:${kind}:${r}:${m}`, () => new THREE.MeshStandardMaterial({ color: '#ffffff', vertexColors: true, roughness: r, metalness: m, ...extra }));
+    const base = this.memo(
+      `base:${kind}:${r}:${m}`,
+      () =>
+        new THREE.MeshStandardMaterial({ color: '#ffffff', vertexColors: true, roughness: r, metalness: m, ...extra }),
+    );
     return this.memo(key, () => {
       const v = new THREE.MeshStandardMaterial({ color, roughness: r, metalness: m, ...extra });
       v.userData.base = base;
@@ -66,7 +75,9 @@ export class MaterialKit {
 
   /** Both faces drawn (fan blades, thin sheets). */
   sheet(color: string, roughness = 0.5, metalness = 0.1): THREE.MeshStandardMaterial {
-    return this.variant(`sheet:${color}:${roughness}:${metalness}`, 'sheet', color, roughness, metalness, { side: THREE.DoubleSide });
+    return this.variant(`sheet:${color}:${roughness}:${metalness}`, 'sheet', color, roughness, metalness, {
+      side: THREE.DoubleSide,
+    });
   }
 
   /** Polished metal (fins, pipes, IHS): no texture, cheapest metal. */
@@ -76,7 +87,9 @@ export class MaterialKit {
 
   /** Brushed aluminium (heatsink covers, case trims): streaks in the roughness along u. */
   brushed(color = '#b9bec4', roughness = 0.34): THREE.MeshStandardMaterial {
-    return this.variant(`brushed:${color}:${roughness}`, 'brushed', color, roughness, 0.9, { roughnessMap: brushedTexture() });
+    return this.variant(`brushed:${color}:${roughness}`, 'brushed', color, roughness, 0.9, {
+      roughnessMap: brushedTexture(),
+    });
   }
 
   /** Satin powder-coat paint (case shells, shrouds): soft highlights, a hint of metal flake. */
@@ -86,7 +99,9 @@ export class MaterialKit {
 
   /** Textured (grained) plastic: fan frames, connectors, RAM PCB edge, pump housings. */
   plastic(color: string, roughness = 0.6): THREE.MeshStandardMaterial {
-    return this.variant(`plastic:${color}:${roughness}`, 'plastic', color, roughness, 0, { roughnessMap: grainTexture() });
+    return this.variant(`plastic:${color}:${roughness}`, 'plastic', color, roughness, 0, {
+      roughnessMap: grainTexture(),
+    });
   }
 
   /** Braided sleeving for cables and AIO tubes (tube UVs scaled to the weave, geometry.ts). */
@@ -107,7 +122,11 @@ export class MaterialKit {
     return this.memo(`textured:${key}`, () => {
       let t = this.textures.get(key);
       if (t === undefined) this.textures.set(key, (t = make()));
-      const m = new THREE.MeshStandardMaterial({ color: t ? '#ffffff' : fallback, roughness: o.roughness ?? 0.5, metalness: o.metalness ?? 0.1 });
+      const m = new THREE.MeshStandardMaterial({
+        color: t ? '#ffffff' : fallback,
+        roughness: o.roughness ?? 0.5,
+        metalness: o.metalness ?? 0.1,
+      });
       if (t) m.map = t;
       if (t && o.glow) {
         // printed names stay legible on a card edge in shadow (real ones are often lit)
@@ -132,7 +151,11 @@ export class MaterialKit {
    */
   rgb(): THREE.Material {
     const { color, off } = this.rgbSettings;
-    if (off) return this.memo('rgb:off', () => new THREE.MeshStandardMaterial({ color: '#202226', roughness: 0.4, metalness: 0 }));
+    if (off)
+      return this.memo(
+        'rgb:off',
+        () => new THREE.MeshStandardMaterial({ color: '#202226', roughness: 0.4, metalness: 0 }),
+      );
     if (color) {
       return this.memo(`rgb:${color}`, () => {
         const c = new THREE.Color(color).multiplyScalar(RGB_INTENSITY);
@@ -181,7 +204,12 @@ export class MaterialKit {
   /** Hex-perforated steel mesh (front and side mesh panels): open enough to show fans behind. */
   meshPanel(color: string): THREE.MeshStandardMaterial {
     // blended, not alpha-tested: far away the mip-mapped mesh must stay 40% steel, not vanish
-    return this.variant(`mesh-panel:${color}`, 'mesh', color, 0.55, 0.5, { alphaMap: hexMeshTexture(), transparent: true, depthWrite: false, side: THREE.DoubleSide });
+    return this.variant(`mesh-panel:${color}`, 'mesh', color, 0.55, 0.5, {
+      alphaMap: hexMeshTexture(),
+      transparent: true,
+      depthWrite: false,
+      side: THREE.DoubleSide,
+    });
   }
 
   /**

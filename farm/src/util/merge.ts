@@ -25,7 +25,12 @@ export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
   root.traverse((o) => {
     const mesh = o as THREE.Mesh;
     if (!mesh.isMesh) return;
-    if (mesh.userData.keep || Array.isArray(mesh.material) || (mesh as THREE.InstancedMesh).isInstancedMesh || !mesh.geometry.getAttribute('position')) {
+    if (
+      mesh.userData.keep ||
+      Array.isArray(mesh.material) ||
+      (mesh as THREE.InstancedMesh).isInstancedMesh ||
+      !mesh.geometry.getAttribute('position')
+    ) {
       kept.push(mesh);
       return;
     }
@@ -43,7 +48,10 @@ export function mergeByMaterial(root: THREE.Object3D): THREE.Group {
   out.quaternion.copy(root.quaternion);
   out.scale.copy(root.scale);
   for (const [material, bucket] of buckets) {
-    const mesh = new THREE.Mesh(mergeMeshes(bucket.meshes, inverse, (material as THREE.MeshStandardMaterial).vertexColors === true), material);
+    const mesh = new THREE.Mesh(
+      mergeMeshes(bucket.meshes, inverse, (material as THREE.MeshStandardMaterial).vertexColors === true),
+      material,
+    );
     mesh.castShadow = bucket.cast;
     mesh.receiveShadow = bucket.receive;
     out.add(mesh);

@@ -7,7 +7,12 @@ import * as THREE from 'three';
 
 const made = new Map<string, THREE.DataTexture>();
 
-function texture(key: string, size: number, fill: (u: number, v: number) => [number, number, number, number], repeat = false): THREE.DataTexture {
+function texture(
+  key: string,
+  size: number,
+  fill: (u: number, v: number) => [number, number, number, number],
+  repeat = false,
+): THREE.DataTexture {
   const cached = made.get(key);
   if (cached) return cached;
   const data = new Uint8Array(size * size * 4);

@@ -17,15 +17,65 @@ export function partImageUrl(base: string, id: string): string {
 }
 
 const STYLE: Record<Category, { bg: string; fg: string; label: string; glyph: string }> = {
-  PCCase: { bg: '#1f2937', fg: '#93c5fd', label: 'Case', glyph: '<rect x="70" y="40" width="100" height="160" rx="8"/><rect x="85" y="55" width="70" height="130" rx="4" opacity=".35"/>' },
-  Motherboard: { bg: '#14532d', fg: '#86efac', label: 'Motherboard', glyph: '<rect x="50" y="50" width="140" height="140" rx="6"/><rect x="95" y="75" width="40" height="40" opacity=".4"/><rect x="150" y="70" width="8" height="80" opacity=".4"/><rect x="165" y="70" width="8" height="80" opacity=".4"/>' },
-  CPU: { bg: '#312e81', fg: '#c4b5fd', label: 'CPU', glyph: '<rect x="70" y="70" width="100" height="100" rx="8"/><rect x="95" y="95" width="50" height="50" opacity=".4"/>' },
-  CPUCooler: { bg: '#0c4a6e', fg: '#7dd3fc', label: 'CPU Cooler', glyph: '<circle cx="120" cy="120" r="62"/><circle cx="120" cy="120" r="18" opacity=".4"/>' },
-  GPU: { bg: '#3f1d0b', fg: '#fdba74', label: 'GPU', glyph: '<rect x="30" y="80" width="180" height="80" rx="8"/><circle cx="85" cy="120" r="28" opacity=".4"/><circle cx="155" cy="120" r="28" opacity=".4"/>' },
-  RAM: { bg: '#4a044e', fg: '#f0abfc', label: 'Memory', glyph: '<rect x="60" y="50" width="22" height="140" rx="3"/><rect x="95" y="50" width="22" height="140" rx="3"/><rect x="130" y="50" width="22" height="140" rx="3"/><rect x="165" y="50" width="22" height="140" rx="3"/>' },
-  Storage: { bg: '#27272a', fg: '#d4d4d8', label: 'Storage', glyph: '<rect x="40" y="100" width="160" height="40" rx="6"/><circle cx="70" cy="120" r="8" opacity=".4"/>' },
-  PSU: { bg: '#292524', fg: '#fcd34d', label: 'Power Supply', glyph: '<rect x="50" y="70" width="140" height="100" rx="6"/><circle cx="120" cy="120" r="36" opacity=".4"/>' },
-  CaseFan: { bg: '#083344', fg: '#67e8f9', label: 'Case Fan', glyph: '<rect x="60" y="60" width="120" height="120" rx="14"/><circle cx="120" cy="120" r="48" opacity=".4"/>' },
+  PCCase: {
+    bg: '#1f2937',
+    fg: '#93c5fd',
+    label: 'Case',
+    glyph:
+      '<rect x="70" y="40" width="100" height="160" rx="8"/><rect x="85" y="55" width="70" height="130" rx="4" opacity=".35"/>',
+  },
+  Motherboard: {
+    bg: '#14532d',
+    fg: '#86efac',
+    label: 'Motherboard',
+    glyph:
+      '<rect x="50" y="50" width="140" height="140" rx="6"/><rect x="95" y="75" width="40" height="40" opacity=".4"/><rect x="150" y="70" width="8" height="80" opacity=".4"/><rect x="165" y="70" width="8" height="80" opacity=".4"/>',
+  },
+  CPU: {
+    bg: '#312e81',
+    fg: '#c4b5fd',
+    label: 'CPU',
+    glyph:
+      '<rect x="70" y="70" width="100" height="100" rx="8"/><rect x="95" y="95" width="50" height="50" opacity=".4"/>',
+  },
+  CPUCooler: {
+    bg: '#0c4a6e',
+    fg: '#7dd3fc',
+    label: 'CPU Cooler',
+    glyph: '<circle cx="120" cy="120" r="62"/><circle cx="120" cy="120" r="18" opacity=".4"/>',
+  },
+  GPU: {
+    bg: '#3f1d0b',
+    fg: '#fdba74',
+    label: 'GPU',
+    glyph:
+      '<rect x="30" y="80" width="180" height="80" rx="8"/><circle cx="85" cy="120" r="28" opacity=".4"/><circle cx="155" cy="120" r="28" opacity=".4"/>',
+  },
+  RAM: {
+    bg: '#4a044e',
+    fg: '#f0abfc',
+    label: 'Memory',
+    glyph:
+      '<rect x="60" y="50" width="22" height="140" rx="3"/><rect x="95" y="50" width="22" height="140" rx="3"/><rect x="130" y="50" width="22" height="140" rx="3"/><rect x="165" y="50" width="22" height="140" rx="3"/>',
+  },
+  Storage: {
+    bg: '#27272a',
+    fg: '#d4d4d8',
+    label: 'Storage',
+    glyph: '<rect x="40" y="100" width="160" height="40" rx="6"/><circle cx="70" cy="120" r="8" opacity=".4"/>',
+  },
+  PSU: {
+    bg: '#292524',
+    fg: '#fcd34d',
+    label: 'Power Supply',
+    glyph: '<rect x="50" y="70" width="140" height="100" rx="6"/><circle cx="120" cy="120" r="36" opacity=".4"/>',
+  },
+  CaseFan: {
+    bg: '#083344',
+    fg: '#67e8f9',
+    label: 'Case Fan',
+    glyph: '<rect x="60" y="60" width="120" height="120" rx="14"/><circle cx="120" cy="120" r="48" opacity=".4"/>',
+  },
 };
 
 function escapeXml(s: string): string {
@@ -57,7 +107,8 @@ async function sendThumbnail(ctx: ApiContext, req: Request, res: Response, key: 
   res.setHeader('Content-Length', String(meta.size));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   await pipeline(body, res).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE' && !req.destroyed) ctx.log.warn({ err, key }, 'thumbnail download failed');
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE' && !req.destroyed)
+      ctx.log.warn({ err, key }, 'thumbnail download failed');
   });
   return true;
 }

@@ -15,7 +15,13 @@ export function healthRoutes(ctx: ApiContext): Router {
     } catch (err) {
       ctx.dbAvailability.down(err);
       res.setHeader('Retry-After', String(DB_RETRY_AFTER_S));
-      res.status(503).json({ status: 'degraded', version: ctx.version, db: 'down', queue: { queued: 0, processing: 0 }, workers: 0 });
+      res.status(503).json({
+        status: 'degraded',
+        version: ctx.version,
+        db: 'down',
+        queue: { queued: 0, processing: 0 },
+        workers: 0,
+      });
       return;
     }
     // a pool that kept its connections through a partial outage makes no new one: say so here

@@ -19,14 +19,16 @@ import { requireAuth } from '../require-auth.js';
 import { SseStream } from '../../http/sse-stream.js';
 import { isUuid } from '../../model/uuid.js';
 
-
 /** `?access_token=` becomes the bearer credential when no Authorization header is sent. */
 function tokenFromQuery(req: Request, _res: Response, next: NextFunction): void {
   const t = req.query.access_token;
   if (t === undefined || req.get('authorization')) return next();
   if (typeof t !== 'string' || !t) throw unauthorized('invalid_credentials', 'access_token must be one session token');
   if (looksLikeApiKey(t)) {
-    throw unauthorized('api_key_in_url', 'API keys must not be sent in URLs (they end up in logs): mint a session token and pass that as access_token');
+    throw unauthorized(
+      'api_key_in_url',
+      'API keys must not be sent in URLs (they end up in logs): mint a session token and pass that as access_token',
+    );
   }
   req.headers.authorization = `Bearer ${t}`;
   next();
@@ -45,9 +47,18 @@ export function jobEventRoutes(ctx: ApiContext): Router {
     const id = String(req.params.jobId);
     if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await getJobForCustomer(ctx.db, id, req.principal!);
-    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
+    if (!job)
+      throw (
+        (await expiredJobError(ctx.db, id, req.principal!.customerId)) ??
+        notFound('job_not_found', `no job ${id} for this customer`)
+      );
     const hub = ctx.events;
-    if (!hub) throw new HttpError(503, 'events_unavailable', 'job events are not available on this server: poll GET /render-build/{jobId}');
+    if (!hub)
+      throw new HttpError(
+        503,
+        'events_unavailable',
+        'job events are not available on this server: poll GET /render-build/{jobId}',
+      );
     const resumeAfter = lastEventId(req);
     if (resumeAfter !== undefined) {
       const state = await renderEventState(ctx.db, job.render.id);
@@ -60,7 +71,13 @@ export function jobEventRoutes(ctx: ApiContext): Router {
     try {
       await hub.listening();
     } catch {
-      throw new HttpError(503, 'database_unavailable', 'cannot listen for job events: the database is unreachable; retry shortly', undefined, { 'Retry-After': '5' });
+      throw new HttpError(
+        503,
+        'database_unavailable',
+        'cannot listen for job events: the database is unreachable; retry shortly',
+        undefined,
+        { 'Retry-After': '5' },
+      );
     }
     const stream = new SseStream(res, ctx.cfg.eventsHeartbeatSeconds * 1000);
     const abort = new AbortController();
@@ -71,7 +88,11 @@ export function jobEventRoutes(ctx: ApiContext): Router {
         lastEventId: resumeAfter,
         signal: abort.signal,
         emit: (e) => stream.send(e.event, e.data, e.id),
-        view: (j) => jobView(j.jobId, j.render, (key) => ctx.store.url(key, base), { shareCode: j.shareCode, createdAt: j.createdAt }),
+        view: (j) =>
+          jobView(j.jobId, j.render, (key) => ctx.store.url(key, base), {
+            shareCode: j.shareCode,
+            createdAt: j.createdAt,
+          }),
       });
     } catch (err) {
       // headers are sent: end the stream; the client reconnects with Last-Event-ID

@@ -3,7 +3,16 @@ import { Router } from 'express';
 import { queueCounts } from '../../jobs/queue/counts.js';
 import { liveWorkers } from '../../jobs/workers-repository.js';
 import { storeUsage } from '../../jobs/store-usage.js';
-import { chunkCount, liveWorkerCount, processing, queueDepth, registry, storeBytes, storeRenders, storeSwept } from '../../metrics.js';
+import {
+  chunkCount,
+  liveWorkerCount,
+  processing,
+  queueDepth,
+  registry,
+  storeBytes,
+  storeRenders,
+  storeSwept,
+} from '../../metrics.js';
 import type { ApiContext } from '../../http/context.js';
 
 export function metricsRoutes(ctx: ApiContext): Router {

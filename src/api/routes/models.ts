@@ -7,9 +7,24 @@
  *
  * Mounted before the JSON body parser (src/api/app.ts), which refuses bodies that are not JSON.
  */
-import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  Router,
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { getPartsByIds } from '../../catalog/parts.js';
-import { addModel, listModels, removeModel, rollbackModel, showModel, UnknownModelPartError, type ModelRecord } from '../../part-models/model-library.js';
+import {
+  addModel,
+  listModels,
+  removeModel,
+  rollbackModel,
+  showModel,
+  UnknownModelPartError,
+  type ModelRecord,
+} from '../../part-models/model-library.js';
 import { modelInputFromBytes } from '../../part-models/model-input.js';
 import { modelInputFromZip } from '../../part-models/model-zip.js';
 import { modelLimitsFrom } from '../../part-models/model-limits.js';
@@ -82,7 +97,11 @@ function modelBody(maxBytes: number): Array<RequestHandler | ErrorRequestHandler
     const length = Number(req.headers['content-length']);
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if (!chunked && !(length > 0)) {
-      throw new HttpError(400, 'missing_body', 'the request body is missing: send the model file as the body (Content-Type: model/gltf-binary for .glb, model/gltf+json for .gltf, application/zip for a .gltf with its files)');
+      throw new HttpError(
+        400,
+        'missing_body',
+        'the request body is missing: send the model file as the body (Content-Type: model/gltf-binary for .glb, model/gltf+json for .gltf, application/zip for a .gltf with its files)',
+      );
     }
     if (!req.is(BODY_TYPES)) {
       const type = req.get('content-type');
@@ -125,20 +144,36 @@ export function modelRoutes(ctx: ApiContext): Router {
     const ext = gltf ? '.gltf' : '.glb';
     // the name decides how a non-GLB body is read (model-input.ts), so it must agree with the type
     if (gltf && q.name !== undefined && !q.name.toLowerCase().endsWith('.gltf')) {
-      throw badRequest('invalid_query', `name must end with .gltf when the body is model/gltf+json, not "${q.name}"`, [{ field: 'name', message: 'must end with .gltf' }]);
+      throw badRequest('invalid_query', `name must end with .gltf when the body is model/gltf+json, not "${q.name}"`, [
+        { field: 'name', message: 'must end with .gltf' },
+      ]);
     }
     // a zip's model keeps the name it has in the zip, which also says how it is read
     if (zip && q.name !== undefined) {
-      throw badRequest('invalid_query', `name is not taken with application/zip: the model keeps the name of the .gltf or .glb in the zip, not "${q.name}"`, [{ field: 'name', message: 'not taken with application/zip' }]);
+      throw badRequest(
+        'invalid_query',
+        `name is not taken with application/zip: the model keeps the name of the .gltf or .glb in the zip, not "${q.name}"`,
+        [{ field: 'name', message: 'not taken with application/zip' }],
+      );
     }
     const name = q.name ?? `${partId}${ext}`;
     const bytes = new Uint8Array(req.body as Buffer);
     // a .gltf sent alone must carry its buffers and images as data: URIs; a zip brings them
-    const input = zip ? modelInputFromZip(bytes, limits.modelMaxBytes) : modelInputFromBytes(name, bytes, {}, limits.modelMaxBytes);
+    const input = zip
+      ? modelInputFromZip(bytes, limits.modelMaxBytes)
+      : modelInputFromBytes(name, bytes, {}, limits.modelMaxBytes);
     const p = req.principal!;
-    const added = await addModel(ctx.db, ctx.store, partId, input, { limits, fit: q.fit, force: q.force, orientation, who: `api:${p.customerName}:${p.keyId ?? 'key'}` });
+    const added = await addModel(ctx.db, ctx.store, partId, input, {
+      limits,
+      fit: q.fit,
+      force: q.force,
+      orientation,
+      who: `api:${p.customerName}:${p.keyId ?? 'key'}`,
+    });
     // the same bytes again change nothing: 200 with the model as it is, not a new version
-    res.status(added.unchanged ? 200 : 201).json(await modelView(ctx, base(req), added.model, added.prepared.warnings, added.prepared.orientation.summary));
+    res
+      .status(added.unchanged ? 200 : 201)
+      .json(await modelView(ctx, base(req), added.model, added.prepared.warnings, added.prepared.orientation.summary));
   };
   r.put('/models/:partId', admin, knownPart, ...modelBody(limits.modelMaxBytes), putModel);
 
@@ -146,7 +181,15 @@ export function modelRoutes(ctx: ApiContext): Router {
     const q = parseOr400(modelListQuery, req.query, 'query');
     const b = base(req);
     const list = await listModels(ctx.db, { category: q.category });
-    res.json({ models: await Promise.all(list.map(async (it) => ({ ...(await modelView(ctx, b, it.model)), category: it.part.category, name: it.part.name }))) });
+    res.json({
+      models: await Promise.all(
+        list.map(async (it) => ({
+          ...(await modelView(ctx, b, it.model)),
+          category: it.part.category,
+          name: it.part.name,
+        })),
+      ),
+    });
   });
 
   r.get('/models/:partId', admin, async (req, res) => {

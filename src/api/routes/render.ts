@@ -21,7 +21,6 @@ import { parseOr400 } from '../../http/validate.js';
 import { isUuid } from '../../model/uuid.js';
 import { isFinal } from '../../model/job-status.js';
 
-
 /** Async renders run only in prod (docs/design-decisions.md, "Renders run in prod only"). */
 function requireProd(req: Request): void {
   const env = req.query.environment ?? req.principal?.environment;
@@ -37,22 +36,43 @@ export function checkPartsShape(parts: Record<string, string[]>): PartIdMap {
   return check.parts;
 }
 
-async function submit(ctx: ApiContext, req: Request, parts: PartIdMap, state: InteractiveState | null, options: RenderOptions, shareCode?: string): Promise<Submission> {
+async function submit(
+  ctx: ApiContext,
+  req: Request,
+  parts: PartIdMap,
+  state: InteractiveState | null,
+  options: RenderOptions,
+  shareCode?: string,
+): Promise<Submission> {
   // unknown part IDs throw UnknownPartsError: 404 part_not_found naming them
   const p = req.principal!;
   const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
   const limits = { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds };
-  const s = await submitRender(ctx.db, { customerId: p.customerId, environment: p.environment, parts, state, options, shareCode, limits });
+  const s = await submitRender(ctx.db, {
+    customerId: p.customerId,
+    environment: p.environment,
+    parts,
+    state,
+    options,
+    shareCode,
+    limits,
+  });
   submissions.inc({ outcome: s.outcome, format: s.render.format });
   // hits (cached, reused) are most submissions under load: counted above, logged at debug
   const level = s.outcome === 'new' ? 'info' : 'debug';
-  ctx.log[level]({ jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: p.customerName }, 'render submitted');
+  ctx.log[level](
+    { jobId: s.jobId, renderId: s.render.id, outcome: s.outcome, customer: p.customerName },
+    'render submitted',
+  );
   return s;
 }
 
 /** The submission response (docs/api.md; plus share_code on share-code submissions). */
 async function submissionBody(ctx: ApiContext, req: Request, s: Submission, shareCode?: string) {
-  const body: Record<string, unknown> = { job_id: s.jobId, status: s.outcome === 'cached' ? 'completed' : 'processing' };
+  const body: Record<string, unknown> = {
+    job_id: s.jobId,
+    status: s.outcome === 'cached' ? 'completed' : 'processing',
+  };
   if (s.outcome === 'cached') {
     const view = await jobView(s.jobId, s.render, urlFor(ctx, req));
     Object.assign(body, {
@@ -86,7 +106,11 @@ function ownJob(ctx: ApiContext, act: (id: string, req: Request) => Promise<Poll
     const id = String(req.params.jobId);
     if (!isUuid(id)) throw notFound('job_not_found', 'job ids are UUIDs; no such job');
     const job = await act(id, req);
-    if (!job) throw (await expiredJobError(ctx.db, id, req.principal!.customerId)) ?? notFound('job_not_found', `no job ${id} for this customer`);
+    if (!job)
+      throw (
+        (await expiredJobError(ctx.db, id, req.principal!.customerId)) ??
+        notFound('job_not_found', `no job ${id} for this customer`)
+      );
     res.setHeader('Cache-Control', 'no-store');
     res.json(await recordView(ctx, req, job));
   };
@@ -124,7 +148,13 @@ export function renderRoutes(ctx: ApiContext): Router {
     const s = await submit(ctx, req, parts, null, options);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    const done = await waitForJob(ctx.db, s.jobId, req.principal!, ctx.cfg.internalRenderWaitSeconds * 1000, abort.signal);
+    const done = await waitForJob(
+      ctx.db,
+      s.jobId,
+      req.principal!,
+      ctx.cfg.internalRenderWaitSeconds * 1000,
+      abort.signal,
+    );
     const view = await recordView(ctx, req, done);
     // 200 once final; 202 with the current state when the wait bound passed first
     res.status(isFinal(view.status) ? 200 : 202).json(view);
@@ -132,8 +162,16 @@ export function renderRoutes(ctx: ApiContext): Router {
 
   // scoped by customer and by the credential's environment; polling records retention's
   // last-requested time (at most a write a minute) in the same statement
-  r.get('/render-build/:jobId', requireAuth(ctx, 'render:status'), ownJob(ctx, (id, req) => pollJob(ctx.db, id, req.principal!)));
+  r.get(
+    '/render-build/:jobId',
+    requireAuth(ctx, 'render:status'),
+    ownJob(ctx, (id, req) => pollJob(ctx.db, id, req.principal!)),
+  );
   // cancel (docs/console.md): the customer's own job, unless another customer's identical request shares its render (409)
-  r.post('/render-build/:jobId/cancel', requireAuth(ctx, 'render:submit'), ownJob(ctx, (id, req) => cancelJob(ctx.db, id, req.principal!)));
+  r.post(
+    '/render-build/:jobId/cancel',
+    requireAuth(ctx, 'render:submit'),
+    ownJob(ctx, (id, req) => cancelJob(ctx.db, id, req.principal!)),
+  );
   return r;
 }

@@ -4,7 +4,14 @@
  * signing secret once; GET lists; DELETE disables; GET /webhooks/:id/deliveries is the log.
  */
 import { Router } from 'express';
-import { listDeliveries, createWebhook, disableWebhook, listWebhooks, type DeliveryRecord, type WebhookRecord } from '../../webhooks/webhooks-repository.js';
+import {
+  listDeliveries,
+  createWebhook,
+  disableWebhook,
+  listWebhooks,
+  type DeliveryRecord,
+  type WebhookRecord,
+} from '../../webhooks/webhooks-repository.js';
 import { SIGNATURE_HEADER } from '../../webhooks/signature.js';
 import { checkWebhookTarget, targetPolicy } from '../../webhooks/target-policy.js';
 import type { ApiContext } from '../../http/context.js';
@@ -16,7 +23,12 @@ import { isUuid } from '../../model/uuid.js';
 
 const EVENTS = ['job.completed', 'job.error'];
 
-const webhookJson = (w: WebhookRecord) => ({ id: w.id, url: w.url, events: EVENTS, created_at: w.createdAt.toISOString() });
+const webhookJson = (w: WebhookRecord) => ({
+  id: w.id,
+  url: w.url,
+  events: EVENTS,
+  created_at: w.createdAt.toISOString(),
+});
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const deliveryJson = (d: DeliveryRecord) => ({
   id: d.id,
@@ -59,7 +71,11 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   r.get('/webhooks/:id/deliveries', auth, async (req, res) => {
     const id = String(req.params.id);
-    const mine = isUuid(id) && (await listWebhooks(ctx.db, { customerId: req.principal!.customerId, includeDisabled: true })).some((w) => w.id === id);
+    const mine =
+      isUuid(id) &&
+      (await listWebhooks(ctx.db, { customerId: req.principal!.customerId, includeDisabled: true })).some(
+        (w) => w.id === id,
+      );
     if (!mine) throw notFound('webhook_not_found', `no webhook ${id} for this customer`);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ deliveries: (await listDeliveries(ctx.db, { webhookId: id, limit: 100 })).map(deliveryJson) });

@@ -28,9 +28,18 @@ export function catalogRoutes(ctx: ApiContext): Router {
     const { category } = parseOr400(partsQuery, req.query, 'query');
     const categories: readonly Category[] = category ? [category] : CATEGORIES;
     const pages = await Promise.all(categories.map((c) => listParts(ctx.db, c, { limit: 200, skip: 0 })));
-    const parts = await getPartsByIds(ctx.db, pages.flatMap((p) => p.items.map((i) => i.id)));
+    const parts = await getPartsByIds(
+      ctx.db,
+      pages.flatMap((p) => p.items.map((i) => i.id)),
+    );
     const body: { parts: Api.CatalogPart[] } = {
-      parts: parts.map((p) => ({ id: p.id, name: p.name, category: p.category, specs: { ...p.specs }, thumbnail: `/assets/parts/${encodeURIComponent(p.id)}` })),
+      parts: parts.map((p) => ({
+        id: p.id,
+        name: p.name,
+        category: p.category,
+        specs: { ...p.specs },
+        thumbnail: `/assets/parts/${encodeURIComponent(p.id)}`,
+      })),
     };
     res.json(body);
   });
@@ -57,7 +66,8 @@ export function catalogRoutes(ctx: ApiContext): Router {
   r.post('/console/api/preview', async (req, res) => {
     const s = sessionOf(req);
     const { shareCode } = parseOr400(previewBody, req.body, 'body');
-    if (s.environment !== 'prod') throw badRequest('unsupported_environment', `renders run only in the prod environment, not ${s.environment}`);
+    if (s.environment !== 'prod')
+      throw badRequest('unsupported_environment', `renders run only in the prod environment, not ${s.environment}`);
     const build = await buildForShareCode(ctx.db, shareCode);
     const { maxFrameMegapixels, maxJobCostSeconds, maxCustomerInFlightSeconds } = ctx.cfg;
     const sub = await submitRender(ctx.db, {

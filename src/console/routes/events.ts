@@ -12,11 +12,22 @@ export function eventRoutes(ctx: ApiContext): Router {
   r.get('/console/api/events', async (req, res) => {
     const s = sessionOf(req);
     const hub = ctx.events;
-    if (!hub) throw new HttpError(503, 'events_unavailable', 'job events are not available on this server: reload the page to refresh');
+    if (!hub)
+      throw new HttpError(
+        503,
+        'events_unavailable',
+        'job events are not available on this server: reload the page to refresh',
+      );
     try {
       await hub.listening();
     } catch {
-      throw new HttpError(503, 'database_unavailable', 'cannot listen for job events: the database is unreachable; retry shortly', undefined, { 'Retry-After': '5' });
+      throw new HttpError(
+        503,
+        'database_unavailable',
+        'cannot listen for job events: the database is unreachable; retry shortly',
+        undefined,
+        { 'Retry-After': '5' },
+      );
     }
     const stream = new SseStream(res, ctx.cfg.eventsHeartbeatSeconds * 1000);
     const o = owner(s);
@@ -24,12 +35,21 @@ export function eventRoutes(ctx: ApiContext): Router {
     const unsubscribe = hub.subscribeAll((m) => {
       if (m.kind === 'resync') return stream.send('resync', {});
       if (m.kind === 'closed') return stream.end();
-      let q = ctx.db.db.selectFrom('jobs as j').innerJoin('renders as r', 'r.id', 'j.render_id').select(['j.id', 'r.status', 'r.progress', 'r.error']).where('j.render_id', '=', m.render);
+      let q = ctx.db.db
+        .selectFrom('jobs as j')
+        .innerJoin('renders as r', 'r.id', 'j.render_id')
+        .select(['j.id', 'r.status', 'r.progress', 'r.error'])
+        .where('j.render_id', '=', m.render);
       if (o) q = q.where('j.customer_id', '=', o.customerId).where('j.environment', '=', o.environment);
       q.execute().then(
         (rows) => {
           for (const j of rows) {
-            const e: Api.JobEvent = { id: j.id, status: j.status, progress: j.status === 'completed' ? 1 : Number(j.progress ?? 0), error: j.error };
+            const e: Api.JobEvent = {
+              id: j.id,
+              status: j.status,
+              progress: j.status === 'completed' ? 1 : Number(j.progress ?? 0),
+              error: j.error,
+            };
             stream.send('job', e);
           }
         },

@@ -17,9 +17,15 @@ import { findJob, fullJob, owner, summary } from '../job-views.js';
 
 /** The jobs page's filters and its cursor (`before`: the `next` of the page before). */
 const jobsQuery = z.object({
-  before: queryText('before').refine((v) => v === undefined || isUuid(v), 'before must be the `next` of the previous page'),
+  before: queryText('before').refine(
+    (v) => v === undefined || isUuid(v),
+    'before must be the `next` of the previous page',
+  ),
   limit: queryInt('limit', 1, 200).default(50),
-  q: queryText('q').refine((v) => v === undefined || v.length <= MAX_SEARCH_LENGTH, `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`),
+  q: queryText('q').refine(
+    (v) => v === undefined || v.length <= MAX_SEARCH_LENGTH,
+    `q (a job id prefix or a share code) must be at most ${MAX_SEARCH_LENGTH} characters`,
+  ),
   status: queryChoice('status', JOB_STATUSES),
   format: queryChoice('format', ['video', 'sprite']),
   kind: queryChoice('kind', ['render', 'pregen']),
@@ -31,7 +37,16 @@ export function jobRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/console/api/jobs', async (req, res) => {
     const s = sessionOf(req);
-    const { before, limit, q: search, status, format, kind, environment, customer } = parseOr400(jobsQuery, req.query, 'query');
+    const {
+      before,
+      limit,
+      q: search,
+      status,
+      format,
+      kind,
+      environment,
+      customer,
+    } = parseOr400(jobsQuery, req.query, 'query');
     const o = owner(s);
     // a customer's session lists its own environment's jobs, whatever the filter says
     const list = await listJobs(ctx.db, {
@@ -45,7 +60,10 @@ export function jobRoutes(ctx: ApiContext): Router {
       limit: limit + 1,
     });
     const page = list.slice(0, limit);
-    const body: Api.JobsPage = { jobs: page.map((j) => summary(j, j.customer)), next: list.length > limit ? page[page.length - 1]!.jobId : null };
+    const body: Api.JobsPage = {
+      jobs: page.map((j) => summary(j, j.customer)),
+      next: list.length > limit ? page[page.length - 1]!.jobId : null,
+    };
     res.json(body);
   });
 
@@ -60,7 +78,10 @@ export function jobRoutes(ctx: ApiContext): Router {
     // the code `render-farm jobs retry --failed` runs: each failed render retried as a single retry is
     const s = sessionOf(req);
     const r = await retryFailed(ctx.db, owner(s) ?? {});
-    ctx.log.info({ retried: r.retried.length, refused: r.refused.length, remaining: r.remaining, customer: s.customerName }, 'console: retried failed jobs');
+    ctx.log.info(
+      { retried: r.retried.length, refused: r.refused.length, remaining: r.remaining, customer: s.customerName },
+      'console: retried failed jobs',
+    );
     const body: Api.RetryFailedResult = {
       retried: r.retried.map((f) => f.jobId),
       jobs: r.retried.reduce((n, f) => n + f.jobs, 0),

@@ -9,17 +9,36 @@ export function overviewRoutes(ctx: ApiContext): Router {
   const r = Router();
   r.get('/console/api/overview', async (req, res) => {
     const s = sessionOf(req);
-    const [snap, perMinute] = await Promise.all([farmSnapshot(ctx.db, { recent: 0, waiting: 0 }), rendersPerMinute(ctx.db, 60)]);
+    const [snap, perMinute] = await Promise.all([
+      farmSnapshot(ctx.db, { recent: 0, waiting: 0 }),
+      rendersPerMinute(ctx.db, 60),
+    ]);
     // a customer sees which worker renders its own jobs, not whose others' are
     let mine: Map<string, string> | null = null;
     if (!s.admin) {
       const renderOf = new Map(snap.running.map((j) => [j.jobId, j.renderId]));
-      const renders = [...new Set(snap.workers.map((w) => (w.jobId ? renderOf.get(w.jobId) : undefined)).filter((x): x is string => !!x))];
+      const renders = [
+        ...new Set(
+          snap.workers.map((w) => (w.jobId ? renderOf.get(w.jobId) : undefined)).filter((x): x is string => !!x),
+        ),
+      ];
       const rows = renders.length
-        ? await ctx.db.db.selectFrom('jobs').select(['id', 'render_id']).where('render_id', 'in', renders).where('customer_id', '=', s.customerId).where('environment', '=', s.environment).execute()
+        ? await ctx.db.db
+            .selectFrom('jobs')
+            .select(['id', 'render_id'])
+            .where('render_id', 'in', renders)
+            .where('customer_id', '=', s.customerId)
+            .where('environment', '=', s.environment)
+            .execute()
         : [];
       const jobOfRender = new Map(rows.map((x) => [x.render_id, x.id]));
-      mine = new Map(snap.workers.flatMap((w) => (w.jobId && jobOfRender.has(renderOf.get(w.jobId) ?? '') ? [[w.id, jobOfRender.get(renderOf.get(w.jobId)!)!]] : [])));
+      mine = new Map(
+        snap.workers.flatMap((w) =>
+          w.jobId && jobOfRender.has(renderOf.get(w.jobId) ?? '')
+            ? [[w.id, jobOfRender.get(renderOf.get(w.jobId)!)!]]
+            : [],
+        ),
+      );
     }
     const body: Api.Overview = {
       workers: snap.workers.map((w) => ({

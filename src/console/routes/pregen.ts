@@ -47,8 +47,15 @@ export function pregenRoutes(ctx: ApiContext): Router {
   r.post('/console/api/pregen/fill', async (req, res) => {
     requireAdmin(req);
     const variant = parseOr400(fillBody, req.body, 'body');
-    const queued = await fillCache({ db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() }, variant, ctx.shutdown ?? new AbortController().signal, (err) =>
-      ctx.log.warn({ err: err.message }, 'console pregen fill: following the farm renders failed; run it again to pick them up'),
+    const queued = await fillCache(
+      { db: ctx.db, store: ctx.store, rendererVersion: await rendererVersion() },
+      variant,
+      ctx.shutdown ?? new AbortController().signal,
+      (err) =>
+        ctx.log.warn(
+          { err: err.message },
+          'console pregen fill: following the farm renders failed; run it again to pick them up',
+        ),
     );
     res.json({ queued });
   });

@@ -1,7 +1,13 @@
 /** Sign-in (a console key exchanged for the session cookie), sign-out, and who is signed in. */
 import { Router } from 'express';
 import { z } from 'zod';
-import { closeConsoleSession, ConsoleCredentialsError, csrfToken, openConsoleSession, type ConsoleSession } from '../../auth/console-session.js';
+import {
+  closeConsoleSession,
+  ConsoleCredentialsError,
+  csrfToken,
+  openConsoleSession,
+  type ConsoleSession,
+} from '../../auth/console-session.js';
 import type { ApiContext } from '../../http/context.js';
 import { tooManyRequests } from '../../http/rate-limit.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -9,11 +15,19 @@ import type * as Api from '../console-api.js';
 import { clearSessionCookie, sessionOf, setSessionCookie } from '../console-security.js';
 
 function sessionInfo(ctx: ApiContext, s: ConsoleSession): Api.SessionInfo {
-  return { csrf: csrfToken(ctx.secret, s.id), expiresAt: s.expiresAt.toISOString(), customer: s.customerName, admin: s.admin, environment: s.environment };
+  return {
+    csrf: csrfToken(ctx.secret, s.id),
+    expiresAt: s.expiresAt.toISOString(),
+    customer: s.customerName,
+    admin: s.admin,
+    environment: s.environment,
+  };
 }
 
 /** the API key to sign in with (a console key or an admin key) */
-const signInBody = z.object({ key: z.string({ error: 'key must be an API key (a string)' }).min(1, 'key must not be empty') }).strict();
+const signInBody = z
+  .object({ key: z.string({ error: 'key must be an API key (a string)' }).min(1, 'key must not be empty') })
+  .strict();
 
 /** POST /console/api/session: mounted before the session guard (it makes the session). */
 export function signInRoutes(ctx: ApiContext): Router {
@@ -21,7 +35,12 @@ export function signInRoutes(ctx: ApiContext): Router {
   r.post('/console/api/session', async (req, res) => {
     const address = req.ip ?? 'unknown';
     const wait = ctx.authFailures.wait(address);
-    if (wait > 0) throw tooManyRequests('too_many_auth_failures', `too many failed sign-ins from this address; retry in ${wait} s`, wait);
+    if (wait > 0)
+      throw tooManyRequests(
+        'too_many_auth_failures',
+        `too many failed sign-ins from this address; retry in ${wait} s`,
+        wait,
+      );
     const { key } = parseOr400(signInBody, req.body, 'body');
     let opened;
     try {

@@ -15,7 +15,13 @@ export function webhookRoutes(ctx: ApiContext): Router {
   r.get('/console/api/webhooks', async (req, res) => {
     requireAdmin(req);
     const hooks = await listWebhooks(ctx.db, { includeDisabled: true });
-    const body: Api.WebhookView[] = hooks.map((w) => ({ id: w.id, url: w.url, customer: w.customer, events: WEBHOOK_EVENTS, disabledAt: iso(w.disabledAt) }));
+    const body: Api.WebhookView[] = hooks.map((w) => ({
+      id: w.id,
+      url: w.url,
+      customer: w.customer,
+      events: WEBHOOK_EVENTS,
+      disabledAt: iso(w.disabledAt),
+    }));
     res.json(body);
   });
 
@@ -24,7 +30,14 @@ export function webhookRoutes(ctx: ApiContext): Router {
     const id = String(req.params.id);
     if (!isUuid(id)) throw notFound('webhook_not_found', `no webhook ${id}`);
     const list = await listDeliveries(ctx.db, { webhookId: id, limit: 100 });
-    const body: Api.DeliveryView[] = list.map((d) => ({ id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastAttemptAt: iso(d.lastAttemptAt), responseStatus: d.responseStatus }));
+    const body: Api.DeliveryView[] = list.map((d) => ({
+      id: d.id,
+      event: d.event,
+      status: d.status,
+      attempts: d.attempts,
+      lastAttemptAt: iso(d.lastAttemptAt),
+      responseStatus: d.responseStatus,
+    }));
     res.json(body);
   });
   return r;

@@ -13,7 +13,14 @@ export function workerRoutes(ctx: ApiContext): Router {
     const w = await getWorkerDetail(ctx.db, id);
     if (!w) throw notFound('worker_not_found', `no worker ${id}`);
     const renders = [...new Set(w.running.map((r) => r.renderId))];
-    const jobs = renders.length ? await ctx.db.db.selectFrom('jobs').select(['render_id', 'id']).where('render_id', 'in', renders).orderBy('created_at').execute() : [];
+    const jobs = renders.length
+      ? await ctx.db.db
+          .selectFrom('jobs')
+          .select(['render_id', 'id'])
+          .where('render_id', 'in', renders)
+          .orderBy('created_at')
+          .execute()
+      : [];
     const jobOf = new Map<string, string>();
     for (const j of jobs) if (!jobOf.has(j.render_id)) jobOf.set(j.render_id, j.id);
     const b = w.backend as { backend?: unknown } | null;

@@ -46,8 +46,8 @@ function PreviewJob({ jobId }: { jobId: string }) {
   });
   const job = data?.job;
   const ended = job && isFinal(job.status);
-  const status = ended ? job.status : live?.status ?? job?.status ?? 'queued';
-  const progress = ended ? job.progress : live?.progress ?? job?.progress ?? 0;
+  const status = ended ? job.status : (live?.status ?? job?.status ?? 'queued');
+  const progress = ended ? job.progress : (live?.progress ?? job?.progress ?? 0);
   return (
     <div class="preview-job" data-job={jobId} data-status={status}>
       <p>
@@ -56,7 +56,9 @@ function PreviewJob({ jobId }: { jobId: string }) {
       <ProgressBar value={progress} status={status} />
       <ErrorNote error={error} />
       {job?.error ? <p class="error-note">{job.error}</p> : null}
-      {job?.result?.sprite && job.result.spriteLayout ? <Turntable url={job.result.sprite} layout={job.result.spriteLayout} /> : null}
+      {job?.result?.sprite && job.result.spriteLayout ? (
+        <Turntable url={job.result.sprite} layout={job.result.spriteLayout} />
+      ) : null}
     </div>
   );
 }

@@ -53,7 +53,11 @@ export function CatalogPage({ route }: { route: Route }) {
       <div class="parts">
         {shown.map((p) => (
           <article class="part" key={p.id} data-part={p.id}>
-            {p.thumbnail ? <img src={p.thumbnail} alt={p.name} loading="lazy" width={128} height={128} /> : <div class="no-thumb">no thumbnail</div>}
+            {p.thumbnail ? (
+              <img src={p.thumbnail} alt={p.name} loading="lazy" width={128} height={128} />
+            ) : (
+              <div class="no-thumb">no thumbnail</div>
+            )}
             <div>
               <strong>{p.name}</strong>
               <div class="muted">

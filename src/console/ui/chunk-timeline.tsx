@@ -23,7 +23,12 @@ export function ChunkTimeline({ chunks, now = Date.now() }: { chunks: ChunkView[
   const height = workers.length * LANE + AXIS;
   return (
     <figure class="timeline">
-      <svg viewBox={`0 0 ${W} ${height}`} role="img" aria-label="chunks by worker over time" data-chunks={String(started.length)}>
+      <svg
+        viewBox={`0 0 ${W} ${height}`}
+        role="img"
+        aria-label="chunks by worker over time"
+        data-chunks={String(started.length)}
+      >
         {workers.map((w, lane) => (
           <g key={w}>
             <text x={4} y={lane * LANE + 18} class="lane-label">

@@ -49,7 +49,12 @@ export async function apiCall<T>(method: 'GET' | 'POST' | 'DELETE', path: string
   }
   if (!res.ok) {
     const e = (json ?? {}) as { error?: string; message?: string; details?: unknown };
-    const err = new ApiError(res.status, e.error ?? `http_${res.status}`, e.message ?? `the server answered ${res.status}`, e.details);
+    const err = new ApiError(
+      res.status,
+      e.error ?? `http_${res.status}`,
+      e.message ?? `the server answered ${res.status}`,
+      e.details,
+    );
     // a failed sign-in is a 401 too, but it is the sign-in page's own message to show
     if (res.status === 401 && path !== '/session') onSessionLost();
     throw err;

@@ -25,7 +25,6 @@ import { useFetch } from './use-fetch.js';
 
 type Action = 'retry' | 'cancel';
 
-
 const CAN: Record<Action, (job: JobFull) => boolean> = {
   // a cancelled job is an error too (the spec's statuses have no other end)
   retry: (j) => j.status === 'error',
@@ -77,7 +76,14 @@ export function JobDetailPage({ id }: { id: string }) {
       <div class="actions">
         {(['retry', 'cancel'] as const).map((a) =>
           CAN[a](job) ? (
-            <button key={a} type="button" class={a === 'cancel' ? 'danger' : ''} data-action={a} disabled={action.busy} onClick={() => setAsking(a)}>
+            <button
+              key={a}
+              type="button"
+              class={a === 'cancel' ? 'danger' : ''}
+              data-action={a}
+              disabled={action.busy}
+              onClick={() => setAsking(a)}
+            >
               {a === 'retry' ? 'Retry' : 'Cancel'}
             </button>
           ) : null,
@@ -91,7 +97,11 @@ export function JobDetailPage({ id }: { id: string }) {
         onConfirm={() => asking && run(asking)}
         onCancel={() => setAsking(null)}
       >
-        {asking === 'retry' ? <p>The render is queued again from the start, as `render-farm jobs retry` does.</p> : <p>A queued job is cancelled at once; a running one is asked to stop.</p>}
+        {asking === 'retry' ? (
+          <p>The render is queued again from the start, as `render-farm jobs retry` does.</p>
+        ) : (
+          <p>A queued job is cancelled at once; a running one is asked to stop.</p>
+        )}
       </ConfirmDialog>
       {job.error ? (
         <div class="job-error" role="alert" data-error>
@@ -106,7 +116,8 @@ export function JobDetailPage({ id }: { id: string }) {
           <ul class="job-parts">
             {job.parts.map((p) => (
               <li key={`${p.category}/${p.id}`}>
-                <span class="muted">{p.category}</span> {p.name ?? <span class="muted">(no longer in the catalog)</span>} <code>{p.id}</code>
+                <span class="muted">{p.category}</span>{' '}
+                {p.name ?? <span class="muted">(no longer in the catalog)</span>} <code>{p.id}</code>
               </li>
             ))}
           </ul>
@@ -151,7 +162,11 @@ export function JobDetailPage({ id }: { id: string }) {
                 <td>
                   {c.framesDone}/{c.end - c.start}
                 </td>
-                <td>{c.startedAt && c.finishedAt ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000) : '-'}</td>
+                <td>
+                  {c.startedAt && c.finishedAt
+                    ? duration((Date.parse(c.finishedAt) - Date.parse(c.startedAt)) / 1000)
+                    : '-'}
+                </td>
                 <td>{c.attempts}</td>
                 <td class="error-cell">{c.error ?? ''}</td>
               </tr>
@@ -173,7 +188,12 @@ function Result({ job }: { job: JobFull }) {
     <div class="result">
       <h3>Result</h3>
       {r.video ? (
-        <ResultFile kind="video" url={r.video} caption="Turntable video (MP4): one full turn that loops" file={`${job.id}.mp4`}>
+        <ResultFile
+          kind="video"
+          url={r.video}
+          caption="Turntable video (MP4): one full turn that loops"
+          file={`${job.id}.mp4`}
+        >
           <video class="result-video" src={r.video} controls preload="metadata" playsInline />
         </ResultFile>
       ) : null}
@@ -181,10 +201,18 @@ function Result({ job }: { job: JobFull }) {
         <ResultFile
           kind="sprite"
           url={r.sprite}
-          caption={r.spriteLayout ? `Sprite sheet (WebP, ${r.spriteLayout.frames} frames): drag to turn, or use the arrow keys` : 'Sprite sheet (WebP)'}
+          caption={
+            r.spriteLayout
+              ? `Sprite sheet (WebP, ${r.spriteLayout.frames} frames): drag to turn, or use the arrow keys`
+              : 'Sprite sheet (WebP)'
+          }
           file={`${job.id}.webp`}
         >
-          {r.spriteLayout ? <Turntable url={r.sprite} layout={r.spriteLayout} /> : <img class="result-sheet" src={r.sprite} alt="sprite sheet" />}
+          {r.spriteLayout ? (
+            <Turntable url={r.sprite} layout={r.spriteLayout} />
+          ) : (
+            <img class="result-sheet" src={r.sprite} alt="sprite sheet" />
+          )}
         </ResultFile>
       ) : null}
       {r.screenshot ? (
@@ -197,7 +225,19 @@ function Result({ job }: { job: JobFull }) {
 }
 
 /** One result file: the view, its caption, Download and Copy URL (the absolute URL, as an integrator would use it). */
-function ResultFile({ kind, url, caption, file, children }: { kind: string; url: string; caption: string; file: string; children: ComponentChildren }) {
+function ResultFile({
+  kind,
+  url,
+  caption,
+  file,
+  children,
+}: {
+  kind: string;
+  url: string;
+  caption: string;
+  file: string;
+  children: ComponentChildren;
+}) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const absolute = new URL(url, window.location.href).href;
   const copy = async () => {
@@ -218,11 +258,19 @@ function ResultFile({ kind, url, caption, file, children }: { kind: string; url:
           <a href={url} download={file} data-action="download">
             Download
           </a>
-          <button type="button" class="secondary" data-action="copy-url" data-copied={copied ?? undefined} onClick={copy}>
+          <button
+            type="button"
+            class="secondary"
+            data-action="copy-url"
+            data-copied={copied ?? undefined}
+            onClick={copy}
+          >
             {copied === 'yes' ? 'Copied' : 'Copy URL'}
           </button>
         </span>
-        {copied === 'no' ? <input class="result-url" readOnly value={absolute} onFocus={(e) => e.currentTarget.select()} /> : null}
+        {copied === 'no' ? (
+          <input class="result-url" readOnly value={absolute} onFocus={(e) => e.currentTarget.select()} />
+        ) : null}
       </figcaption>
     </figure>
   );

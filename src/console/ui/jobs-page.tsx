@@ -6,7 +6,13 @@
  * the live job events (no reload; a job the list has not seen reloads the first page).
  */
 import { useState } from 'preact/hooks';
-import { JOB_STATUSES, type FailedCount, type JobSummary, type JobsPage as JobsPageData, type RetryFailedResult } from '../console-api.js';
+import {
+  JOB_STATUSES,
+  type FailedCount,
+  type JobSummary,
+  type JobsPage as JobsPageData,
+  type RetryFailedResult,
+} from '../console-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ErrorNote } from './error-note.js';
 import { ago, shortId, when } from './format.js';
@@ -37,7 +43,11 @@ export function JobsPage({ route }: { route: Route }) {
   const firstPage = !q.get('before');
   useJobEvents((e) => {
     const known = data?.jobs.some((j) => j.id === e.id);
-    if (known) setLive((l) => ({ ...l, [e.id]: { status: e.status, progress: e.progress, ...(e.error !== undefined ? { error: e.error } : {}) } }));
+    if (known)
+      setLive((l) => ({
+        ...l,
+        [e.id]: { status: e.status, progress: e.progress, ...(e.error !== undefined ? { error: e.error } : {}) },
+      }));
     else if (firstPage) reload();
   });
   const filters = Object.fromEntries(FILTERS.map((f) => [f, q.get(f) ?? undefined]));
@@ -51,7 +61,11 @@ export function JobsPage({ route }: { route: Route }) {
       <FilterForm key={q.toString()} initial={filters} onApply={apply} />
       <RetryFailed onDone={reload} />
       <ErrorNote error={error} />
-      <Table class="jobs-table" head={['job', 'status', 'progress', 'format', 'build', 'size', 'kind', 'customer', 'env', 'created']} empty={data?.jobs.length === 0 ? 'No jobs match.' : null}>
+      <Table
+        class="jobs-table"
+        head={['job', 'status', 'progress', 'format', 'build', 'size', 'kind', 'customer', 'env', 'created']}
+        empty={data?.jobs.length === 0 ? 'No jobs match.' : null}
+      >
         {data?.jobs.map((j0) => {
           const j = { ...j0, ...live[j0.id] };
           return (
@@ -107,9 +121,18 @@ const CHOICES: Partial<Record<(typeof FILTERS)[number], string[]>> = {
 };
 
 /** The filter fields; their own state, so a live re-render of the list keeps what is being typed. */
-function FilterForm({ initial, onApply }: { initial: Record<string, string | undefined>; onApply: (f: Record<string, string>) => void }) {
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(FILTERS.map((f) => [f, initial[f] ?? ''])));
-  const set = (f: string) => (e: Event) => setValues((v) => ({ ...v, [f]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value }));
+function FilterForm({
+  initial,
+  onApply,
+}: {
+  initial: Record<string, string | undefined>;
+  onApply: (f: Record<string, string>) => void;
+}) {
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(FILTERS.map((f) => [f, initial[f] ?? ''])),
+  );
+  const set = (f: string) => (e: Event) =>
+    setValues((v) => ({ ...v, [f]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value }));
   return (
     <form
       class="filters"
@@ -133,7 +156,12 @@ function FilterForm({ initial, onApply }: { initial: Record<string, string | und
                 ))}
               </select>
             ) : (
-              <input name={f} value={values[f]} onInput={set(f)} placeholder={f === 'q' ? '3fa85f64 or DEMO-GLASS' : 'any'} />
+              <input
+                name={f}
+                value={values[f]}
+                onInput={set(f)}
+                placeholder={f === 'q' ? '3fa85f64 or DEMO-GLASS' : 'any'}
+              />
             )}
           </label>
         );
@@ -196,11 +224,17 @@ function RetryFailed({ onDone }: { onDone: () => void }) {
           ))}
         </ul>
       ) : null}
-      <ConfirmDialog open={asking !== null} title="Retry all failed jobs?" confirmLabel="Retry them" onConfirm={retry} onCancel={() => setAsking(null)}>
+      <ConfirmDialog
+        open={asking !== null}
+        title="Retry all failed jobs?"
+        confirmLabel="Retry them"
+        onConfirm={retry}
+        onCancel={() => setAsking(null)}
+      >
         {asking ? (
           <p data-confirm="retry-failed">
-            Queues {plural(asking.renders, 'failed render')} again ({plural(asking.jobs, 'job')} wait on them), each as a single retry does (`render-farm jobs retry --failed`).
-            Cancelled and expired jobs are left alone.
+            Queues {plural(asking.renders, 'failed render')} again ({plural(asking.jobs, 'job')} wait on them), each as
+            a single retry does (`render-farm jobs retry --failed`). Cancelled and expired jobs are left alone.
           </p>
         ) : null}
       </ConfirmDialog>

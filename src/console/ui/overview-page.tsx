@@ -35,13 +35,41 @@ export function OverviewPage({ admin }: { admin: boolean }) {
       {data ? (
         <>
           <div class="cards">
-            <Card label="Failures, last hour" value={String(data.failures.hour)} warn={data.failures.hour > 0} name="failures-hour" />
-            <Card label="Failures, last day" value={String(data.failures.day)} warn={data.failures.day > 0} name="failures-day" />
-            <Card label="Store" value={formatBytes(data.store.bytes)} sub={`${data.store.renders} renders`} name="store" />
-            <Card label="Workers" value={String(data.workers.filter((w) => w.state !== 'gone').length)} sub={`${data.workers.filter((w) => w.state === 'busy').length} busy`} name="workers" />
+            <Card
+              label="Failures, last hour"
+              value={String(data.failures.hour)}
+              warn={data.failures.hour > 0}
+              name="failures-hour"
+            />
+            <Card
+              label="Failures, last day"
+              value={String(data.failures.day)}
+              warn={data.failures.day > 0}
+              name="failures-day"
+            />
+            <Card
+              label="Store"
+              value={formatBytes(data.store.bytes)}
+              sub={`${data.store.renders} renders`}
+              name="store"
+            />
+            <Card
+              label="Workers"
+              value={String(data.workers.filter((w) => w.state !== 'gone').length)}
+              sub={`${data.workers.filter((w) => w.state === 'busy').length} busy`}
+              name="workers"
+            />
           </div>
           <h3>Workers</h3>
-          <Table class="workers" head={['host', 'GL backend', 'state', 'job', 'chunk', 'frames/s', 'last heartbeat']} empty={data.workers.length === 0 ? 'No worker has reported. Start one with `render-farm worker` (or `up`).' : null}>
+          <Table
+            class="workers"
+            head={['host', 'GL backend', 'state', 'job', 'chunk', 'frames/s', 'last heartbeat']}
+            empty={
+              data.workers.length === 0
+                ? 'No worker has reported. Start one with `render-farm worker` (or `up`).'
+                : null
+            }
+          >
             {data.workers.map((w) => (
               <tr key={w.id} class={`worker worker-${w.state}`} data-worker={w.id} data-state={w.state}>
                 <td title={w.id}>{admin ? <a href={href('workers', w.id)}>{w.host}</a> : w.host}</td>
@@ -82,7 +110,19 @@ export function OverviewPage({ admin }: { admin: boolean }) {
   );
 }
 
-function Card({ label, value, sub, warn, name }: { label: string; value: string; sub?: string; warn?: boolean; name: string }) {
+function Card({
+  label,
+  value,
+  sub,
+  warn,
+  name,
+}: {
+  label: string;
+  value: string;
+  sub?: string;
+  warn?: boolean;
+  name: string;
+}) {
   return (
     <div class={`card${warn ? ' warn' : ''}`} data-card={name}>
       <div class="card-label">{label}</div>

@@ -13,7 +13,12 @@ export function PerMinuteChart({ points }: { points: { t: string; count: number 
   const total = points.reduce((s, p) => s + p.count, 0);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`renders per minute, ${total} in the last hour`} data-total={String(total)}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`renders per minute, ${total} in the last hour`}
+        data-total={String(total)}
+      >
         <line x1={PAD} y1={H - PAD} x2={W} y2={H - PAD} class="axis" />
         <text x={0} y={12} class="tick">
           {max}

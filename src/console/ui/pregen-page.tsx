@@ -45,7 +45,8 @@ export function PregenPage({ admin }: { admin: boolean }) {
             {count('stale')} stale
           </span>{' '}
           <span class="muted">
-            {data.totals.entries} entr{data.totals.entries === 1 ? 'y' : 'ies'} in all ({formatBytes(data.totals.bytes)}){entries.length < data.totals.entries ? `, the newest ${entries.length} listed` : ''}; renderer{' '}
+            {data.totals.entries} entr{data.totals.entries === 1 ? 'y' : 'ies'} in all ({formatBytes(data.totals.bytes)}
+            ){entries.length < data.totals.entries ? `, the newest ${entries.length} listed` : ''}; renderer{' '}
             <code>{data.rendererVersion}</code>
           </span>
         </p>
@@ -61,8 +62,9 @@ export function PregenPage({ admin }: { admin: boolean }) {
       >
         {asking ? (
           <p>
-            Queues pregen renders on the farm for the {asking.missing} missing and {asking.stale} stale saved builds in {asking.format} {asking.size} {asking.profile} (as `render-farm
-            pregen --builds all --farm --stale --formats {asking.format} --profiles {asking.profile}`).
+            Queues pregen renders on the farm for the {asking.missing} missing and {asking.stale} stale saved builds in{' '}
+            {asking.format} {asking.size} {asking.profile} (as `render-farm pregen --builds all --farm --stale --formats{' '}
+            {asking.format} --profiles {asking.profile}`).
           </p>
         ) : null}
       </ConfirmDialog>
@@ -70,9 +72,17 @@ export function PregenPage({ admin }: { admin: boolean }) {
       <h3>Saved builds</h3>
       <p class="muted">
         Every saved build in each format and profile at its default size.
-        {admin ? null : <span data-note="fill-admin-only"> Filling the cache needs an admin key (`render-farm keys create --admin`).</span>}
+        {admin ? null : (
+          <span data-note="fill-admin-only">
+            {' '}
+            Filling the cache needs an admin key (`render-farm keys create --admin`).
+          </span>
+        )}
       </p>
-      <Table class="pregen-coverage" head={['format', 'size', 'profile', 'current', 'stale', 'missing', ...(admin ? [''] : [])]}>
+      <Table
+        class="pregen-coverage"
+        head={['format', 'size', 'profile', 'current', 'stale', 'missing', ...(admin ? [''] : [])]}
+      >
         {data?.coverage.map((c) => (
           <tr key={`${c.format}/${c.profile}`} data-variant={`${c.format}/${c.profile}`}>
             <td>{c.format}</td>
@@ -83,7 +93,12 @@ export function PregenPage({ admin }: { admin: boolean }) {
             <td data-missing={String(c.missing)}>{c.missing}</td>
             {admin ? (
               <td>
-                <button type="button" data-action="fill" disabled={c.missing + c.stale === 0} onClick={() => setAsking(c)}>
+                <button
+                  type="button"
+                  data-action="fill"
+                  disabled={c.missing + c.stale === 0}
+                  onClick={() => setAsking(c)}
+                >
                   Fill
                 </button>
               </td>
@@ -94,7 +109,13 @@ export function PregenPage({ admin }: { admin: boolean }) {
 
       <h3>Entries</h3>
       <p class="muted">Newest first, as `render-farm pregen ls` lists them.</p>
-      <Table class="pregen-table" head={['key', 'build', 'format', 'size', 'profile', 'bytes', 'state', 'created', '']} empty={data && entries.length === 0 ? 'The cache is empty. Fill a variant above, or run `render-farm pregen`.' : null}>
+      <Table
+        class="pregen-table"
+        head={['key', 'build', 'format', 'size', 'profile', 'bytes', 'state', 'created', '']}
+        empty={
+          data && entries.length === 0 ? 'The cache is empty. Fill a variant above, or run `render-farm pregen`.' : null
+        }
+      >
         {entries.map((e) => (
           <tr key={e.key} data-key={e.key} data-state={e.state}>
             <td>
@@ -108,7 +129,9 @@ export function PregenPage({ admin }: { admin: boolean }) {
             <td data-profile={e.profile}>{e.profile}</td>
             <td>{formatBytes(e.bytes)}</td>
             <td>
-              <span class={`badge pregen-${e.state}`}>{e.state === 'stale' ? `stale (${e.staleReasons.join(', ')})` : 'current'}</span>
+              <span class={`badge pregen-${e.state}`}>
+                {e.state === 'stale' ? `stale (${e.staleReasons.join(', ')})` : 'current'}
+              </span>
             </td>
             <td>{when(e.createdAt)}</td>
             <td>{e.url ? <a href={e.url}>file</a> : null}</td>

@@ -5,7 +5,14 @@
 export function ProgressBar({ value, status }: { value: number; status?: string }) {
   const pct = Math.round(Math.min(1, Math.max(0, value)) * 100);
   return (
-    <div class={`progress progress-${status ?? 'processing'}`} role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} data-progress={String(value)}>
+    <div
+      class={`progress progress-${status ?? 'processing'}`}
+      role="progressbar"
+      aria-valuenow={pct}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      data-progress={String(value)}
+    >
       <div class="progress-fill" style={{ width: `${pct}%` }} />
       <span class="progress-label">{pct}%</span>
     </div>

@@ -34,10 +34,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: SessionInfo) => voi
           <p>Sign in with an API key that may use the console:</p>
           <ul>
             <li>
-              the demo API key <code>render-farm up</code> printed (also in <code>.render-farm/demo-api-key</code>, in the data dir);
+              the demo API key <code>render-farm up</code> printed (also in <code>.render-farm/demo-api-key</code>, in
+              the data dir);
             </li>
             <li>
-              a customer's key from <code>render-farm keys create --customer NAME --console</code>, or an admin key (<code>--admin</code>).
+              a customer's key from <code>render-farm keys create --customer NAME --console</code>, or an admin key (
+              <code>--admin</code>).
             </li>
           </ul>
         </div>

@@ -6,7 +6,17 @@ import type { ComponentChildren } from 'preact';
  * `head`: the column heads ('' for a column without one, e.g. a buttons column); `empty`: the
  * note to show across every column in place of rows (null while there are rows, or none yet).
  */
-export function Table({ class: className, head, empty, children }: { class?: string; head: readonly string[]; empty?: string | null; children: ComponentChildren }) {
+export function Table({
+  class: className,
+  head,
+  empty,
+  children,
+}: {
+  class?: string;
+  head: readonly string[];
+  empty?: string | null;
+  children: ComponentChildren;
+}) {
   return (
     <table class={className}>
       <thead>

@@ -12,7 +12,11 @@ export interface Fetched<T> {
 
 /** GETs `path` (null: nothing yet) and again whenever `path` changes or `reload()` is called. */
 export function useFetch<T>(path: string | null): Fetched<T> {
-  const [state, setState] = useState<{ data: T | null; error: Error | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
+  const [state, setState] = useState<{ data: T | null; error: Error | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: path !== null,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (path === null) return;

@@ -38,7 +38,11 @@ function Deliveries({ id }: { id: string }) {
     <>
       <h3>Deliveries</h3>
       <ErrorNote error={error} />
-      <Table class="deliveries" head={['event', 'status', 'attempts', 'last attempt', 'response']} empty={data?.length === 0 ? 'No deliveries yet.' : null}>
+      <Table
+        class="deliveries"
+        head={['event', 'status', 'attempts', 'last attempt', 'response']}
+        empty={data?.length === 0 ? 'No deliveries yet.' : null}
+      >
         {data?.map((d) => (
           <tr key={d.id}>
             <td>{d.event}</td>

@@ -41,9 +41,7 @@ export function WorkerPage({ id }: { id: string }) {
       <p class="crumbs">
         <a href={href('overview')}>Overview</a> / worker <code>{id}</code>
       </p>
-      <h2>
-        Worker {w ? <span class={`badge worker-state-${w.state}`}>{w.state}</span> : null}
-      </h2>
+      <h2>Worker {w ? <span class={`badge worker-state-${w.state}`}>{w.state}</span> : null}</h2>
       <ErrorNote error={error} />
       {w ? (
         <>
@@ -55,10 +53,17 @@ export function WorkerPage({ id }: { id: string }) {
             ) : null}
           </div>
           <ErrorNote error={action.error} />
-          <ConfirmDialog open={asking} title="Drain this worker?" confirmLabel="Drain it" onConfirm={drain} onCancel={() => setAsking(false)}>
+          <ConfirmDialog
+            open={asking}
+            title="Drain this worker?"
+            confirmLabel="Drain it"
+            onConfirm={drain}
+            onCancel={() => setAsking(false)}
+          >
             <p>
-              At its next heartbeat (within 5 s) the worker stops taking jobs, finishes the {w.running.length ? `${w.running.length} it renders` : 'jobs it runs'} and exits, as on
-              SIGTERM (`render-farm workers drain`). Its process does not come back by itself.
+              At its next heartbeat (within 5 s) the worker stops taking jobs, finishes the{' '}
+              {w.running.length ? `${w.running.length} it renders` : 'jobs it runs'} and exits, as on SIGTERM
+              (`render-farm workers drain`). Its process does not come back by itself.
             </p>
           </ConfirmDialog>
           <dl class="facts">
@@ -79,7 +84,9 @@ export function WorkerPage({ id }: { id: string }) {
               {ago(w.lastSeen)}
             </dd>
             <dt>memory</dt>
-            <dd data-fact="memory">{w.memory ? `${formatBytes(w.memory.rss)} resident, ${formatBytes(w.memory.heap)} heap` : '-'}</dd>
+            <dd data-fact="memory">
+              {w.memory ? `${formatBytes(w.memory.rss)} resident, ${formatBytes(w.memory.heap)} heap` : '-'}
+            </dd>
             <dt>jobs</dt>
             <dd data-fact="jobs">
               {w.jobsDone} done, {w.jobsFailed} failed

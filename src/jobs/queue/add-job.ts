@@ -18,16 +18,34 @@ export interface EnqueueOptions {
 function row<N extends TaskName>(name: N, payload: PayloadInput<N>, opts: EnqueueOptions): JobRow {
   const task: TaskDeclaration = TASKS[name];
   const parsed: unknown = task.payload.parse(payload);
-  return { identifier: name, payload: parsed, key: task.jobKey?.(parsed) ?? null, priority: Math.round(opts.priority ?? task.priority ?? 0), max_attempts: task.maxAttempts };
+  return {
+    identifier: name,
+    payload: parsed,
+    key: task.jobKey?.(parsed) ?? null,
+    priority: Math.round(opts.priority ?? task.priority ?? 0),
+    max_attempts: task.maxAttempts,
+  };
 }
 
 /** Adds one job of task `name`. */
-export async function enqueue<N extends TaskName>(db: Kysely<Database>, name: N, payload: PayloadInput<N>, opts: EnqueueOptions = {}): Promise<void> {
+export async function enqueue<N extends TaskName>(
+  db: Kysely<Database>,
+  name: N,
+  payload: PayloadInput<N>,
+  opts: EnqueueOptions = {},
+): Promise<void> {
   await enqueueMany(db, name, [{ payload, ...opts }]);
 }
 
 /** Adds many jobs of one task in one statement; returns how many were added. */
-export async function enqueueMany<N extends TaskName>(db: Kysely<Database>, name: N, jobs: readonly ({ payload: PayloadInput<N> } & EnqueueOptions)[]): Promise<number> {
+export async function enqueueMany<N extends TaskName>(
+  db: Kysely<Database>,
+  name: N,
+  jobs: readonly ({ payload: PayloadInput<N> } & EnqueueOptions)[],
+): Promise<number> {
   if (!jobs.length) return 0;
-  return addJobRows(db, jobs.map((j) => row(name, j.payload, j)));
+  return addJobRows(
+    db,
+    jobs.map((j) => row(name, j.payload, j)),
+  );
 }

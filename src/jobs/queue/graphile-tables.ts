@@ -50,7 +50,11 @@ export async function forceUnlockWorkers(db: Kysely<Database>, graphileIds: read
  * (graphile's own reschedule_jobs, which also stamps updated_at, so a job rises once per step
  * however many sweepers run). Returns how many rose.
  */
-export async function raiseWaitingJobs(db: Kysely<Database>, tasks: readonly TaskName[], stepS: number): Promise<number> {
+export async function raiseWaitingJobs(
+  db: Kysely<Database>,
+  tasks: readonly TaskName[],
+  stepS: number,
+): Promise<number> {
   const { rows } = await sql<{ n: string }>`
     WITH due AS (
       SELECT id, priority FROM graphile_worker.jobs
@@ -108,7 +112,10 @@ export async function thumbnailPartsLeft(db: Kysely<Database>): Promise<number |
       SELECT COALESCE(sum(${THUMBNAIL_JOB_PART_COUNT}), 0)::int AS n FROM graphile_worker._private_jobs pj JOIN graphile_worker._private_tasks t ON t.id = pj.task_id
        WHERE t.identifier = ${THUMBNAIL} AND pj.attempts < pj.max_attempts`
     .execute(db)
-    .then((r) => r.rows[0]?.n ?? null, () => null);
+    .then(
+      (r) => r.rows[0]?.n ?? null,
+      () => null,
+    );
 }
 
 /** SQL subquery: the part ids of thumbnail jobs waiting (unlocked, attempts left). */

@@ -16,7 +16,11 @@ export async function installQueue(pool: pg.Pool): Promise<void> {
   await gw.runMigrations({ pgPool: pool, logger: quietLogger(gw.Logger) });
 }
 
-export interface StartRunnerOptions extends Pick<GraphileRunnerOptions, 'concurrency' | 'pollInterval' | 'gracefulShutdownAbortTimeout' | 'events' | 'preset' | 'crontab'> {
+export interface StartRunnerOptions
+  extends Pick<
+    GraphileRunnerOptions,
+    'concurrency' | 'pollInterval' | 'gracefulShutdownAbortTimeout' | 'events' | 'preset' | 'crontab'
+  > {
   pool: pg.Pool;
   /** the tasks this runner takes (a runner never takes a task it has no handler for) */
   handlers: TaskHandlers;
@@ -29,7 +33,13 @@ export interface StartRunnerOptions extends Pick<GraphileRunnerOptions, 'concurr
 /** Starts a graphile runner of `handlers`. */
 export async function startRunner({ pool, handlers, log, skipLog, ...opts }: StartRunnerOptions): Promise<Runner> {
   const gw = await import('graphile-worker');
-  return gw.run({ ...opts, pgPool: pool, noHandleSignals: true, logger: quietLogger(gw.Logger, { log, skip: skipLog }), taskList: toTaskList(handlers) });
+  return gw.run({
+    ...opts,
+    pgPool: pool,
+    noHandleSignals: true,
+    logger: quietLogger(gw.Logger, { log, skip: skipLog }),
+    taskList: toTaskList(handlers),
+  });
 }
 
 /** Frees the jobs these graphile worker ids hold, through graphile's own utilities (a last resort when a runner would not stop). */

@@ -57,7 +57,11 @@ export function renderJobKey(renderId: string): string {
 
 export const TASKS = {
   /** a whole render, or its split into chunks (tasks/render.ts); priority from fair-priority.ts */
-  render: declare({ payload: z.object({ renderId: uuid }), maxAttempts: MAX_ATTEMPTS, jobKey: (p) => renderJobKey(p.renderId) }),
+  render: declare({
+    payload: z.object({ renderId: uuid }),
+    maxAttempts: MAX_ATTEMPTS,
+    jobKey: (p) => renderJobKey(p.renderId),
+  }),
   /** a chunk of a split render: frames of one plan's range `idx` (tasks/render-chunk.ts), at its render job's priority */
   'render-chunk': declare({
     payload: z.object({ renderId: uuid, plan: uuid, idx: z.number().int().min(0) }),
@@ -77,7 +81,10 @@ export const TASKS = {
    * `partId` of a job queued before thumbnails were batched
    */
   thumbnail: declare({
-    payload: z.union([z.object({ partIds: z.array(partId).min(1).max(THUMBNAIL_BATCH_SIZE), isolated: z.boolean().optional() }), z.object({ partId })]),
+    payload: z.union([
+      z.object({ partIds: z.array(partId).min(1).max(THUMBNAIL_BATCH_SIZE), isolated: z.boolean().optional() }),
+      z.object({ partId }),
+    ]),
     maxAttempts: THUMBNAIL_MAX_ATTEMPTS,
     priority: THUMBNAIL_PRIORITY,
   }),

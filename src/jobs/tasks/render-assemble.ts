@@ -36,7 +36,12 @@ export interface AssembleTaskContext {
 }
 
 /** Deletes the chunks' pieces from the store and forgets them (the sweeper retries what fails here). */
-export async function deleteChunkPieces(db: Db, store: ArtifactStore, renderId: string, chunks: readonly Pick<ChunkRow, 'plan' | 'idx' | 'pieces'>[]): Promise<void> {
+export async function deleteChunkPieces(
+  db: Db,
+  store: ArtifactStore,
+  renderId: string,
+  chunks: readonly Pick<ChunkRow, 'plan' | 'idx' | 'pieces'>[],
+): Promise<void> {
   for (const c of chunks) {
     const pieces = (c.pieces ?? {}) as ChunkPieces;
     for (const key of Object.values(pieces)) if (key) await store.delete(key);
@@ -51,7 +56,11 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
     const record = <T>(op: () => Promise<T>) =>
       untilReachable(op, {
         signal: helpers.abortSignal,
-        onWait: (err) => jlog.warn({ err: err.message }, 'database unavailable: keeping the assembled render and retrying its bookkeeping'),
+        onWait: (err) =>
+          jlog.warn(
+            { err: err.message },
+            'database unavailable: keeping the assembled render and retrying its bookkeeping',
+          ),
       });
     const input = await record(() => chunksToAssemble(db.db, renderId, plan));
     if (!input) {
@@ -64,7 +73,10 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
     const tmp = await makeTempDir('assemble');
     // the render moved on meanwhile (retried, split anew, or assembled by another worker)
     const dropped = (s: Stale, err?: string) =>
-      jlog.warn({ status: s.status, ...(err ? { err } : {}) }, `render ${renderId} is no longer at plan ${plan.slice(0, 8)} (${s.status}); dropping my assembly`);
+      jlog.warn(
+        { status: s.status, ...(err ? { err } : {}) },
+        `render ${renderId} is no longer at plan ${plan.slice(0, 8)} (${s.status}); dropping my assembly`,
+      );
     try {
       // no time bound of its own; a retry leaves the render processing (its chunks stay done)
       await runAttempt(
@@ -106,7 +118,13 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
             const size = { width: o.width - (o.width % 2), height: o.height - (o.height % 2) };
             await assembleVideo({ ffmpegPath: ctx.engine.tools.ffmpeg, segments, fps: o.fps, ...size, output: out });
             try {
-              const check = await verifyVideo({ ffprobePath: ctx.engine.tools.ffprobe, ffmpegPath: ctx.engine.tools.ffmpeg, file: out, frames: o.frames, fps: o.fps });
+              const check = await verifyVideo({
+                ffprobePath: ctx.engine.tools.ffprobe,
+                ffmpegPath: ctx.engine.tools.ffmpeg,
+                file: out,
+                frames: o.frames,
+                fps: o.fps,
+              });
               jlog.debug({ check }, 'assembled video checked');
             } catch (err) {
               // the pieces themselves are wrong: assembling them again gives the same file
@@ -118,7 +136,10 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
             const rows: Array<{ firstRow: number; path: string }> = [];
             for (const p of pieces) {
               if (!p.pieces.rows) throw new PermanentRenderError(`chunk ${p.chunk.idx + 1} has no sprite rows`);
-              rows.push({ firstRow: Math.floor(p.chunk.start_frame / o.sprite.columns), path: await fetch(p.pieces.rows, `rows-${p.chunk.idx}.png`) });
+              rows.push({
+                firstRow: Math.floor(p.chunk.start_frame / o.sprite.columns),
+                path: await fetch(p.pieces.rows, `rows-${p.chunk.idx}.png`),
+              });
             }
             const out = path.join(tmp, 'sprite.webp');
             await assembleSprite({ layout: o.sprite, rows, output: out });
@@ -131,14 +152,19 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
           const renderMs = chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) + (performance.now() - started);
           const fps = o.frames / Math.max(1e-3, chunks.reduce((s, c) => s + (c.render_ms ?? 0), 0) / 1000);
           const completed = await record(() =>
-            completeRender(db.db, renderId, { plan }, {
-              artifacts,
-              spriteLayout: render.format === 'sprite' ? o.sprite : null,
-              backend: chunks[0]?.backend ?? 'unknown',
-              framesPerSecond: Math.round(fps * 100) / 100,
-              renderMs,
-              bytes,
-            }),
+            completeRender(
+              db.db,
+              renderId,
+              { plan },
+              {
+                artifacts,
+                spriteLayout: render.format === 'sprite' ? o.sprite : null,
+                backend: chunks[0]?.backend ?? 'unknown',
+                framesPerSecond: Math.round(fps * 100) / 100,
+                renderMs,
+                bytes,
+              },
+            ),
           );
           if (!completed.held) return dropped(completed);
           renderResults.inc({ result: 'completed' });
@@ -146,7 +172,9 @@ export function renderAssembleTask(ctx: AssembleTaskContext): Handler<'render-as
           framesPerSecond.set({ format: render.format }, fps);
           jlog.info({ assembleMs: Math.round(performance.now() - started) }, 'render assembled and completed');
           // the result is safe; pieces that fail to delete here are swept later
-          await deleteChunkPieces(db, ctx.store, renderId, chunks).catch((err) => jlog.warn({ err: (err as Error).message }, 'could not delete chunk pieces (the sweeper will)'));
+          await deleteChunkPieces(db, ctx.store, renderId, chunks).catch((err) =>
+            jlog.warn({ err: (err as Error).message }, 'could not delete chunk pieces (the sweeper will)'),
+          );
         },
       );
     } finally {

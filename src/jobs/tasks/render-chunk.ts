@@ -12,7 +12,15 @@ import { enqueue } from '../queue/add-job.js';
 import type { Handler } from '../queue/task-map.js';
 import { fencedWork, runRenderAttempt } from '../run-attempt.js';
 import { holderOf, staleOf } from '../claim-fence.js';
-import { claimChunk, completeChunk, failChunk, holdsChunk, recordChunkProgress, requeueChunk, type ChunkPieces } from '../chunk-lifecycle.js';
+import {
+  claimChunk,
+  completeChunk,
+  failChunk,
+  holdsChunk,
+  recordChunkProgress,
+  requeueChunk,
+  type ChunkPieces,
+} from '../chunk-lifecycle.js';
 import { chunkPieceKeys } from '../render-files.js';
 import { recordWorkerSpeed } from '../worker-speed.js';
 import { loadRenderInput } from './render-input.js';
@@ -25,9 +33,19 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
   return async ({ renderId, plan, idx }, helpers) => {
     const { db } = ctx;
     let jlog = ctx.log.child({ renderId, chunk: idx });
-    const { record, dropped, leave } = fencedWork(helpers, () => jlog, `chunk ${idx} of ${renderId}`, 'chunk', ctx.workerId);
+    const { record, dropped, leave } = fencedWork(
+      helpers,
+      () => jlog,
+      `chunk ${idx} of ${renderId}`,
+      'chunk',
+      ctx.workerId,
+    );
     const claimed = await record(() =>
-      claimChunk(db.db, renderId, plan, idx, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by, pieces: (r) => chunkPieceKeys(r, plan, idx) }),
+      claimChunk(db.db, renderId, plan, idx, {
+        workerId: ctx.workerId,
+        lockedBy: helpers.job.locked_by,
+        pieces: (r) => chunkPieceKeys(r, plan, idx),
+      }),
     );
     if (!claimed) {
       jlog.info('chunk has nothing to do: its render finished, failed or was split again');
@@ -35,7 +53,11 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
     }
     const { render, chunk } = claimed;
     const me = holderOf(chunk);
-    jlog = jlog.child({ cacheKey: render.cache_key.slice(0, 12), frames: `${chunk.start_frame}-${chunk.end_frame}`, attempt: helpers.job.attempts });
+    jlog = jlog.child({
+      cacheKey: render.cache_key.slice(0, 12),
+      frames: `${chunk.start_frame}-${chunk.end_frame}`,
+      attempt: helpers.job.attempts,
+    });
     jlog.info('chunk started');
     await runRenderAttempt(
       {
@@ -77,14 +99,23 @@ export function renderChunkTask(ctx: ChunkTaskContext): Handler<'render-chunk'> 
         }
         const left = await record(() =>
           db.db.transaction().execute(async (trx) => {
-            const r = await completeChunk(trx, renderId, plan, idx, me, { pieces, renderMs: result.timings.total, backend: result.backend });
+            const r = await completeChunk(trx, renderId, plan, idx, me, {
+              pieces,
+              renderMs: result.timings.total,
+              backend: result.backend,
+            });
             if (r.held && r.remaining === 0) await enqueue(trx, 'render-assemble', { renderId, plan });
             return r;
           }),
         );
-        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(
+          () => {},
+        );
         if (!left.held) return dropped(left);
-        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left.remaining }, 'chunk done');
+        jlog.info(
+          { ms: Math.round(result.timings.total), fps: result.framesPerSecond, left: left.remaining },
+          'chunk done',
+        );
       },
     );
     leave();

@@ -20,7 +20,8 @@ export function parseStoredRequest(raw: unknown): NormalisedRequest {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-  const what = issue?.path[0] === 'state' ? "the build's saved state is invalid" : 'the stored render request is invalid';
+  const what =
+    issue?.path[0] === 'state' ? "the build's saved state is invalid" : 'the stored render request is invalid';
   throw new PermanentRenderError(`${what}: ${where}${issue?.message ?? 'unreadable'}`);
 }
 
@@ -34,13 +35,18 @@ export interface RenderInput {
  * outage (the task's untilReachable). The parts' data, versions and models come from one query,
  * so the pixels rendered from this data are the key's pixels even if the catalog changes meanwhile.
  */
-export async function loadRenderInput(db: Db, row: RenderRow, record: <T>(op: () => Promise<T>) => Promise<T>): Promise<RenderInput> {
+export async function loadRenderInput(
+  db: Db,
+  row: RenderRow,
+  record: <T>(op: () => Promise<T>) => Promise<T>,
+): Promise<RenderInput> {
   const request = parseStoredRequest(row.request);
   let resolved: ResolvedBuild;
   try {
     resolved = await record(() => resolveBuild(db, request.parts, request.state));
   } catch (err) {
-    if (err instanceof UnknownPartsError) throw new PermanentRenderError(`parts no longer in the catalog: ${err.ids.join(', ')}`);
+    if (err instanceof UnknownPartsError)
+      throw new PermanentRenderError(`parts no longer in the catalog: ${err.ids.join(', ')}`);
     throw err;
   }
   checkCacheKey(row, request, resolved.versions, await rendererVersion(), resolved.build.models);

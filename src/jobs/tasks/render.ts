@@ -47,7 +47,9 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
     const { db } = ctx;
     let jlog = ctx.log.child({ renderId });
     const { record, dropped, leave } = fencedWork(helpers, () => jlog, `render ${renderId}`, 'render', ctx.workerId);
-    const claimed = await record(() => claimRender(db.db, renderId, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by }));
+    const claimed = await record(() =>
+      claimRender(db.db, renderId, { workerId: ctx.workerId, lockedBy: helpers.job.locked_by }),
+    );
     if (!claimed) {
       jlog.info('render already finished: nothing to do');
       return;
@@ -84,19 +86,33 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
           // for this profile and frame size, any worker renders them
           const speed = await record(() => farmSpeed(db, o.profile, (o.width * o.height) / 1e6));
           const spf = secondsPerFrame(o, speed.sPerMp);
-          const ranges = planChunks({ frames: o.frames, unit: chunkUnitFrames(o), secondsPerFrame: spf, targetS: ctx.chunkSeconds, workers: speed.workers });
+          const ranges = planChunks({
+            frames: o.frames,
+            unit: chunkUnitFrames(o),
+            secondsPerFrame: spf,
+            targetS: ctx.chunkSeconds,
+            workers: speed.workers,
+          });
           if (ranges.length > 1) {
             const plan = randomUUID();
             const split = await record(() =>
               db.db.transaction().execute(async (trx) => {
                 const r = await splitRender(trx, renderId, me, plan, ranges);
                 // at the priority its render job had (fair-priority.ts)
-                if (r.held) await enqueueMany(trx, 'render-chunk', ranges.map((c) => ({ payload: { renderId, plan, idx: c.idx }, priority: helpers.job.priority })));
+                if (r.held)
+                  await enqueueMany(
+                    trx,
+                    'render-chunk',
+                    ranges.map((c) => ({ payload: { renderId, plan, idx: c.idx }, priority: helpers.job.priority })),
+                  );
                 return r;
               }),
             );
             if (!split.held) return dropped(split);
-            jlog.info({ chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000, workers: speed.workers }, 'render split into chunks');
+            jlog.info(
+              { chunks: ranges.length, plan, estimatedFrameS: Math.round(spf * 1000) / 1000, workers: speed.workers },
+              'render split into chunks',
+            );
             return;
           }
         }
@@ -124,13 +140,18 @@ export function renderTask(ctx: RenderTaskContext): Handler<'render'> {
             bytes,
           }),
         );
-        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(() => {});
+        await recordWorkerSpeed(db, ctx.workerId, o.profile, result.framesPerSecond, (o.width * o.height) / 1e6).catch(
+          () => {},
+        );
         // the files are the same bytes whoever rendered them (same cache key): only the row is not ours
         if (!completed.held) return dropped(completed);
         renderResults.inc({ result: 'completed' });
         renderDuration.observe({ format: claimed.format }, result.timings.total / 1000);
         framesPerSecond.set({ format: claimed.format }, result.framesPerSecond);
-        jlog.info({ ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend }, 'render completed');
+        jlog.info(
+          { ms: Math.round(result.timings.total), fps: result.framesPerSecond, backend: result.backend },
+          'render completed',
+        );
       },
     );
     leave();

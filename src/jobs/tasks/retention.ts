@@ -17,7 +17,14 @@ export function retentionTask(ctx: { db: Db; store: ArtifactStore; cfg: Config; 
     // a quiet pass is logged at debug: it runs every few minutes
     const level = r.artifacts.renders.length || rows ? 'info' : 'debug';
     ctx.log[level](
-      { renders: r.artifacts.renders.length, files: r.artifacts.deletedFiles, freedBytes: r.artifacts.freedBytes, storeBytes: r.artifacts.bytesAfter, rows: r.rows, ms: r.ms },
+      {
+        renders: r.artifacts.renders.length,
+        files: r.artifacts.deletedFiles,
+        freedBytes: r.artifacts.freedBytes,
+        storeBytes: r.artifacts.bytesAfter,
+        rows: r.rows,
+        ms: r.ms,
+      },
       'retention swept',
     );
   };

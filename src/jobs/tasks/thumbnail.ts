@@ -55,7 +55,16 @@ export function thumbnailTask(ctx: ThumbnailTaskContext): Handler<'thumbnail'> {
         onPart: (o) => {
           settled.add(o.ok ? o.result.partId : o.failure.partId);
           if (!o.ok) return;
-          ctx.log.debug({ partId: o.result.partId, key: o.result.key, ms: o.result.ms, bytes: o.result.bytes, attached: o.result.attached }, 'thumbnail rendered');
+          ctx.log.debug(
+            {
+              partId: o.result.partId,
+              key: o.result.key,
+              ms: o.result.ms,
+              bytes: o.result.bytes,
+              attached: o.result.attached,
+            },
+            'thumbnail rendered',
+          );
           summary.add(o.result.ms);
         },
       });
@@ -64,7 +73,10 @@ export function thumbnailTask(ctx: ThumbnailTaskContext): Handler<'thumbnail'> {
       const left = parts.filter((p) => !settled.has(p.id)).map((p) => p.id);
       if (left.length === 0) throw err;
       const [suspect, ...rest] = left;
-      ctx.log.warn({ partId: suspect, err: (err as Error).message, requeued: left.length }, 'thumbnail batch crashed: the part it was on is retried alone, the rest as a new batch');
+      ctx.log.warn(
+        { partId: suspect, err: (err as Error).message, requeued: left.length },
+        'thumbnail batch crashed: the part it was on is retried alone, the rest as a new batch',
+      );
       await enqueueThumbnailBatches(ctx.db, [suspect!], { isolated: true });
       await enqueueThumbnailBatches(ctx.db, rest);
       return;

@@ -5,7 +5,11 @@ import { percent, type RunView } from '../progress.js';
 
 export function Overall({ view }: { view: RunView }) {
   const c = view.counts;
-  const eta = view.finished ? '' : view.etaSeconds === null ? '  ETA --' : `  ETA ${formatDuration(view.etaSeconds * 1000)}`;
+  const eta = view.finished
+    ? ''
+    : view.etaSeconds === null
+      ? '  ETA --'
+      : `  ETA ${formatDuration(view.etaSeconds * 1000)}`;
   return (
     <Box flexDirection="column">
       <Text>

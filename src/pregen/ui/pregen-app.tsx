@@ -21,7 +21,9 @@ function visibleItems(items: ItemView[], finished: boolean): { shown: ItemView[]
     return { shown, hidden: ended.slice(0, ended.length - shown.length) };
   }
   const active = items.filter((i) => i.status === 'rendering' || i.status === 'encoding' || i.status === 'saving');
-  const ended = items.filter((i) => i.status === 'done' || i.status === 'failed' || i.status === 'cancelled').slice(-RECENT);
+  const ended = items
+    .filter((i) => i.status === 'done' || i.status === 'failed' || i.status === 'cancelled')
+    .slice(-RECENT);
   const queued = items.filter((i) => i.status === 'queued').slice(0, 3);
   const shown = [...ended, ...active, ...queued].sort((a, b) => a.index - b.index);
   const visible = new Set(shown);
@@ -34,7 +36,11 @@ export function hiddenLine(hidden: ItemView[]): string | null {
   const queued = hidden.filter((i) => i.status === 'queued').length;
   const there = hidden.filter((i) => i.status === 'cached' || i.status === 'duplicate').length;
   const finished = hidden.length - queued - there;
-  const parts = [queued ? `${queued} queued` : '', finished ? `${finished} finished earlier` : '', there ? `${there} already there` : ''].filter(Boolean);
+  const parts = [
+    queued ? `${queued} queued` : '',
+    finished ? `${finished} finished earlier` : '',
+    there ? `${there} already there` : '',
+  ].filter(Boolean);
   return `… ${hidden.length} more (${parts.join(', ')})`;
 }
 
@@ -46,7 +52,9 @@ export function PregenApp({ store }: { store: ProgressStore }) {
     <Box flexDirection="column">
       <Overall view={view} />
       {view.notices.map((n, i) => (
-        <Text key={i} color="yellow">{n}</Text>
+        <Text key={i} color="yellow">
+          {n}
+        </Text>
       ))}
       <Box flexDirection="column" marginTop={1}>
         {shown.map((item) => (

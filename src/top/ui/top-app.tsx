@@ -16,7 +16,15 @@ export interface TopSource {
 
 const COLORS: Record<string, string> = { processing: 'cyan', queued: 'yellow', completed: 'green', error: 'red' };
 
-export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSource; intervalMs?: number; onQuit: () => void }) {
+export function TopApp({
+  source,
+  intervalMs = 1_000,
+  onQuit,
+}: {
+  source: TopSource;
+  intervalMs?: number;
+  onQuit: () => void;
+}) {
   const [snap, setSnap] = useState<FarmSnapshot | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -55,7 +63,11 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
   }, [source, intervalMs]);
 
   const lines = snap ? jobLines(snap) : [];
-  const indexOf = (jobId: string | null) => Math.max(0, lines.findIndex((l) => l.jobId === jobId));
+  const indexOf = (jobId: string | null) =>
+    Math.max(
+      0,
+      lines.findIndex((l) => l.jobId === jobId),
+    );
   const index = indexOf(selectedId);
   const select = (jobId: string, opened: boolean) => {
     selectedRef.current = jobId;
@@ -84,16 +96,21 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
       }
       const jobId = current.jobId;
       select(jobId, true);
-      void source.detail(jobId).then((d) => {
-        if (openRef.current === jobId) setDetail(d);
-      }, () => {});
+      void source.detail(jobId).then(
+        (d) => {
+          if (openRef.current === jobId) setDetail(d);
+        },
+        () => {},
+      );
     }
   });
 
   if (!snap) return <Text>{problem ?? 'render-farm top: reading the farm…'}</Text>;
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate-end">{headerLine(snap)}</Text>
+      <Text bold wrap="truncate-end">
+        {headerLine(snap)}
+      </Text>
       {problem && <Text color="red">{problem}</Text>}
       <Box flexDirection="column" marginTop={1}>
         {workerLines(snap).map((l, i) => (
@@ -111,7 +128,11 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
       </Box>
       <Box flexDirection="column" marginTop={1}>
         <Text bold>JOBS</Text>
-        {lines.length ? <Text color="gray" wrap="truncate-end">{`  ${JOBS_HEADER}`}</Text> : <Text color="gray">  none in the last 24 hours</Text>}
+        {lines.length ? (
+          <Text color="gray" wrap="truncate-end">{`  ${JOBS_HEADER}`}</Text>
+        ) : (
+          <Text color="gray"> none in the last 24 hours</Text>
+        )}
         {lines.map((l, i) => (
           <Text key={l.jobId} color={COLORS[l.status]} inverse={i === index} wrap="truncate-end">
             {`${i === index ? '>' : ' '} ${l.text}`}
@@ -120,10 +141,14 @@ export function TopApp({ source, intervalMs = 1_000, onQuit }: { source: TopSour
       </Box>
       {open && (
         <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1}>
-          {detail ? detailLines(detail).map((l, i) => <Text key={i}>{l}</Text>) : <Text>loading {lines[index]?.jobId}…</Text>}
+          {detail ? (
+            detailLines(detail).map((l, i) => <Text key={i}>{l}</Text>)
+          ) : (
+            <Text>loading {lines[index]?.jobId}…</Text>
+          )}
         </Box>
       )}
-      <Text color="gray">q quit   ↑/↓ select a job   enter details   esc close</Text>
+      <Text color="gray">q quit ↑/↓ select a job enter details esc close</Text>
     </Box>
   );
 }
