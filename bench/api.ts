@@ -20,14 +20,10 @@ import { promisify } from 'node:util';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { createApiKey } from '../src/auth/api-keys.js';
-import { startServer } from '../src/api/server.js';
 import { DEMO_BUILDS } from '../src/catalog/demo-catalog.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
 import { startWorker } from '../src/jobs/worker.js';
-import { createLogger } from '../src/log.js';
-import { freePort } from '../src/db/free-port.js';
 import { watchQueries } from '../src/db/watch-queries.js';
+import { BENCH_SECRET, startBenchServer } from './bench-server.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -92,19 +88,7 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-api-'));
-const cfg = loadConfig({
-  dataDir,
-  port: 0,
-  embeddedPgPort: await freePort(),
-  logLevel: 'silent',
-  rateLimitPerMinute: 0,
-  customerRateLimitPerMinute: 0,
-  signingSecret: 'bench-secret-'.padEnd(40, 'x'),
-});
-const log = createLogger({ logLevel: 'silent' });
-const db = await openDatabase(cfg, { migrate: true, poolSize: 20 });
-const server = await startServer(cfg, { db, log });
+const { dataDir, cfg, log, db, server } = await startBenchServer('api', 20);
 const worker = await startWorker(cfg, db, server.ctx.store, log, {
   concurrency: 1,
   renderTimeoutMs: 120_000,
@@ -112,7 +96,7 @@ const worker = await startWorker(cfg, db, server.ctx.store, log, {
 });
 
 // the bare floor: express.json + HS256 verify + a JSON answer
-const secret = 'bench-secret-'.padEnd(40, 'x');
+const secret = BENCH_SECRET;
 const bare = express();
 bare.use(express.json());
 bare.post('/bare', (req, res) => {

@@ -20,12 +20,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../src/auth/api-keys.js';
-import { startServer } from '../src/api/server.js';
 import { DEMO_BUILDS } from '../src/catalog/demo-catalog.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { freePort } from '../src/db/free-port.js';
-import { createLogger } from '../src/log.js';
+import { startBenchServer } from './bench-server.js';
 import { treeCpuSeconds } from './control-plane/pg-stats.js';
 
 const argv = process.argv.slice(2);
@@ -45,21 +41,10 @@ const SKIP = new Set(flag('skip', '').split(',').filter(Boolean));
 const BIN = path.resolve('bin/render-farm');
 const CORES = os.cpus().length;
 
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-bench-farm-'));
-const cfg = loadConfig({
-  dataDir,
-  port: 0,
-  embeddedPgPort: await freePort(),
-  logLevel: 'silent',
-  rateLimitPerMinute: 0,
-  customerRateLimitPerMinute: 0,
+const { dataDir, cfg, db, server } = await startBenchServer('farm', 10, {
   // the bench's own huge job is over the default per-customer cap on purpose
   maxCustomerInFlightSeconds: 0,
-  signingSecret: 'bench-secret-'.padEnd(40, 'x'),
 });
-const log = createLogger({ logLevel: 'silent' });
-const db = await openDatabase(cfg, { migrate: true, poolSize: 10 });
-const server = await startServer(cfg, { db, log });
 const keyA = (await createApiKey(db.db, 'customer-a', 'prod')).key;
 const keyB = (await createApiKey(db.db, 'customer-b', 'prod')).key;
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;

@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { spriteLayout } from '../../src/model/sprite-layout.js';
 import { findFfmpeg } from '../../src/render/tool-paths.js';
+import { ssim } from './ssim.js';
 
 const run = promisify(execFile);
 const [gpuDir, cpuDir, gpuLabel = 'gpu-auto', cpuLabel = 'egl'] = process.argv.slice(2);
@@ -42,24 +43,6 @@ async function frame(file: string, n: number, out: string): Promise<string> {
   return out;
 }
 
-async function ssim(a: string, b: string): Promise<number> {
-  const res = await run(ffmpeg, [
-    '-hide_banner',
-    '-i',
-    a,
-    '-i',
-    b,
-    '-lavfi',
-    '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim',
-    '-f',
-    'null',
-    '-',
-  ]);
-  const all = /All:([\d.]+)/.exec(res.stderr)?.[1];
-  if (!all) throw new Error(`no SSIM from ffmpeg for ${a}`);
-  return Number(all);
-}
-
 async function meanAbs(a: string, b: string): Promise<number> {
   const [x, y] = await Promise.all([a, b].map((f) => sharp(f).removeAlpha().raw().toBuffer()));
   let sum = 0;
@@ -77,7 +60,7 @@ try {
       rows.push({
         output: name,
         frame: n,
-        ssim: +(await ssim(a, b)).toFixed(4),
+        ssim: +(await ssim(ffmpeg, a, b)).toFixed(4),
         mean_abs: +(await meanAbs(a, b)).toFixed(2),
       });
     }

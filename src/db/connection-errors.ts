@@ -4,7 +4,7 @@
  */
 
 /** Node socket errors seen when PostgreSQL is down or unreachable. */
-const SOCKET_CODES = new Set([
+export const SOCKET_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

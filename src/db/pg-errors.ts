@@ -1,4 +1,5 @@
 /** Classifies errors from PostgreSQL and the pg driver, so the API can answer them properly. */
+import { SOCKET_CODES } from './connection-errors.js';
 
 interface PgLikeError {
   code?: unknown;
@@ -15,18 +16,8 @@ export function isUnstorableTextError(err: unknown): boolean {
   return code === '22021' || code === '22P05';
 }
 
-/** Socket errors of a connection that cannot be made or was lost. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
+/** Socket errors of a connection that cannot be made or was lost: also one aborted mid-handshake. */
+const NETWORK_CODES = new Set([...SOCKET_CODES, 'ECONNABORTED']);
 
 /**
  * SQLSTATEs of a server that is going away or will not take us: class 08 (connection

@@ -20,6 +20,11 @@ export interface FfmpegArgsOptions {
   preset?: string;
 }
 
+/** The x264 encoder and its quality settings, the same for a whole MP4 and for a segment. */
+function x264(o: { crf?: number; preset?: string }): string[] {
+  return ['-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', String(o.crf ?? 18)];
+}
+
 /** Input and output option lists (the parts of buildFfmpegArgs before and after the input). */
 export interface FfmpegOptionLists {
   inputOptions: string[];
@@ -38,12 +43,7 @@ export function buildFfmpegOptions(o: FfmpegArgsOptions): FfmpegOptionLists {
     o.input === 'h264'
       ? ['-c:v', 'copy']
       : [
-          '-c:v',
-          'libx264',
-          '-preset',
-          o.preset ?? 'veryfast',
-          '-crf',
-          String(o.crf ?? 18),
+          ...x264(o),
           '-pix_fmt',
           'yuv420p',
           // exact size: the canvas is already the requested size; even sizes are checked upstream
@@ -100,12 +100,7 @@ export function buildSegmentArgs(o: SegmentArgsOptions): string[] {
     '1',
     '-i',
     'pipe:0',
-    '-c:v',
-    'libx264',
-    '-preset',
-    o.preset ?? 'veryfast',
-    '-crf',
-    String(o.crf ?? 18),
+    ...x264(o),
     '-bf',
     '0',
     '-threads',

@@ -3,6 +3,8 @@
  * `retry` hint, named events with ids, and heartbeat comments so idle streams survive proxies.
  */
 import type { Response } from 'express';
+import type { RenderEventHub } from '../events/render-event-hub.js';
+import { HttpError } from './http-error.js';
 
 export class SseStream {
   private readonly beat: NodeJS.Timeout;
@@ -48,4 +50,23 @@ export class SseStream {
   private write(chunk: string): void {
     if (!this.ended && !this.res.writableEnded) this.res.write(chunk);
   }
+}
+
+/**
+ * Opens the job-event stream of a response once the hub listens: a 503 to retry while the
+ * database is unreachable, so no stream starts that could never carry an event.
+ */
+export async function openEventStream(hub: RenderEventHub, res: Response, heartbeatMs: number): Promise<SseStream> {
+  try {
+    await hub.listening();
+  } catch {
+    throw new HttpError(
+      503,
+      'database_unavailable',
+      'cannot listen for job events: the database is unreachable; retry shortly',
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+  return new SseStream(res, heartbeatMs);
 }

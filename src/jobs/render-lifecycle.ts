@@ -71,6 +71,19 @@ export async function createRender(db: Q, format: RenderRow['format'], k: KeyInp
     .executeTakeFirst()) as RenderRow | undefined;
 }
 
+/** The clean slate of a render queued again (a failed one asked for anew, or an operator's retry). */
+const REQUEUED = {
+  status: 'queued',
+  error: null,
+  progress: 0,
+  attempts: 0,
+  chunk_plan: null,
+  chunk_total: null,
+  chunks_done: null,
+  claim: null,
+  updated_at: NOW,
+} as const;
+
 /** A failed (or expired) render asked for again: back to queued with a clean slate, requested now; undefined when the key's render has not failed. */
 export async function reopenFailedRender(
   db: Q,
@@ -79,19 +92,7 @@ export async function reopenFailedRender(
 ): Promise<RenderRow | undefined> {
   return (await db
     .updateTable('renders')
-    .set({
-      status: 'queued',
-      error: null,
-      progress: 0,
-      attempts: 0,
-      artifacts: null,
-      estimated_cost_s: estimatedCostS,
-      chunk_plan: null,
-      chunk_total: null,
-      chunks_done: null,
-      claim: null,
-      updated_at: NOW,
-    })
+    .set({ ...REQUEUED, artifacts: null, estimated_cost_s: estimatedCostS })
     .set({ expired_at: null, last_requested_at: NOW })
     .where('cache_key', '=', cacheKey)
     .where('status', '=', 'error')
@@ -107,18 +108,7 @@ export async function reopenRender(
 ): Promise<{ id: string } | undefined> {
   return db
     .updateTable('renders')
-    .set({
-      status: 'queued',
-      error: null,
-      progress: 0,
-      attempts: 0,
-      finished_at: null,
-      chunk_plan: null,
-      chunk_total: null,
-      chunks_done: null,
-      claim: null,
-      updated_at: NOW,
-    })
+    .set({ ...REQUEUED, finished_at: null })
     .where('id', '=', renderId)
     .where('status', '=', seenStatus)
     .returning('id')

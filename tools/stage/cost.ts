@@ -15,6 +15,7 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { Profile } from '../../src/model/render-defaults.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { toStageOptions, type StageBuild, type StageDetail, type StageInfo } from '../../src/model/stage-contract.js';
+import { callStage } from '../../src/render/call-stage.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -84,11 +85,7 @@ try {
         { omit: v.omit },
       );
       const res = await pool.use(async ({ page }) => {
-        const info = (await page.evaluate(
-          (b, o) => window.renderStage!.load(b, o),
-          v.build as never,
-          options as never,
-        )) as StageInfo;
+        const info = await callStage(page, 'renderStage.load', v.build, options);
         const c0 = treeCpuMs();
         const ms = (await page.evaluate((n) => {
           const stage = window.renderStage!;

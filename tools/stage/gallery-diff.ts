@@ -4,14 +4,12 @@
  * (0-255) and SSIM (ffmpeg's ssim filter, all planes), one line per image and the mean, so a
  * change to the look comes with numbers next to the contact sheets.
  */
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { findFfmpeg } from '../../src/render/tool-paths.js';
+import { ssim } from '../../bench/device/ssim.js';
 
-const run = promisify(execFile);
 const [before, after] = process.argv.slice(2);
 if (!before || !after) {
   console.error('usage: gallery-diff.ts BEFORE_DIR AFTER_DIR (frames of npm run gallery -- --frames-dir)');
@@ -28,24 +26,6 @@ async function meanAbs(a: string, b: string): Promise<number> {
   return sum / x!.length;
 }
 
-async function ssim(a: string, b: string): Promise<number> {
-  const res = await run(ffmpeg, [
-    '-hide_banner',
-    '-i',
-    a,
-    '-i',
-    b,
-    '-lavfi',
-    '[0:v]format=rgb24[x];[1:v]format=rgb24[y];[x][y]ssim',
-    '-f',
-    'null',
-    '-',
-  ]);
-  const all = /All:([\d.]+)/.exec(res.stderr)?.[1];
-  if (!all) throw new Error(`no SSIM from ffmpeg for ${path.basename(a)}`);
-  return Number(all);
-}
-
 const names = readdirSync(before)
   .filter((f) => f.endsWith('.png'))
   .sort();
@@ -53,7 +33,11 @@ const rows: Array<{ image: string; mean_abs: number; ssim: number }> = [];
 for (const name of names) {
   const a = path.join(before, name);
   const b = path.join(after, name);
-  rows.push({ image: name, mean_abs: +(await meanAbs(a, b)).toFixed(3), ssim: +(await ssim(a, b)).toFixed(5) });
+  rows.push({
+    image: name,
+    mean_abs: +(await meanAbs(a, b)).toFixed(3),
+    ssim: +(await ssim(ffmpeg, a, b, path.basename(a))).toFixed(5),
+  });
 }
 console.table(rows);
 const mean = (k: 'mean_abs' | 'ssim') => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, rows.length);

@@ -20,6 +20,7 @@ import { resolveRenderOptions } from '../../src/model/render-options.js';
 import type { Profile, Scene } from '../../src/model/render-defaults.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { toStageOptions, type StageInfo } from '../../src/model/stage-contract.js';
+import { callStage } from '../../src/render/call-stage.js';
 import { openDbBuilds, openDbSampleDir, type GalleryBuild } from './gallery-builds.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,11 +69,7 @@ try {
   for (const b of builds) {
     const t0 = performance.now();
     const r = await pool.use(async ({ page }) => {
-      const info = (await page.evaluate(
-        (build, o) => window.renderStage!.load(build, o),
-        b.build as never,
-        options as never,
-      )) as StageInfo;
+      const info = await callStage(page, 'renderStage.load', b.build, options);
       const frames: Buffer[] = [];
       for (const i of ANGLES) {
         const url = await page.evaluate((k) => {

@@ -16,7 +16,7 @@ import { jobView } from '../../jobs/job-view.js';
 import { publicBase, type ApiContext } from '../../http/context.js';
 import { HttpError, notFound, unauthorized } from '../../http/http-error.js';
 import { requireAuth } from '../require-auth.js';
-import { SseStream } from '../../http/sse-stream.js';
+import { openEventStream } from '../../http/sse-stream.js';
 import { isUuid } from '../../model/uuid.js';
 
 /** `?access_token=` becomes the bearer credential when no Authorization header is sent. */
@@ -68,18 +68,7 @@ export function jobEventRoutes(ctx: ApiContext): Router {
         return;
       }
     }
-    try {
-      await hub.listening();
-    } catch {
-      throw new HttpError(
-        503,
-        'database_unavailable',
-        'cannot listen for job events: the database is unreachable; retry shortly',
-        undefined,
-        { 'Retry-After': '5' },
-      );
-    }
-    const stream = new SseStream(res, ctx.cfg.eventsHeartbeatSeconds * 1000);
+    const stream = await openEventStream(hub, res, ctx.cfg.eventsHeartbeatSeconds * 1000);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const base = publicBase(ctx, req);

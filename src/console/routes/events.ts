@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { ApiContext } from '../../http/context.js';
 import { HttpError } from '../../http/http-error.js';
-import { SseStream } from '../../http/sse-stream.js';
+import { openEventStream } from '../../http/sse-stream.js';
 import type * as Api from '../console-api.js';
 import { sessionOf } from '../console-security.js';
 import { owner } from '../job-views.js';
@@ -18,18 +18,7 @@ export function eventRoutes(ctx: ApiContext): Router {
         'events_unavailable',
         'job events are not available on this server: reload the page to refresh',
       );
-    try {
-      await hub.listening();
-    } catch {
-      throw new HttpError(
-        503,
-        'database_unavailable',
-        'cannot listen for job events: the database is unreachable; retry shortly',
-        undefined,
-        { 'Retry-After': '5' },
-      );
-    }
-    const stream = new SseStream(res, ctx.cfg.eventsHeartbeatSeconds * 1000);
+    const stream = await openEventStream(hub, res, ctx.cfg.eventsHeartbeatSeconds * 1000);
     const o = owner(s);
     // one lookup per event: which of this session's jobs wait on the render (a render is shared)
     const unsubscribe = hub.subscribeAll((m) => {
