@@ -11,6 +11,7 @@ import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { useTestApi } from '../helpers/api.js';
+import { startTestWorker } from '../helpers/api-worker.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
 import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -27,14 +28,11 @@ describe('console: retry all failed', () => {
 
   beforeAll(async () => {
     engine = await createRenderEngine(api.t.cfg);
-    const flaky = failingWhile(engine, () => failing);
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: flaky,
-      chunkSeconds: 0,
-    });
+    worker = await startTestWorker(
+      api,
+      failingWhile(engine, () => failing),
+      { chunkSeconds: 0 },
+    );
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
     b = await launchConsoleBrowser(api);
   }, 180_000);

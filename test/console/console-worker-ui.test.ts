@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
+import type { RunningWorker } from '../../src/jobs/worker.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { VERSION } from '../../src/version.js';
 import { useTestApi } from '../helpers/api.js';
+import { startTestWorker } from '../helpers/api-worker.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
 import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -29,13 +29,11 @@ describe('console worker page', () => {
 
   beforeAll(async () => {
     engine = await createRenderEngine(api.t.cfg);
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      chunkSeconds: 0,
-      engine: failingWhile(engine, () => failing),
-    });
+    worker = await startTestWorker(
+      api,
+      failingWhile(engine, () => failing),
+      { chunkSeconds: 0 },
+    );
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
     customerKey = (await createApiKey(api.t.db.db, 'viewer-co', 'prod', { console: true })).key;
     b = await launchConsoleBrowser(api);

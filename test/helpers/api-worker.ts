@@ -19,17 +19,30 @@ export interface ApiWithWorker {
   close(): Promise<void>;
 }
 
+/**
+ * A silent in-process worker of concurrency 1 for api's database and store, rendering with engine;
+ * chunkSeconds, when given, is the worker's chunking setting.
+ */
+export function startTestWorker(
+  api: Pick<TestApi, 't' | 'server'>,
+  engine: RenderEngine,
+  opts: { renderTimeoutMs?: number; chunkSeconds?: number } = {},
+): Promise<RunningWorker> {
+  return startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
+    concurrency: 1,
+    renderTimeoutMs: opts.renderTimeoutMs ?? 120_000,
+    drainTimeoutMs: 10_000,
+    engine,
+    ...(opts.chunkSeconds === undefined ? {} : { chunkSeconds: opts.chunkSeconds }),
+  });
+}
+
 /** The API, then an engine (its default model source is the API's configured store) and a worker of concurrency 1. */
 export async function startApiWithWorker(opts: { renderTimeoutMs?: number } = {}): Promise<ApiWithWorker> {
   const api = await startTestApi();
   const engine = await createRenderEngine(api.t.cfg);
   const backend = (await engine.info()).backend;
-  const worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-    concurrency: 1,
-    renderTimeoutMs: opts.renderTimeoutMs ?? 120_000,
-    drainTimeoutMs: 10_000,
-    engine,
-  });
+  const worker = await startTestWorker(api, engine, opts);
   return {
     api,
     engine,
