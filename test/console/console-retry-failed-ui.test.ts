@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
+import type { RunningWorker } from '../../src/jobs/worker.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { useTestApi } from '../helpers/api.js';
 import { startTestWorker } from '../helpers/api-worker.js';
@@ -85,13 +84,7 @@ describe('console: retry all failed', () => {
     for (const id of failed) expect((await statusOf(id)).status).toBe('queued');
 
     // a worker takes them as it takes fresh submissions, and renders them
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: { ...engine, close: async () => {} },
-      chunkSeconds: 0,
-    });
+    worker = await startTestWorker(api, { ...engine, close: async () => {} }, { chunkSeconds: 0 });
     for (const id of failed) {
       await page.waitForSelector(`tr[data-job="${id}"][data-status=completed]`, { timeout: 120_000 });
       expect((await statusOf(id)).status).toBe('completed');
