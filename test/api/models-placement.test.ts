@@ -44,6 +44,20 @@ describe('models placed right the first time, through every entry point', () => 
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
   const rows = async (partId: string) =>
     api.t.db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id').execute();
+  /** `models add` of file (no flag), which must find it along X in mm; the JSON it printed. */
+  const addedAlongXInMm = async (file: string) => {
+    const added = await cli('models', 'add', gpu.id, file, '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const a = JSON.parse(added.stdout);
+    expect(a.prepared.orientation).toMatchObject({
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      up: '+y',
+      front: '+x',
+      guessed: false,
+    });
+    return a;
+  };
   /** `render --model` and `models import` of file give sha; suffix keeps each test's dirs apart. */
   const expectRenderAndImportStore = async (file: string, sha: string, suffix: string) => {
     const rendered = await cli(
@@ -80,16 +94,7 @@ describe('models placed right the first time, through every entry point', () => 
   });
 
   it('models add (no flag), PUT, render --model and models import store one sha256: upright, true size, mm -> m; models show prints scale and rotation', async () => {
-    const added = await cli('models', 'add', gpu.id, gpuMm, '--json');
-    expect(added.code, added.stderr).toBe(0);
-    const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({
-      rotation: '-90 deg about Y',
-      units: 'mm',
-      up: '+y',
-      front: '+x',
-      guessed: false,
-    });
+    const a = await addedAlongXInMm(gpuMm);
     expect(a.prepared.scale).toBeCloseTo(0.001, 6);
     // stored at the catalog card's size (length along Z), not a 0.3 mm speck or a 305 m card
     a.prepared.sizeMm.forEach((v: number, i: number) =>
@@ -269,16 +274,7 @@ describe('models placed right the first time, through every entry point', () => 
     const bytes = await dracoGlb(sketch);
     const file = path.join(tmp, 'gpu-along-x-mm-draco.glb');
     await fs.writeFile(file, bytes);
-    const added = await cli('models', 'add', gpu.id, file, '--json');
-    expect(added.code, added.stderr).toBe(0);
-    const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({
-      rotation: '-90 deg about Y',
-      units: 'mm',
-      up: '+y',
-      front: '+x',
-      guessed: false,
-    });
+    const a = await addedAlongXInMm(file);
     a.prepared.sizeMm.forEach((v: number, i: number) =>
       expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05),
     );
