@@ -5,8 +5,6 @@
  * wrongly typed and unknown-part uploads are 4xx error bodies that store nothing.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -19,6 +17,7 @@ import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { isErrorBody, mintSession, useTestApi } from '../helpers/api.js';
 import { dracoGlb, ktx2Glb, specGlossGlb } from '../helpers/artist-models.js';
 import { distinctiveGpu, gltfWithExternalBuffer, notGltf, rgbFan, texturedGpu } from '../helpers/gltf-fixtures.js';
+import { partModelRows, storedModelFiles } from '../helpers/stored-models.js';
 
 const MAX_BYTES = 256 * 1024;
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -62,17 +61,8 @@ describe('models API', () => {
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
   const as = (token: string) => (method: string, p: string) => api.call(method, p, { token });
   const asAdmin = (method: string, p: string) => api.call(method, p, { token: admin });
-  const rows = async () =>
-    Number(
-      (
-        await api.t.db.db
-          .selectFrom('part_models')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const storedFiles = async () =>
-    (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
+  const rows = () => partModelRows(api.t);
+  const storedFiles = () => storedModelFiles(api.t);
   const partModel = async (id: string) => (await as(dataToken)('GET', `/part/${id}`)).json.model;
 
   beforeAll(async () => {

@@ -6,8 +6,6 @@
  * in words, the service answers the next request, and nothing is stored; a preparation killed
  * mid-way answers invalid_model and stores nothing, and a valid upload works right after.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
@@ -17,6 +15,7 @@ import { distinctiveGpu, denseBox } from '../helpers/gltf-fixtures.js';
 import { hostileModels } from '../helpers/hostile-models.js';
 import { processTree } from '../helpers/process-tree.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { partModelRows, storedModelFiles } from '../helpers/stored-models.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 const gpu = DEMO_PARTS.find((p) => p.id === glass.parts.GPU![0]) as Part<'GPU'>;
@@ -34,17 +33,8 @@ describe('model upload fuzz', () => {
       status: r.status,
       json: (await r.json().catch(() => undefined)) as { error: string; message: string },
     }));
-  const rows = async () =>
-    Number(
-      (
-        await api.t.db.db
-          .selectFrom('part_models')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const storedFiles = async () =>
-    (await fs.readdir(path.join(api.t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[])).sort();
+  const rows = () => partModelRows(api.t);
+  const storedFiles = () => storedModelFiles(api.t);
 
   beforeAll(async () => {
     admin = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;

@@ -18,6 +18,7 @@ import { DEMO_BUILDS, DEMO_PARTS, demoPart } from '../../src/catalog/demo-catalo
 import type { Part } from '../../src/model/part.js';
 import { isErrorBody, useTestApi } from '../helpers/api.js';
 import { cliOn } from '../helpers/cli.js';
+import { SIZE_256_FAST, SPRITE_256_FAST } from '../helpers/render-args.js';
 import { distinctiveGpu } from '../helpers/gltf-fixtures.js';
 import { dracoGlb } from '../helpers/artist-models.js';
 import { exampleAuthoredAs, TURNS, turnAndScale } from '../helpers/real-exports.js';
@@ -43,6 +44,43 @@ describe('models placed right the first time, through every entry point', () => 
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
   const rows = async (partId: string) =>
     api.t.db.db.selectFrom('part_models').selectAll().where('part_id', '=', partId).orderBy('id').execute();
+  /** `models add` of file (no flag), which must find it along X in mm; the JSON it printed. */
+  const addedAlongXInMm = async (file: string) => {
+    const added = await cli('models', 'add', gpu.id, file, '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const a = JSON.parse(added.stdout);
+    expect(a.prepared.orientation).toMatchObject({
+      rotation: '-90 deg about Y',
+      units: 'mm',
+      up: '+y',
+      front: '+x',
+      guessed: false,
+    });
+    return a;
+  };
+  /** `render --model` and `models import` of file give sha; suffix keeps each test's dirs apart. */
+  const expectRenderAndImportStore = async (file: string, sha: string, suffix: string) => {
+    const rendered = await cli(
+      'render',
+      '--share-code',
+      'DEMO-GLASS',
+      ...SPRITE_256_FAST,
+      '--no-screenshot',
+      '--out',
+      path.join(tmp, `render${suffix}`),
+      '--model',
+      `${gpu.id}=${file}`,
+      '--json',
+    );
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
+    const dir = path.join(tmp, `import${suffix}`);
+    await fs.mkdir(dir);
+    await fs.copyFile(file, path.join(dir, `${gpu.id}.glb`));
+    const imported = await cli('models', 'import', dir, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout).items[0]).toMatchObject({ ok: true, model: { sha256: sha } });
+  };
 
   beforeAll(async () => {
     admin = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
@@ -56,16 +94,7 @@ describe('models placed right the first time, through every entry point', () => 
   });
 
   it('models add (no flag), PUT, render --model and models import store one sha256: upright, true size, mm -> m; models show prints scale and rotation', async () => {
-    const added = await cli('models', 'add', gpu.id, gpuMm, '--json');
-    expect(added.code, added.stderr).toBe(0);
-    const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({
-      rotation: '-90 deg about Y',
-      units: 'mm',
-      up: '+y',
-      front: '+x',
-      guessed: false,
-    });
+    const a = await addedAlongXInMm(gpuMm);
     expect(a.prepared.scale).toBeCloseTo(0.001, 6);
     // stored at the catalog card's size (length along Z), not a 0.3 mm speck or a 305 m card
     a.prepared.sizeMm.forEach((v: number, i: number) =>
@@ -94,35 +123,7 @@ describe('models placed right the first time, through every entry point', () => 
       placed: 'rotated: -90 deg about Y; units: mm -> m',
     });
 
-    const out = path.join(tmp, 'render');
-    const rendered = await cli(
-      'render',
-      '--share-code',
-      'DEMO-GLASS',
-      '--format',
-      'sprite',
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
-      '--no-screenshot',
-      '--out',
-      out,
-      '--model',
-      `${gpu.id}=${gpuMm}`,
-      '--json',
-    );
-    expect(rendered.code, rendered.stderr).toBe(0);
-    expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
-
-    const dir = path.join(tmp, 'import');
-    await fs.mkdir(dir);
-    await fs.copyFile(gpuMm, path.join(dir, `${gpu.id}.glb`));
-    const imported = await cli('models', 'import', dir, '--json');
-    expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout).items[0]).toMatchObject({ ok: true, model: { sha256: sha } });
+    await expectRenderAndImportStore(gpuMm, sha, '');
 
     const show = await cli('models', 'show', gpu.id);
     expect(show.stdout).toMatch(/VERSION\s+SHA256\s+STATE\s+TRIANGLES\s+BYTES\s+SCALE\s+ROTATION/);
@@ -194,42 +195,24 @@ describe('models placed right the first time, through every entry point', () => 
     expect(r.stdout).toMatch(/\n {10}warning: orientation .* is a guess/);
     // models preview of that file says the side is a guess beside the still
     const still = path.join(tmp, 'preview.png');
-    const preview = await cli(
-      'models',
-      'preview',
-      gpu.id,
-      '--file',
-      path.join(dir, 'plain.glb'),
-      '--out',
-      still,
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
-    );
+    const previewPlain = (...extra: string[]) =>
+      cli(
+        'models',
+        'preview',
+        gpu.id,
+        '--file',
+        path.join(dir, 'plain.glb'),
+        '--out',
+        still,
+        ...SIZE_256_FAST,
+        ...extra,
+      );
+    const preview = await previewPlain();
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout).toMatch(
       /placed: rotated: [+-]90 deg about Y \(which way the front faces is a guess: check the still; --front sets it\)/,
     );
-    const told1 = await cli(
-      'models',
-      'preview',
-      gpu.id,
-      '--file',
-      path.join(dir, 'plain.glb'),
-      '--out',
-      still,
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
-      '--front',
-      '-x',
-    );
+    const told1 = await previewPlain('--front', '-x');
     expect(told1.stdout).not.toMatch(/is a guess/);
     await fs.writeFile(
       path.join(dir, 'manifest.json'),
@@ -291,16 +274,7 @@ describe('models placed right the first time, through every entry point', () => 
     const bytes = await dracoGlb(sketch);
     const file = path.join(tmp, 'gpu-along-x-mm-draco.glb');
     await fs.writeFile(file, bytes);
-    const added = await cli('models', 'add', gpu.id, file, '--json');
-    expect(added.code, added.stderr).toBe(0);
-    const a = JSON.parse(added.stdout);
-    expect(a.prepared.orientation).toMatchObject({
-      rotation: '-90 deg about Y',
-      units: 'mm',
-      up: '+y',
-      front: '+x',
-      guessed: false,
-    });
+    const a = await addedAlongXInMm(file);
     a.prepared.sizeMm.forEach((v: number, i: number) =>
       expect(Math.abs(v - a.prepared.expectedMm[i]), `axis ${i}`).toBeLessThan(a.prepared.expectedMm[i] * 0.05),
     );
@@ -310,32 +284,6 @@ describe('models placed right the first time, through every entry point', () => 
     const viaApi = await put(gpu.id, bytes);
     expect(viaApi.status).toBe(200);
     expect(viaApi.json).toMatchObject({ sha256: sha, rotation: '-90 deg about Y', units: 'mm' });
-    const rendered = await cli(
-      'render',
-      '--share-code',
-      'DEMO-GLASS',
-      '--format',
-      'sprite',
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
-      '--no-screenshot',
-      '--out',
-      path.join(tmp, 'render-draco'),
-      '--model',
-      `${gpu.id}=${file}`,
-      '--json',
-    );
-    expect(rendered.code, rendered.stderr).toBe(0);
-    expect(JSON.parse(rendered.stdout).models).toEqual({ [gpu.id]: sha });
-    const dir = path.join(tmp, 'import-draco');
-    await fs.mkdir(dir);
-    await fs.copyFile(file, path.join(dir, `${gpu.id}.glb`));
-    const imported = await cli('models', 'import', dir, '--json');
-    expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout).items[0]).toMatchObject({ ok: true, model: { sha256: sha } });
+    await expectRenderAndImportStore(file, sha, '-draco');
   }, 240_000);
 });

@@ -18,6 +18,7 @@ import { DEMO_BUILDS, DEMO_PARTS } from '../../src/catalog/demo-catalog.js';
 import type { Part } from '../../src/model/part.js';
 import { exampleModel } from '../../src/part-models/example-models.js';
 import { isErrorBody, useTestApi } from '../helpers/api.js';
+import { partModelRows } from '../helpers/stored-models.js';
 
 const MAX_BYTES = 1024 * 1024;
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
@@ -43,15 +44,7 @@ describe('PUT /models/:partId with application/zip', () => {
       headers: { authorization: `Bearer ${admin}`, 'content-type': opts.type ?? 'application/zip' },
       body: Buffer.from(body),
     }).then(async (r) => ({ status: r.status, json: (await r.json().catch(() => undefined)) as any }));
-  const rows = async () =>
-    Number(
-      (
-        await api.t.db.db
-          .selectFrom('part_models')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const rows = () => partModelRows(api.t);
 
   /** A refusal: the status, the error body (docs/design-decisions.md, "Errors") with `code`, a message naming the cause, nothing stored. */
   async function refused(body: Uint8Array, status: number, code: string, cause: RegExp) {

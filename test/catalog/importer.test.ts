@@ -80,7 +80,10 @@ describe('importOpenDb (real PostgreSQL)', () => {
     const id1 = '11111111-1111-4111-8111-111111111111';
     const write = (name: string, body: unknown) =>
       fs.writeFile(path.join(gpuDir, name), typeof body === 'string' ? body : JSON.stringify(body));
-    await write(`${id1}.json`, { opendb_id: id1, metadata: { name: 'Test GPU' }, cooling: '2 Fans', length: 250 });
+    /** GPU id1's record file, as OpenDB writes one */
+    const writeGpu1 = (name: string, cooling: string, length: number) =>
+      write(`${id1}.json`, { opendb_id: id1, metadata: { name }, cooling, length });
+    await writeGpu1('Test GPU', '2 Fans', 250);
     await write('22222222-2222-4222-8222-222222222222.json', '{ not json');
     await write('33333333-3333-4333-8333-333333333333.json', [1, 2, 3]);
     await write('44444444-4444-4444-8444-444444444444.json', { metadata: { name: null } });
@@ -117,20 +120,10 @@ describe('importOpenDb (real PostgreSQL)', () => {
       await t.db.db.selectFrom('parts').select(['version', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(await version()).toEqual({ version: 1, name: 'Test GPU' });
     // a name-only change updates the row but keeps the version (renders depend on specs)
-    await write(`${id1}.json`, {
-      opendb_id: id1,
-      metadata: { name: 'Test GPU Renamed' },
-      cooling: '2 Fans',
-      length: 250,
-    });
+    await writeGpu1('Test GPU Renamed', '2 Fans', 250);
     expect((await importOpenDb(t.db, tmp, { categories: ['GPU'] })).total).toMatchObject({ updated: 1, unchanged: 1 });
     expect(await version()).toEqual({ version: 1, name: 'Test GPU Renamed' });
-    await write(`${id1}.json`, {
-      opendb_id: id1,
-      metadata: { name: 'Test GPU Renamed' },
-      cooling: '3 Fans',
-      length: 300,
-    });
+    await writeGpu1('Test GPU Renamed', '3 Fans', 300);
     await importOpenDb(t.db, tmp, { categories: ['GPU'] });
     expect(await version()).toEqual({ version: 2, name: 'Test GPU Renamed' });
   });

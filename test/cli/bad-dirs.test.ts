@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DirectoryError, ensureDir } from '../../src/ensure-dir.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
+import { SPRITE_256_FAST } from '../helpers/render-args.js';
 
 const bin = path.resolve('bin/render-farm');
 /** far above a clean failure (a few seconds of tsx start-up), far below "hangs forever" */
@@ -60,26 +61,9 @@ describe('directories that cannot be created', () => {
   }, 60_000);
 
   it('render --out /proc/x fails fast naming --out', async () => {
-    const r = await cli(
-      [
-        'render',
-        '--share-code',
-        'DEMO-GLASS',
-        '--out',
-        '/proc/x',
-        '--format',
-        'sprite',
-        '--width',
-        '256',
-        '--height',
-        '256',
-        '--profile',
-        'fast',
-      ],
-      {
-        RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data'),
-      },
-    );
+    const r = await cli(['render', '--share-code', 'DEMO-GLASS', '--out', '/proc/x', ...SPRITE_256_FAST], {
+      RENDER_FARM_DATA_DIR: path.join(tmp, 'render-data'),
+    });
     expect(r.killed).toBe(false);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--out\): cannot use \/proc\/x as a directory/);

@@ -13,6 +13,7 @@ import { createBuild } from '../../src/catalog/builds.js';
 import { seedDemoCatalog } from '../../src/catalog/seed-demo.js';
 import { cliOn } from '../helpers/cli.js';
 import { useTestDb } from '../helpers/db.js';
+import { SPRITE_256_FAST } from '../helpers/render-args.js';
 
 describe('builds list', () => {
   const t = useTestDb();
@@ -105,21 +106,7 @@ describe('builds list', () => {
 
   it('render with a mistyped share code names a command that exists and leaves no --out dir it created', async () => {
     const out = path.join(tmp, 'new', 'out');
-    const r = await cli(
-      'render',
-      '--share-code',
-      'DEMO-GLAS',
-      '--out',
-      out,
-      '--format',
-      'sprite',
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
-    );
+    const r = await cli('render', '--share-code', 'DEMO-GLAS', '--out', out, ...SPRITE_256_FAST);
     expect(r.code).toBe(2);
     const suggested = /see: render-farm ([^)]+)\)/.exec(r.stderr)?.[1];
     expect(suggested, r.stderr).toBeTruthy();

@@ -14,24 +14,29 @@ import { renderArtifactKey } from '../../src/storage/artifact-key.js';
 import { cliOn } from '../helpers/cli.js';
 import { useQueueDb } from '../helpers/queue-db.js';
 
+const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
+
+/**
+ * A maker of new jobs on t whose render is queued with its queue job, as a submission leaves it;
+ * each a camera zoom past the last from `zoom` on, so a render of its own.
+ */
+const newJobsOn = (t: { db: Parameters<typeof submitRender>[0] }, customer: () => string, zoom: number) => async () => {
+  zoom += 0.01;
+  const s = await submitRender(t.db, {
+    customerId: customer(),
+    parts: glass.parts,
+    state: null,
+    options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom },
+  });
+  return { jobId: s.jobId, renderId: s.render.id };
+};
+
 describe('jobs CLI', () => {
   const t = useQueueDb();
   let customerId: string;
-  let zoom = 1.0;
-  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 
   const cli = cliOn(t);
-  /** a new job whose render is queued with its queue job, as a submission leaves it */
-  const newJob = async () => {
-    zoom += 0.01;
-    const s = await submitRender(t.db, {
-      customerId,
-      parts: glass.parts,
-      state: null,
-      options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom },
-    });
-    return { jobId: s.jobId, renderId: s.render.id };
-  };
+  const newJob = newJobsOn(t, () => customerId, 1.0);
   const addWorker = (id: string, silentS: number, stopped: boolean, graphileIds: string[]) =>
     sql`INSERT INTO workers (id, hostname, pid, concurrency, graphile_ids, started_at, last_seen, stopped_at)
         VALUES (${id}, 'host-a', 4242, 1, ${sql.val(graphileIds)}::text[], now() - interval '2 hours',
@@ -219,18 +224,7 @@ describe('jobs CLI: job ID prefixes', () => {
   const t = useQueueDb();
   const cli = cliOn(t);
   let customerId: string;
-  let zoom = 2.0;
-  const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
-  const newJob = async () => {
-    zoom += 0.01;
-    const s = await submitRender(t.db, {
-      customerId,
-      parts: glass.parts,
-      state: null,
-      options: { format: 'sprite', width: 256, height: 256, profile: 'fast', cameraZoom: zoom },
-    });
-    return { jobId: s.jobId, renderId: s.render.id };
-  };
+  const newJob = newJobsOn(t, () => customerId, 2.0);
   /** two jobs of one render whose IDs share their first 12 hex digits */
   const twins = ['abcdef01-2345-4000-8000-000000000001', 'abcdef01-2345-4000-8000-000000000002'];
 

@@ -10,8 +10,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/db/free-port.js';
 import { valueWithin } from '../helpers/time-bounds.js';
+import { upEnv } from '../helpers/up-process.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const BIN = path.resolve('bin/render-farm');
@@ -30,25 +30,8 @@ const running: Up[] = [];
 /** `up` on a fresh data dir and PostgreSQL port; resolves once it printed its banner. */
 async function startUp(): Promise<Up> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-up-restart-'));
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) =>
-        !k.startsWith('RENDER_FARM_') &&
-        k !== 'DATABASE_URL' &&
-        k !== 'STORAGE_URL' &&
-        k !== 'LOG_LEVEL' &&
-        k !== 'LOG_FORMAT',
-    ),
-  );
   const proc = spawn(process.execPath, [BIN, 'up', '--port', '0'], {
-    env: {
-      ...clean,
-      RENDER_FARM_DATA_DIR: dataDir,
-      RENDER_FARM_PG_PORT: String(await freePort()),
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      RENDER_FARM_CHUNK_SECONDS: '0',
-    },
+    env: await upEnv(dataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];

@@ -40,22 +40,19 @@ describe('console job detail', () => {
       .where('j.id', '=', spriteJob)
       .executeTakeFirstOrThrow();
     const store = api.server.ctx.store;
+    /** a plain width x height WebP of one colour, stored at key */
+    const putWebp = async (key: string, width: number, height: number, background: string) =>
+      store.putBuffer(
+        key,
+        await sharp({ create: { width, height, channels: 3, background } })
+          .webp()
+          .toBuffer(),
+        'image/webp',
+      );
     const sheetKey = renderArtifactKey(render.cache_key, RENDER_FILE_NAMES.sprite);
     const stillKey = renderArtifactKey(render.cache_key, RENDER_FILE_NAMES.screenshot);
-    await store.putBuffer(
-      sheetKey,
-      await sharp({ create: { width: 384, height: 192, channels: 3, background: '#335577' } })
-        .webp()
-        .toBuffer(),
-      'image/webp',
-    );
-    await store.putBuffer(
-      stillKey,
-      await sharp({ create: { width: 32, height: 32, channels: 3, background: '#775533' } })
-        .webp()
-        .toBuffer(),
-      'image/webp',
-    );
+    await putWebp(sheetKey, 384, 192, '#335577');
+    await putWebp(stillKey, 32, 32, '#775533');
     await api.t.db.db
       .updateTable('renders')
       .set({

@@ -7,42 +7,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
-import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { useTestApi } from '../helpers/api.js';
+import { startTestWorker, useFailingWorker } from '../helpers/api-worker.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
-import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const api = useTestApi();
 
 describe('console: retry all failed', () => {
+  // first, so that it is stopped after the browser is closed (afterAll runs in reverse)
+  const fw = useFailingWorker(api);
   let b: ConsoleBrowser;
-  let engine: RenderEngine;
-  let worker: RunningWorker;
   let adminKey: string;
-  /** while set, every render fails for good (no retry by the queue) */
-  let failing = true;
 
   beforeAll(async () => {
-    engine = await createRenderEngine(api.t.cfg);
-    const flaky = failingWhile(engine, () => failing);
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: flaky,
-      chunkSeconds: 0,
-    });
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
     b = await launchConsoleBrowser(api);
   }, 180_000);
 
   afterAll(async () => {
     await b?.close();
-    await worker?.stop();
-    await engine?.close();
   }, 60_000);
 
   const submit = async (width: number) => {
@@ -61,10 +45,10 @@ describe('console: retry all failed', () => {
     for (const id of failed)
       await waitFor(`job ${id} to fail`, () => statusOf(id), { until: (j) => j.status === 'error', timeoutMs: 60_000 });
     // a cancelled job is an error too, but not a failure: stopped on purpose
-    await worker.stop();
+    await fw.worker.stop();
     const cancelled = await submit(272);
     expect((await api.call('POST', `/render-build/${cancelled}/cancel`, { token: api.key })).status).toBe(200);
-    failing = false;
+    fw.failing = false;
 
     const page = await b.openAs(adminKey, '#/jobs');
     await page.waitForSelector(`tr[data-job="${failed[0]}"][data-status=error]`);
@@ -87,13 +71,7 @@ describe('console: retry all failed', () => {
     for (const id of failed) expect((await statusOf(id)).status).toBe('queued');
 
     // a worker takes them as it takes fresh submissions, and renders them
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: { ...engine, close: async () => {} },
-      chunkSeconds: 0,
-    });
+    fw.worker = await startTestWorker(api, { ...fw.engine, close: async () => {} }, { chunkSeconds: 0 });
     for (const id of failed) {
       await page.waitForSelector(`tr[data-job="${id}"][data-status=completed]`, { timeout: 120_000 });
       expect((await statusOf(id)).status).toBe('completed');

@@ -13,12 +13,12 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
+import type { RunningWorker } from '../../src/jobs/worker.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { findChromium } from '../../src/render/tool-paths.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { startTestWorker } from '../helpers/api-worker.js';
 import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -37,13 +37,7 @@ describe('web console in a browser', () => {
   /** An in-process worker of concurrency 1 on the file's engine. */
   const startFileWorker = (e: RenderEngine) =>
     // chunkSeconds 0.01: renders split into chunks (the job page's timeline has something to show)
-    startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      engine: e,
-      chunkSeconds: 0.01,
-    });
+    startTestWorker(api, e, { chunkSeconds: 0.01 });
   let flaky: RenderEngine;
 
   beforeAll(async () => {

@@ -8,34 +8,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
-import { createLogger } from '../../src/log.js';
-import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { VERSION } from '../../src/version.js';
 import { useTestApi } from '../helpers/api.js';
+import { useFailingWorker } from '../helpers/api-worker.js';
 import { launchConsoleBrowser, type ConsoleBrowser } from '../helpers/console-browser.js';
-import { failingWhile } from '../helpers/engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const api = useTestApi();
 
 describe('console worker page', () => {
+  // first, so that it is stopped after the browser is closed (afterAll runs in reverse)
+  const fw = useFailingWorker(api);
   let b: ConsoleBrowser;
-  let engine: RenderEngine;
-  let worker: RunningWorker;
   let adminKey: string;
   let customerKey: string;
-  let failing = true;
 
   beforeAll(async () => {
-    engine = await createRenderEngine(api.t.cfg);
-    worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-      concurrency: 1,
-      renderTimeoutMs: 120_000,
-      drainTimeoutMs: 10_000,
-      chunkSeconds: 0,
-      engine: failingWhile(engine, () => failing),
-    });
     adminKey = (await createApiKey(api.t.db.db, 'ops', 'prod', { admin: true })).key;
     customerKey = (await createApiKey(api.t.db.db, 'viewer-co', 'prod', { console: true })).key;
     b = await launchConsoleBrowser(api);
@@ -43,8 +31,6 @@ describe('console worker page', () => {
 
   afterAll(async () => {
     await b?.close();
-    await worker?.stop();
-    await engine?.close();
   }, 60_000);
 
   const renderOnce = async (width: number, until: string) => {
@@ -65,13 +51,13 @@ describe('console worker page', () => {
 
   it("shows what the worker's heartbeat reports, and drains it", async () => {
     await renderOnce(256, 'error');
-    failing = false;
+    fw.failing = false;
     await renderOnce(264, 'completed');
 
     const page = await b.openAs(adminKey, '#/overview');
-    await page.waitForSelector(`tr[data-worker="${worker.id}"] a`);
-    await page.click(`tr[data-worker="${worker.id}"] a`);
-    await page.waitForSelector(`.page.worker[data-worker="${worker.id}"][data-state=running]`);
+    await page.waitForSelector(`tr[data-worker="${fw.worker.id}"] a`);
+    await page.click(`tr[data-worker="${fw.worker.id}"] a`);
+    await page.waitForSelector(`.page.worker[data-worker="${fw.worker.id}"][data-state=running]`);
     const fact = (name: string) => page.$eval(`[data-fact=${name}]`, (e) => e.textContent?.trim() ?? '');
     // the heartbeat after the renders (every 5 s) carries the counts; the page refreshes itself
     await waitFor('the page to show the heartbeat after the renders', () => fact('jobs'), {
@@ -90,7 +76,7 @@ describe('console worker page', () => {
     await page.waitForSelector('dialog.confirm[open]');
     await page.click('dialog.confirm[open] [data-action=confirm]');
     // through the database: its next heartbeat reads the request and it stops as on SIGTERM
-    await worker.done;
+    await fw.worker.done;
     await page.waitForSelector('.page.worker[data-state=stopped]', { timeout: 20_000 });
     expect(await fact('drain')).toMatch(/^\d{4}-/);
     expect(await page.$('[data-action=drain]')).toBeNull();
@@ -99,16 +85,16 @@ describe('console worker page', () => {
       const { csrf } = (await (await fetch('/console/api/me')).json()) as { csrf: string };
       const r = await fetch(`/console/api/workers/${id}/drain`, { method: 'POST', headers: { 'x-csrf-token': csrf } });
       return [r.status, ((await r.json()) as { error: string }).error];
-    }, worker.id);
+    }, fw.worker.id);
     expect(again).toEqual([409, 'drain_refused']);
     await page.browserContext().close();
   }, 240_000);
 
   it("gives a customer's key no worker page", async () => {
     const page = await b.openAs(customerKey, '#/overview');
-    await page.waitForSelector(`tr[data-worker="${worker.id}"]`);
-    expect(await page.$(`tr[data-worker="${worker.id}"] a`)).toBeNull();
-    const status = await page.evaluate(async (id) => (await fetch(`/console/api/workers/${id}`)).status, worker.id);
+    await page.waitForSelector(`tr[data-worker="${fw.worker.id}"]`);
+    expect(await page.$(`tr[data-worker="${fw.worker.id}"] a`)).toBeNull();
+    const status = await page.evaluate(async (id) => (await fetch(`/console/api/workers/${id}`)).status, fw.worker.id);
     expect(status).toBe(403);
     await page.browserContext().close();
   }, 60_000);

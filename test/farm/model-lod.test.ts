@@ -14,13 +14,9 @@ import { parseGlb } from '../../farm/src/models/glb-library.js';
 import { applyModelLods, disposeLods, lodReady, pixelSizeAt } from '../../farm/src/models/model-lod.js';
 import { modelInstance } from '../../farm/src/layout/model-placement.js';
 import { MaterialKit } from '../../farm/src/util/materials.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 async function denseGpu(): Promise<THREE.Group> {
   const part = demoPart('gpuTriple3Fan');

@@ -3,11 +3,12 @@
  * through it: submit a saved build's sprite with a fresh session token, wait, download. For tests
  * that compare what the API renders with what the CLI renders.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startWorker, type RunningWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/log.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { startTestApi, type TestApi } from './api.js';
+import { failingWhile } from './engine.js';
 import { waitFor } from './wait-for.js';
 
 export interface ApiWithWorker {
@@ -19,17 +20,60 @@ export interface ApiWithWorker {
   close(): Promise<void>;
 }
 
+/**
+ * A silent in-process worker of concurrency 1 for api's database and store, rendering with engine;
+ * chunkSeconds, when given, is the worker's chunking setting.
+ */
+export function startTestWorker(
+  api: Pick<TestApi, 't' | 'server'>,
+  engine: RenderEngine,
+  opts: { renderTimeoutMs?: number; chunkSeconds?: number } = {},
+): Promise<RunningWorker> {
+  return startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
+    concurrency: 1,
+    renderTimeoutMs: opts.renderTimeoutMs ?? 120_000,
+    drainTimeoutMs: 10_000,
+    engine,
+    ...(opts.chunkSeconds === undefined ? {} : { chunkSeconds: opts.chunkSeconds }),
+  });
+}
+
+/** useFailingWorker's engine and worker, and the switch that fails its renders. */
+export interface FailingWorker {
+  engine: RenderEngine;
+  /** the worker stopped after all: a test that starts another one puts it here */
+  worker: RunningWorker;
+  /** while set (from the start), every render fails for good (failingWhile) */
+  failing: boolean;
+}
+
+/**
+ * For the enclosing describe (its beforeAll and afterAll): an engine and a startTestWorker of
+ * whole renders (chunkSeconds 0) on api whose renders fail for good while `failing` is set.
+ */
+export function useFailingWorker(api: Pick<TestApi, 't' | 'server'>): FailingWorker {
+  const fw = { failing: true } as FailingWorker;
+  beforeAll(async () => {
+    fw.engine = await createRenderEngine(api.t.cfg);
+    fw.worker = await startTestWorker(
+      api,
+      failingWhile(fw.engine, () => fw.failing),
+      { chunkSeconds: 0 },
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await fw.worker?.stop();
+    await fw.engine?.close();
+  }, 60_000);
+  return fw;
+}
+
 /** The API, then an engine (its default model source is the API's configured store) and a worker of concurrency 1. */
 export async function startApiWithWorker(opts: { renderTimeoutMs?: number } = {}): Promise<ApiWithWorker> {
   const api = await startTestApi();
   const engine = await createRenderEngine(api.t.cfg);
   const backend = (await engine.info()).backend;
-  const worker = await startWorker(api.t.cfg, api.t.db, api.server.ctx.store, createLogger({ logLevel: 'silent' }), {
-    concurrency: 1,
-    renderTimeoutMs: opts.renderTimeoutMs ?? 120_000,
-    drainTimeoutMs: 10_000,
-    engine,
-  });
+  const worker = await startTestWorker(api, engine, opts);
   return {
     api,
     engine,

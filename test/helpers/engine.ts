@@ -1,6 +1,9 @@
 /** A render engine for one test file: the production engine on an empty environment. */
+import { expect } from 'vitest';
+import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
 import { loadConfig } from '../../src/config.js';
 import { PermanentRenderError } from '../../src/jobs/errors.js';
+import { resolveRenderOptions } from '../../src/model/render-options.js';
 import { createRenderEngine, type RenderEngine } from '../../src/render/engine.js';
 import { perFile } from './per-file.js';
 
@@ -34,4 +37,17 @@ export function failingWhile(engine: RenderEngine, failing: () => boolean): Rend
       return engine.renderChunk(req);
     },
   };
+}
+
+/** engine's Chromium process, once it has drawn a frame (a small still of the demo stage). */
+export async function browserAfterAFrame(engine: RenderEngine) {
+  const [png] = await engine.stills({
+    build: demoStageBuild(),
+    options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
+    indices: [0],
+  });
+  expect(png!.length).toBeGreaterThan(1000);
+  const browser = await engine.pool.use(async (s) => s.page.browser().process());
+  expect(browser?.pid).toBeGreaterThan(0);
+  return browser!;
 }

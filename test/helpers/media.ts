@@ -17,7 +17,10 @@ export interface ProbedVideo {
   faststart: boolean;
 }
 
-export async function probeVideo(file: string): Promise<ProbedVideo> {
+/** ffprobe's streams (frames counted) and format of file, as its JSON. */
+export async function ffprobeJson(
+  file: string,
+): Promise<{ streams: Record<string, string | number>[]; format: { duration: string } }> {
   const ffprobe = (await findFfprobe({})).path;
   const { stdout } = await run(ffprobe, [
     '-v',
@@ -29,7 +32,11 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
     'json',
     file,
   ]);
-  const j = JSON.parse(stdout);
+  return JSON.parse(stdout);
+}
+
+export async function probeVideo(file: string): Promise<ProbedVideo> {
+  const j: any = await ffprobeJson(file);
   const v = j.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
   const boxes = await topLevelBoxes(file);
   const moov = boxes.indexOf('moov');

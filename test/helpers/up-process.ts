@@ -28,6 +28,28 @@ export function makeUpDataDir(): Promise<string> {
 }
 
 /**
+ * The environment `up` runs in: this process's without the service's own settings (the developer's
+ * shell must not change the outcome), on dataDir and a free PostgreSQL port, JSON logs at info,
+ * whole renders (no chunks); `env` goes over that.
+ */
+export async function upEnv(dataDir: string, env: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('RENDER_FARM_') && !['DATABASE_URL', 'STORAGE_URL', 'LOG_LEVEL', 'LOG_FORMAT'].includes(k),
+    ),
+  );
+  return {
+    ...clean,
+    RENDER_FARM_DATA_DIR: dataDir,
+    RENDER_FARM_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    RENDER_FARM_CHUNK_SECONDS: '0',
+    ...env,
+  };
+}
+
+/**
  * Spawns `up` on `dataDir` (the same one again: a second `up` on what the first left) with a
  * free API and PostgreSQL port. `terminalJob`: in a process group of its own, as a shell runs a
  * job, so that a signal to the group is what Ctrl-C at a terminal sends.
@@ -38,21 +60,8 @@ export async function spawnUp(
   opts: { terminalJob?: boolean } = {},
 ): Promise<UpChild> {
   const port = await freePort();
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('RENDER_FARM_') && !['DATABASE_URL', 'STORAGE_URL', 'LOG_LEVEL', 'LOG_FORMAT'].includes(k),
-    ),
-  );
   const proc = spawn(process.execPath, [BIN, 'up', '--port', String(port)], {
-    env: {
-      ...clean,
-      RENDER_FARM_DATA_DIR: dataDir,
-      RENDER_FARM_PG_PORT: String(await freePort()),
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      RENDER_FARM_CHUNK_SECONDS: '0',
-      ...env,
-    },
+    env: await upEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.terminalJob === true,
   });

@@ -53,6 +53,14 @@ describe('render lifecycle', () => {
     if (!r) throw new Error('not created');
     return r;
   };
+  /** A finished render's result; only its artifacts matter to these tests. */
+  const tinyResult = (artifacts: Record<string, string>): Parameters<typeof completeRender>[3] => ({
+    artifacts,
+    spriteLayout: null,
+    backend: 'egl',
+    framesPerSecond: 1,
+    renderMs: 1,
+  });
   const row = (id: string) => t.db.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
@@ -124,13 +132,7 @@ describe('render lifecycle', () => {
     await claimRender(t.db.db, a.id, { workerId: 'dead', lockedBy: null });
     await claimRender(t.db.db, b.id, { workerId: 'alive', lockedBy: null });
     const cHolder = holderOf((await claimRender(t.db.db, c.id, { workerId: 'dead', lockedBy: null }))!);
-    await completeRender(t.db.db, c.id, cHolder, {
-      artifacts: {},
-      spriteLayout: null,
-      backend: 'egl',
-      framesPerSecond: 1,
-      renderMs: 1,
-    });
+    await completeRender(t.db.db, c.id, cHolder, tinyResult({}));
     expect(await releaseWorkerRenders(t.db.db, ['dead'])).toBe(1);
     expect((await row(a.id)).status).toBe('queued');
     expect((await row(b.id)).status).toBe('processing');
@@ -154,15 +156,7 @@ describe('render lifecycle', () => {
         { idx: 1, start: 36, end: 72 },
       ]),
     ).toEqual(takenOver);
-    expect(
-      await completeRender(t.db.db, r.id, a, {
-        artifacts: { sprite: 'a' },
-        spriteLayout: null,
-        backend: 'egl',
-        framesPerSecond: 1,
-        renderMs: 1,
-      }),
-    ).toEqual(takenOver);
+    expect(await completeRender(t.db.db, r.id, a, tinyResult({ sprite: 'a' }))).toEqual(takenOver);
     expect(await row(r.id)).toMatchObject({
       status: 'processing',
       worker_id: 'B',
@@ -173,15 +167,7 @@ describe('render lifecycle', () => {
     expect(Number((await row(r.id)).progress)).toBeCloseTo(0.4);
     expect(await t.db.db.selectFrom('render_chunks').select('idx').where('render_id', '=', r.id).execute()).toEqual([]);
     // B's result stands
-    expect(
-      await completeRender(t.db.db, r.id, b, {
-        artifacts: { sprite: 'b' },
-        spriteLayout: null,
-        backend: 'egl',
-        framesPerSecond: 1,
-        renderMs: 1,
-      }),
-    ).toEqual({ held: true });
+    expect(await completeRender(t.db.db, r.id, b, tinyResult({ sprite: 'b' }))).toEqual({ held: true });
     expect(await row(r.id)).toMatchObject({ status: 'completed', worker_id: 'B', artifacts: { sprite: 'b' } });
   });
 
@@ -189,29 +175,13 @@ describe('render lifecycle', () => {
     const r = await fresh();
     const a = holderOf((await claimRender(t.db.db, r.id, { workerId: 'A', lockedBy: null }))!);
     await releaseWorkerRenders(t.db.db, ['A']);
-    expect(
-      await completeRender(t.db.db, r.id, a, {
-        artifacts: { sprite: 'a' },
-        spriteLayout: null,
-        backend: 'egl',
-        framesPerSecond: 1,
-        renderMs: 1,
-      }),
-    ).toEqual({ held: true });
+    expect(await completeRender(t.db.db, r.id, a, tinyResult({ sprite: 'a' }))).toEqual({ held: true });
     expect((await row(r.id)).status).toBe('completed');
     const r2 = await fresh();
     const a2 = holderOf((await claimRender(t.db.db, r2.id, { workerId: 'A', lockedBy: null }))!);
     await failRender(t.db.db, r2.id, a2, 'x');
     await reopenFailedRender(t.db.db, r2.cache_key, 1);
-    expect(
-      await completeRender(t.db.db, r2.id, a2, {
-        artifacts: {},
-        spriteLayout: null,
-        backend: 'egl',
-        framesPerSecond: 1,
-        renderMs: 1,
-      }),
-    ).toMatchObject({ held: false, status: 'queued' });
+    expect(await completeRender(t.db.db, r2.id, a2, tinyResult({}))).toMatchObject({ held: false, status: 'queued' });
   });
 
   it("a chunk taken over: the old holder's progress, requeue, fail and complete change nothing; the new holder's completion stands", async () => {
@@ -305,13 +275,7 @@ describe('render lifecycle', () => {
       expect(await sameAsNow(trx, 'updated_at')).toEqual({ same: true, after: true });
     });
     await t.db.db.transaction().execute(async (trx) => {
-      await completeRender(trx, r.id, holder, {
-        artifacts: {},
-        spriteLayout: null,
-        backend: 'egl',
-        framesPerSecond: 1,
-        renderMs: 1,
-      });
+      await completeRender(trx, r.id, holder, tinyResult({}));
       expect(await sameAsNow(trx, 'finished_at')).toEqual({ same: true, after: true });
     });
     // and a chunk's (claimed by a worker of a split render)

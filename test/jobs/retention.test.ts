@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCustomer } from '../../src/auth/customers.js';
@@ -22,6 +22,7 @@ import { S3ArtifactStore } from '../../src/storage/s3-store.js';
 import { modelArtifactKey, pregenArtifactKey, renderArtifactKey } from '../../src/storage/artifact-key.js';
 import type { ArtifactStore } from '../../src/storage/artifact-store.js';
 import { useQueueDb } from '../helpers/queue-db.js';
+import { startS3rver } from '../helpers/s3-server.js';
 
 const BUCKET = 'rf-retention';
 
@@ -31,14 +32,9 @@ const stores: Record<'fs' | 's3', ArtifactStore> = {} as Record<'fs' | 's3', Art
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-retention-'));
-  s3 = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: path.join(tmp, 's3rver'),
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await s3.run();
+  const started = await startS3rver(tmp, BUCKET);
+  s3 = started.server;
+  const { port } = started;
   stores.fs = await FsArtifactStore.open(path.join(tmp, 'fs'));
   stores.s3 = new S3ArtifactStore({
     bucket: BUCKET,

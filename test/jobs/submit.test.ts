@@ -22,43 +22,27 @@ describe('render submission (no worker running)', () => {
         .n,
     );
 
+  /** customer's submission of the parts, no saved state (a new cameraZoom in options: a render of its own) */
+  const submitParts = (customerId: string, options: Parameters<typeof submitRender>[1]['options']) =>
+    submitRender(t.db, { customerId, parts: parts(), state: null, options });
+
   beforeAll(async () => {
     acme = (await ensureCustomer(t.db.db, 'acme')).id;
     globex = (await ensureCustomer(t.db.db, 'globex')).id;
   });
 
   it('creates and enqueues a new render, then reuses it for the same customer with the same job id', async () => {
-    const first = await submitRender(t.db, {
-      customerId: acme,
-      parts: parts(),
-      state: null,
-      options: { format: 'sprite', cameraZoom: 1.11 },
-    });
+    const first = await submitParts(acme, { format: 'sprite', cameraZoom: 1.11 });
     expect(first.outcome).toBe('new');
     expect(first.render.status).toBe('queued');
-    const again = await submitRender(t.db, {
-      customerId: acme,
-      parts: parts(),
-      state: null,
-      options: { format: 'sprite', cameraZoom: 1.11 },
-    });
+    const again = await submitParts(acme, { format: 'sprite', cameraZoom: 1.11 });
     expect(again).toMatchObject({ outcome: 'reused', jobId: first.jobId });
     expect(again.render.id).toBe(first.render.id);
   });
 
   it('gives another customer its own job id for the shared render', async () => {
-    const a = await submitRender(t.db, {
-      customerId: acme,
-      parts: parts(),
-      state: null,
-      options: { format: 'sprite', cameraZoom: 1.22 },
-    });
-    const g = await submitRender(t.db, {
-      customerId: globex,
-      parts: parts(),
-      state: null,
-      options: { format: 'sprite', cameraZoom: 1.22 },
-    });
+    const a = await submitParts(acme, { format: 'sprite', cameraZoom: 1.22 });
+    const g = await submitParts(globex, { format: 'sprite', cameraZoom: 1.22 });
     expect(g.outcome).toBe('reused');
     expect(g.jobId).not.toBe(a.jobId);
     expect(g.render.id).toBe(a.render.id);
@@ -67,11 +51,7 @@ describe('render submission (no worker running)', () => {
   it('renders 20 concurrent identical submissions once', async () => {
     const before = await queueJobs();
     const opts = { format: 'video' as const, cameraZoom: 1.33 };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        submitRender(t.db, { customerId: i % 2 ? acme : globex, parts: parts(), state: null, options: opts }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => submitParts(i % 2 ? acme : globex, opts)));
     expect(new Set(results.map((r) => r.render.id)).size).toBe(1);
     expect(results.filter((r) => r.outcome === 'new')).toHaveLength(1);
     expect(new Set(results.map((r) => r.jobId)).size).toBe(2);
@@ -83,23 +63,13 @@ describe('render submission (no worker running)', () => {
   });
 
   it('re-queues a failed render when it is asked for again', async () => {
-    const s = await submitRender(t.db, {
-      customerId: acme,
-      parts: parts(),
-      state: null,
-      options: { cameraZoom: 1.44 },
-    });
+    const s = await submitParts(acme, { cameraZoom: 1.44 });
     await t.db.db
       .updateTable('renders')
       .set({ status: 'error', error: 'boom' })
       .where('id', '=', s.render.id)
       .execute();
-    const again = await submitRender(t.db, {
-      customerId: acme,
-      parts: parts(),
-      state: null,
-      options: { cameraZoom: 1.44 },
-    });
+    const again = await submitParts(acme, { cameraZoom: 1.44 });
     expect(again.outcome).toBe('new');
     expect(again.jobId).toBe(s.jobId);
     expect(again.render).toMatchObject({ status: 'queued', error: null });
@@ -125,23 +95,13 @@ describe('render submission (no worker running)', () => {
       (await t.db.pool.query('SELECT priority FROM graphile_worker.jobs WHERE key = $1', [renderJobKey(renderId)]))
         .rows[0].priority as number;
     const big = { format: 'video' as const, width: 1920, height: 1080, profile: 'cinematic' as const };
-    const first = await submitRender(t.db, {
-      customerId: initech,
-      parts: parts(),
-      state: null,
-      options: { ...big, cameraZoom: 1.51 },
-    });
+    const first = await submitParts(initech, { ...big, cameraZoom: 1.51 });
     expect(first.render.estimated_cost_s).toBe(estimateRenderCost(resolveRenderOptions(big)).seconds);
     expect(first.render.renderer_version).toBe(await rendererVersion());
     expect(Object.keys(first.render.part_versions ?? {}).sort()).toEqual(Object.values(parts()).flat().sort());
     const p1 = await priority(first.render.id);
     expect(p1).toBe(priorityFor(0, first.render.estimated_cost_s!));
-    const second = await submitRender(t.db, {
-      customerId: initech,
-      parts: parts(),
-      state: null,
-      options: { ...big, cameraZoom: 1.52 },
-    });
+    const second = await submitParts(initech, { ...big, cameraZoom: 1.52 });
     expect(await priority(second.render.id)).toBeGreaterThan(p1);
     // an operator's retry re-enqueues behind the customer's other work, not behind itself
     await t.db.db

@@ -16,7 +16,6 @@ import { demoPart } from '../../src/catalog/demo-catalog.js';
 import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { precheckModel } from '../../src/part-models/model-precheck.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import {
@@ -31,13 +30,9 @@ import {
 } from '../helpers/artist-models.js';
 import { distinctiveGpu, texturedGpu } from '../helpers/gltf-fixtures.js';
 import { rejection } from '../helpers/model-rejection.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
 const card = () => distinctiveGpu(305, 3);
 

@@ -11,16 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelJson, readModelFile } from '../../src/part-models/model-input.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { validateModel } from '../../src/part-models/validate-model.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'corpus');
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 interface Entry {
   file: string;

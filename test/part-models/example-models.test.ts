@@ -11,15 +11,10 @@ import { exampleModel } from '../../src/part-models/example-models.js';
 import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 describe('example models', () => {
   for (const category of MODEL_CATEGORIES) {

@@ -45,6 +45,7 @@ import { modelArtifactKey } from '../../src/storage/artifact-key.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { useTestDb } from '../helpers/db.js';
 import { distinctiveGpu, notGltf, rgbFan } from '../helpers/gltf-fixtures.js';
+import { partModelRows, storedModelFiles } from '../helpers/stored-models.js';
 
 const glass = DEMO_BUILDS.find((b) => b.shareCode === 'DEMO-GLASS')!;
 const gpu = DEMO_PARTS.find((p) => p.id === glass.parts.GPU![0]) as Part<'GPU'>;
@@ -69,19 +70,8 @@ describe('model library', () => {
   let gpuGlb2: Uint8Array;
 
   /** Every model object in the store's models/ folder. */
-  const storedModels = async () =>
-    (await fs.readdir(path.join(t.cfg.dataDir, 'artifacts', 'models')).catch(() => [] as string[]))
-      .filter((f) => f.endsWith('.glb'))
-      .sort();
-  const rowCount = async () =>
-    Number(
-      (
-        await t.db.db
-          .selectFrom('part_models')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const storedModels = async () => (await storedModelFiles(t)).filter((f) => f.endsWith('.glb'));
+  const rowCount = () => partModelRows(t);
 
   beforeAll(async () => {
     await seedDemoCatalog(t.db);

@@ -12,20 +12,15 @@ import { isModelCategory } from '../../src/model/part-models.js';
 import { UserError } from '../../src/errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { describeRotation, parseOverrides } from '../../src/part-models/model-orientation.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { groupWarnings } from '../../src/part-models/model-warnings.js';
 import { denseBox, distinctiveGpu, FixtureDoc } from '../helpers/gltf-fixtures.js';
 import { authoredAs, exampleAuthoredAs, TURNS } from '../helpers/real-exports.js';
 import { rejection } from '../helpers/model-rejection.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots: expected 126 x 61 x 305 mm
 const pcCase = demoPart('caseAeroGlass');
 const psu = demoPart('psu850');

@@ -7,16 +7,11 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ModelRejectedError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { imageHeaderSize, precheckModel } from '../../src/part-models/model-precheck.js';
 import { baseGpuGlb, hostileModels } from '../helpers/hostile-models.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 /** What the precheck says of each class it catches (the rest are the validator's: see prepare-isolated.test.ts). */
 const EXPECTED: Record<string, RegExp | null> = {

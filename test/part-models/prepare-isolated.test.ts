@@ -12,19 +12,14 @@ import { demoPart } from '../../src/catalog/demo-catalog.js';
 import { UserError } from '../../src/errors.js';
 import { ModelRejectedError, ModelTooComplexError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModelIsolated } from '../../src/part-models/prepare-isolated.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { denseBox, texturedGpu } from '../helpers/gltf-fixtures.js';
 import { baseGpuGlb, chainOfNodes, hostileModels } from '../helpers/hostile-models.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 const gpu = demoPart('gpuTriple3Fan');
 
 /** JavaScript's own words, which must never be what a user reads. */

@@ -15,7 +15,6 @@ import { isRgbMaterial, MODEL_CATEGORIES } from '../../src/model/part-models.js'
 import { ModelTooLargeError } from '../../src/part-models/model-errors.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { validateModel } from '../../src/part-models/validate-model.js';
 import {
@@ -29,13 +28,9 @@ import {
   texturedGpu,
 } from '../helpers/gltf-fixtures.js';
 import { rejection } from '../helpers/model-rejection.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 // demo parts of each kind, sized as the fixtures' defaults
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots

@@ -9,17 +9,12 @@ import type { Part } from '../../src/model/part.js';
 import { isRgbMaterial } from '../../src/model/part-models.js';
 import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import { modelIO } from '../../src/part-models/model-io.js';
-import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { FixtureDoc } from '../helpers/gltf-fixtures.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
 const gpu = demoPart('gpuTriple3Fan') as Part<'GPU'>;
-const limits: ModelLimits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 async function preparedMaterials(stripName: string) {
   const f = new FixtureDoc('gpu');

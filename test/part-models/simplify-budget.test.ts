@@ -11,13 +11,9 @@ import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { distinctiveGpu, FixtureDoc } from '../helpers/gltf-fixtures.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
-const limits = (modelMaxTriangles: number): ModelLimits => ({
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-});
+const limits = (modelMaxTriangles: number): ModelLimits => ({ ...TEST_MODEL_LIMITS, modelMaxTriangles });
 const gpu = demoPart('gpuTriple3Fan'); // 305 mm, 3 slots
 const pcCase = demoPart('caseAeroGlass'); // 230 x 485 x 470 mm
 

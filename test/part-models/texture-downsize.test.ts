@@ -10,14 +10,10 @@ import { modelInputFromBytes } from '../../src/part-models/model-input.js';
 import type { ModelLimits } from '../../src/part-models/model-limits.js';
 import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { texturedGpu } from '../helpers/gltf-fixtures.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
 const gpu = demoPart('gpuTriple3Fan') as Part<'GPU'>;
-const limits = (maxTexture: number): ModelLimits => ({
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: maxTexture,
-  modelMaxNodes: 1000,
-});
+const limits = (maxTexture: number): ModelLimits => ({ ...TEST_MODEL_LIMITS, modelMaxTextureSize: maxTexture });
 
 async function prepared(texturePx: number, maxTexture: number) {
   const glb = await (await texturedGpu(texturePx, gpu.specs.lengthMm, gpu.specs.slotWidth)).glb();

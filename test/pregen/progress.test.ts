@@ -38,23 +38,22 @@ describe('pregen progress model', () => {
   it('a local render: drawn, encoding and saving stay below 100% and n-1 items; published is 100%', () => {
     const { model, items } = fourPublished();
     const last = items[4]!;
+    /** the view after last reports p, which must not count it finished */
+    const viewAfter = (p: Parameters<ProgressModel['progress']>[1]) => {
+      model.progress(last, p);
+      const v = model.view();
+      notFinished(v);
+      return v;
+    };
     model.start(last);
-    model.progress(last, { stage: 'render', frame: 36, total: 72, fps: 70 });
-    const half = model.view();
-    notFinished(half);
+    const half = viewAfter({ stage: 'render', frame: 36, total: 72, fps: 70 });
 
-    model.progress(last, { stage: 'render', ...FRAMES });
-    const drawn = model.view();
-    notFinished(drawn);
+    const drawn = viewAfter({ stage: 'render', ...FRAMES });
     // every frame is drawn, and the frames/s figure says so
     expect(drawn.framesDone).toBe(drawn.framesTotal);
 
-    model.progress(last, { stage: 'encode', ...FRAMES });
-    const encoding = model.view();
-    notFinished(encoding);
-    model.progress(last, { stage: 'saving', ...FRAMES });
-    const saving = model.view();
-    notFinished(saving);
+    const encoding = viewAfter({ stage: 'encode', ...FRAMES });
+    const saving = viewAfter({ stage: 'saving', ...FRAMES });
     // the bar moves on while drawing and again when saving (encoding starts where drawing ends)
     expect(half.fraction).toBeLessThan(drawn.fraction);
     expect(encoding.fraction).toBe(drawn.fraction);

@@ -19,6 +19,14 @@ const frameShowing = (ui: { lastFrame(): string | undefined }, pattern: RegExp) 
     { timeoutMs: 5_000, intervalMs: 10 },
   );
 
+/** Starts and publishes each of items in turn. */
+const publish = (store: ProgressStore, items: PlanItem[]) => {
+  for (const it of items) {
+    store.start(it);
+    store.done(it, { ms: 1000, bytes: 1, fps: 70 });
+  }
+};
+
 describe('pregen UI', () => {
   it('shows overall progress, per-item status, frames/s, ETA and a failures summary', async () => {
     let now = 0;
@@ -69,10 +77,7 @@ describe('pregen UI', () => {
     const items = [1, 2, 3, 4, 5].map((i) => item(i, `DEMO-${i}`));
     const ui = render(<PregenApp store={store} />);
     store.plan(items);
-    for (const it of items.slice(0, 4)) {
-      store.start(it);
-      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
-    }
+    publish(store, items.slice(0, 4));
     // the fifth: every frame drawn, the video being encoded, nothing published yet
     store.start(items[4]!);
     store.progress(items[4]!, { stage: 'render', frame: 72, total: 72, fps: 70 });
@@ -98,10 +103,7 @@ describe('pregen UI', () => {
     const items = Array.from({ length: 40 }, (_, i) => item(i + 1, `matrix #${i + 1}`));
     const ui = render(<PregenApp store={store} />);
     store.plan(items);
-    for (const it of items.slice(0, 20)) {
-      store.start(it);
-      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
-    }
+    publish(store, items.slice(0, 20));
     store.start(items[20]!);
     const frame = await frameShowing(ui, /20\/40 items/);
     expect(frame.split('\n').length).toBeLessThan(20);
@@ -118,10 +120,7 @@ describe('pregen UI', () => {
     const items = [item(1, 'DEMO-GLASS'), item(2, 'DEMO-ITX'), item(3, 'matrix #3', 'cached', 'already pregenerated')];
     const ui = render(<PregenApp store={store} />);
     store.plan(items);
-    for (const it of items.slice(0, 2)) {
-      store.start(it);
-      store.done(it, { ms: 1000, bytes: 1, fps: 70 });
-    }
+    publish(store, items.slice(0, 2));
     store.finish({ interrupted: false });
     const frame = await frameShowing(ui, /all done/);
     expect(frame).toMatch(/done\s+DEMO-GLASS/);

@@ -18,17 +18,13 @@ import { dracoGlb, specGlossGlb } from '../helpers/artist-models.js';
 import { testEngine } from '../helpers/engine.js';
 import { distinctiveGpu } from '../helpers/gltf-fixtures.js';
 import { rgb } from '../helpers/pixels.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
 let engine: RenderEngine;
 const base = demoStageBuild('DEMO-GLASS');
 const gpu = base.parts.GPU![0]! as Part<'GPU'>;
 const gpuSpecs = normalizeSpecs('GPU', gpu, []);
-const limits = {
-  modelMaxBytes: 64 * 1024 * 1024,
-  modelMaxTriangles: 150_000,
-  modelMaxTextureSize: 2048,
-  modelMaxNodes: 1000,
-};
+const limits = TEST_MODEL_LIMITS;
 
 /** The frame with `glb` prepared as the GPU's model, and its count of magenta and near-white pixels. */
 async function drawn(name: string, glb: Uint8Array): Promise<{ magenta: number; white: number }> {

@@ -16,6 +16,7 @@ import type { RenderResult } from '../../src/render/render-build.js';
 import { videoFramesFor } from '../../src/render/turn.js';
 import { findFfmpeg, findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { ffprobeJson } from '../helpers/media.js';
 import { diffFraction } from '../helpers/pixels.js';
 import { useTestEngine } from '../helpers/engine.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -41,18 +42,7 @@ beforeAll(async () => {
 });
 
 async function probe(file: string): Promise<Record<string, string | number> & { duration: number }> {
-  const ffprobe = (await findFfprobe({})).path;
-  const { stdout } = await run(ffprobe, [
-    '-v',
-    'error',
-    '-count_frames',
-    '-show_streams',
-    '-show_format',
-    '-of',
-    'json',
-    file,
-  ]);
-  const info = JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
+  const info = await ffprobeJson(file);
   return { ...info.streams[0]!, duration: Number(info.format.duration) };
 }
 

@@ -24,6 +24,16 @@ const build = demoStageBuild('DEMO-GLASS');
 const small = (format: 'video' | 'sprite') =>
   resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
 
+/** verifyVideo of an assembled MP4 against the options it was rendered with. */
+const verifyAssembled = (file: string, o: { frames: number; fps: number }) =>
+  verifyVideo({
+    ffprobePath: engine.tools.ffprobe,
+    ffmpegPath: engine.tools.ffmpeg,
+    file,
+    frames: o.frames,
+    fps: o.fps,
+  });
+
 const piece = (r: ChunkResult, kind: 'h264' | 'rows' | 'screenshot') => r.pieces.find((p) => p.kind === kind);
 
 /** Frames `ns` of a video, decoded small and grey (as verifyVideo compares them). */
@@ -104,13 +114,7 @@ describe('chunked video', () => {
     // this Chromium encodes H.264 with WebCodecs (Debian's does): the path under test
     expect(whole.videoPath).toBe('webcodecs');
     expect((await readFile(output)).equals(await readFile(wholeMp4))).toBe(true);
-    const check = await verifyVideo({
-      ffprobePath: engine.tools.ffprobe,
-      ffmpegPath: engine.tools.ffmpeg,
-      file: output,
-      frames: o.frames,
-      fps: o.fps,
-    });
+    const check = await verifyAssembled(output, o);
     expect(check).toMatchObject({ frames: 120, durationS: 4, width: 256, height: 256 });
     expect(check.loopRatio).toBeLessThan(3);
     // the hero still (frame 0) comes with the first chunk only, as the whole render writes it
@@ -165,13 +169,7 @@ describe('chunked video where WebCodecs is not reproducible (640x480 and up)', (
       o,
     );
     expect(whole.videoPath).toBe('webcodecs');
-    const check = await verifyVideo({
-      ffprobePath: engine.tools.ffprobe,
-      ffmpegPath: engine.tools.ffmpeg,
-      file: output,
-      frames: o.frames,
-      fps: o.fps,
-    });
+    const check = await verifyAssembled(output, o);
     expect(check).toMatchObject({ frames: 120, durationS: 4, width: 640, height: 480 });
     const ns = [0, 29, 30, 59, 60, 90, 119];
     const [a, b] = await Promise.all([greyFrames(wholeMp4, ns), greyFrames(output, ns)]);

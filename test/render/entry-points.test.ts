@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUILDS, type DemoBuild } from '../../src/catalog/demo-catalog.js';
 import { apiSprite, startApiWithWorker, type ApiWithWorker } from '../helpers/api-worker.js';
 import { diffFraction } from '../helpers/pixels.js';
+import { SPRITE_256_FAST } from '../helpers/render-args.js';
 
 const run = promisify(execFile);
 const bin = path.resolve('bin/render-farm');
@@ -60,14 +61,7 @@ describe('API and CLI render a saved build identically', () => {
       bin,
       'render',
       ...codes,
-      '--format',
-      'sprite',
-      '--width',
-      '256',
-      '--height',
-      '256',
-      '--profile',
-      'fast',
+      ...SPRITE_256_FAST,
       '--no-screenshot',
       '--json',
       '--out',

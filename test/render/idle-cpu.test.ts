@@ -4,9 +4,7 @@
  * model service used half a core for 90 s of a scale run). Real Chromium, /proc accounting.
  */
 import { describe, expect, it } from 'vitest';
-import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { resolveRenderOptions } from '../../src/model/render-options.js';
-import { useTestEngine } from '../helpers/engine.js';
+import { browserAfterAFrame, useTestEngine } from '../helpers/engine.js';
 import { chromiumRole, processTree } from '../helpers/process-tree.js';
 import { valueWithin } from '../helpers/time-bounds.js';
 
@@ -23,14 +21,7 @@ describe('Chromium when idle', () => {
   const engine = useTestEngine();
 
   it('runs only the browser, GPU, one renderer and storage processes, and uses < 2% of a core for 20 s after a frame', async () => {
-    const [png] = await engine.stills({
-      build: demoStageBuild(),
-      options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
-      indices: [0],
-    });
-    expect(png!.length).toBeGreaterThan(1000);
-    const browser = await engine.pool.use(async (s) => s.page.browser().process());
-    expect(browser?.pid).toBeGreaterThan(0);
+    const browser = await browserAfterAFrame(engine);
     const exited = new Promise<string>((resolve) =>
       browser!.once('exit', (code, signal) => resolve(`exited (${code ?? signal})`)),
     );

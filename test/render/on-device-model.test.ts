@@ -6,9 +6,7 @@
  * test/render/units.test.ts checks the flag on every run.
  */
 import { describe, expect, it } from 'vitest';
-import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
-import { resolveRenderOptions } from '../../src/model/render-options.js';
-import { useTestEngine } from '../helpers/engine.js';
+import { browserAfterAFrame, useTestEngine } from '../helpers/engine.js';
 import { chromiumRole, processTree } from '../helpers/process-tree.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -21,14 +19,7 @@ describe.runIf(process.env.RENDER_FARM_SLOW_TESTS)('Chromium left running for 4 
   it(
     'never starts the on-device model service',
     async () => {
-      const [png] = await engine.stills({
-        build: demoStageBuild(),
-        options: resolveRenderOptions({ format: 'sprite', width: 256, height: 256, profile: 'fast' }),
-        indices: [0],
-      });
-      expect(png!.length).toBeGreaterThan(1000);
-      const browser = await engine.pool.use(async (s) => s.page.browser().process());
-      expect(browser?.pid).toBeGreaterThan(0);
+      const browser = await browserAfterAFrame(engine);
       const onDeviceModel = () =>
         processTree(browser!.pid!).find((p) => chromiumRole(p.args).startsWith('utility:on_device_model'));
       // a wait that must run out: the service would show up at about 180 s, and stay

@@ -18,6 +18,7 @@ import { apiSprite, startApiWithWorker, type ApiWithWorker } from '../helpers/ap
 import { distinctiveGpu } from '../helpers/gltf-fixtures.js';
 import { diffFraction } from '../helpers/pixels.js';
 import { runProcess } from '../helpers/run-process.js';
+import { SPRITE_256_FAST } from '../helpers/render-args.js';
 
 const bin = path.resolve('bin/render-farm');
 const SMALL = { format: 'sprite', width: 256, height: 256, profile: 'fast' } as const;
@@ -52,24 +53,7 @@ describe('a part model renders the same through the API, a worker and the CLI', 
     };
     const r = await runProcess(
       process.execPath,
-      [
-        bin,
-        'render',
-        '--share-code',
-        'DEMO-GLASS',
-        '--format',
-        'sprite',
-        '--width',
-        '256',
-        '--height',
-        '256',
-        '--profile',
-        'fast',
-        '--no-screenshot',
-        '--out',
-        dir,
-        ...extra,
-      ],
+      [bin, 'render', '--share-code', 'DEMO-GLASS', ...SPRITE_256_FAST, '--no-screenshot', '--out', dir, ...extra],
       { env },
     );
     expect(r.code, r.stderr).toBe(0);

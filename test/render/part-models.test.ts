@@ -18,6 +18,7 @@ import { prepareModel } from '../../src/part-models/prepare-model.js';
 import { caseWithAnchors, distinctiveGpu, rgbFan } from '../helpers/gltf-fixtures.js';
 import { exampleAuthoredAs, TURNS } from '../helpers/real-exports.js';
 import { diffFraction, rgb } from '../helpers/pixels.js';
+import { TEST_MODEL_LIMITS } from '../helpers/model-limits.js';
 
 let engine: RenderEngine;
 const base = demoStageBuild('DEMO-GLASS');
@@ -115,12 +116,7 @@ describe('part models on the stage', () => {
   });
 
   it('a GPU authored lying along X in millimetres, prepared with no flag, is drawn upright in its slot at its true size (docs/part-models.md)', async () => {
-    const limits = {
-      modelMaxBytes: 64 * 1024 * 1024,
-      modelMaxTriangles: 150_000,
-      modelMaxTextureSize: 2048,
-      modelMaxNodes: 1000,
-    };
+    const limits = TEST_MODEL_LIMITS;
     const exported = await prepareModel(
       modelInputFromBytes('gpu-mm.glb', await exampleAuthoredAs(gpu, TURNS.yPlus90, 'mm')),
       gpu,

@@ -2,20 +2,17 @@
  * The render engine end to end with real Chromium, ffmpeg and sharp, at small sizes:
  * MP4 properties (ffprobe), sprite sheet geometry, seamless loop, determinism, cancel.
  */
-import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { resolveRenderOptions } from '../../src/model/render-options.js';
-import { findFfprobe } from '../../src/render/tool-paths.js';
 import { demoStageBuild } from '../../src/catalog/demo-catalog.js';
+import { ffprobeJson } from '../helpers/media.js';
 import { diffFraction } from '../helpers/pixels.js';
 import { useTestEngine } from '../helpers/engine.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
-const run = promisify(execFile);
 const engine = useTestEngine();
 const dir = useTempDir('render-test-');
 const build = demoStageBuild('DEMO-GLASS');
@@ -23,20 +20,7 @@ const build = demoStageBuild('DEMO-GLASS');
 const small = (format: 'video' | 'sprite') =>
   resolveRenderOptions({ format, width: 256, height: 256, profile: 'fast' });
 
-async function probe(file: string) {
-  const ffprobe = (await findFfprobe({})).path;
-  const { stdout } = await run(ffprobe, [
-    '-v',
-    'error',
-    '-count_frames',
-    '-show_streams',
-    '-show_format',
-    '-of',
-    'json',
-    file,
-  ]);
-  return JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
-}
+const probe = ffprobeJson;
 
 describe('renderBuild', () => {
   it('reports the WebGL backend and renderer', async () => {

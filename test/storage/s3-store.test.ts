@@ -7,13 +7,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { InvalidArtifactKeyError } from '../../src/storage/artifact-key.js';
 import { openArtifactStore } from '../../src/storage/open-artifact-store.js';
 import { S3ArtifactStore, type S3StoreOptions } from '../../src/storage/s3-store.js';
 import { ArtifactNotFoundError, StorageError } from '../../src/storage/storage-errors.js';
+import { startS3rver } from '../helpers/s3-server.js';
 
 const BUCKET = 'rf-artifacts';
 // s3rver's built-in account
@@ -33,14 +34,9 @@ let options: S3StoreOptions;
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rf-s3-store-'));
-  server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: path.join(tmp, 's3rver'),
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await server.run();
+  const started = await startS3rver(tmp, BUCKET);
+  server = started.server;
+  const { port } = started;
   endpoint = `http://127.0.0.1:${port}`;
   const cfg = loadConfig(
     { dataDir: tmp },
